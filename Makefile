@@ -1,0 +1,51 @@
+# The two commands: `make run` and `make test`. Everything installs into the project.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+NPM ?= npm
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run test install web lint test-python test-web e2e clean
+
+run: install web
+	@mkdir -p var
+	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (Ctrl-C stops everything)"
+	$(BIN)/honcho start -f Procfile
+
+test: install web lint test-python test-web e2e
+	@echo "make test: all suites passed"
+
+install: $(VENV)/.installed web/node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+web/node_modules/.installed: web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web: web/node_modules/.installed
+	cd web && $(NPM) run build --silent
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+test-python: $(VENV)/.installed
+	$(BIN)/pytest
+
+test-web: web/node_modules/.installed
+	cd web && $(NPM) run typecheck --silent && $(NPM) test --silent
+
+e2e: install web
+	cd web && $(NPM) run e2e
+
+clean:
+	rm -rf var/e2e web/dist web/test-results web/playwright-report

@@ -1,0 +1,48 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI
+
+from api.errors import install_error_handlers
+from api.middleware import API_PREFIX, install_middleware
+from api.routers import accounts, health
+from api.services import Services, build_services
+from api.spa import install_spa
+from config.settings import Settings, load_settings
+from integrations.observability import init_sentry
+
+
+def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
+    """Build the API and web server; ``services`` may be given by tests."""
+    settings = settings or (services.settings if services else load_settings())
+    init_sentry(settings)
+    wired = services or build_services(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if services is None:
+            wired.close()
+
+    app = FastAPI(
+        title="Unicorn Pro storefront API",
+        version="1",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.services = wired
+    install_error_handlers(app)
+    install_middleware(app, settings.request_budget_seconds)
+
+    api = APIRouter(prefix=API_PREFIX)
+    api.include_router(health.router)
+    api.include_router(accounts.router)
+    app.include_router(api)
+    install_spa(app, settings.web_dist_dir)
+    return app

@@ -1,0 +1,66 @@
+"""The error envelope: HTTP status plus {"errorCode", "message"} from the catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.language import request_language
+from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
+
+
+def error_response(request: Request, code: ErrorCode, status: int | None = None) -> JSONResponse:
+    """The JSON answer for a catalogue code, in the request's language."""
+    return JSONResponse(
+        status_code=status or code.status,
+        content={"errorCode": code.value, "message": code.message(request_language(request))},
+    )
+
+
+def _code_for_status(status: int) -> ErrorCode | None:
+    try:
+        return ErrorCode(status)
+    except ValueError:
+        return None
+
+
+def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
+    """-1 when something required is missing or empty, else -2 (invalid value)."""
+    for error in errors:
+        if error.get("type") == "missing" or error.get("input") in ("", None):
+            return ErrorCode.EMPTY_PARAMETER
+    return ErrorCode.INVALID_VALUE
+
+
+async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, DomainError)
+    return error_response(request, exc.code)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(request, validation_code(list(exc.errors())), status=400)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _code_for_status(exc.status_code)
+    if code is not None:
+        return error_response(request, code, status=exc.status_code)
+    language = request_language(request)
+    return JSONResponse(
+        status_code=exc.status_code,
+        content={"errorCode": exc.status_code, "message": FALLBACK_MESSAGE[language]},
+        headers=getattr(exc, "headers", None),
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every failure the API can produce leaves as the envelope."""
+    app.add_exception_handler(DomainError, _domain_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -1,0 +1,1 @@
+"""Routers per area, gathered by the app factory."""

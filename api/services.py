@@ -1,0 +1,58 @@
+"""The one place that wires the API's dependencies from settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from config.settings import Settings
+from domain.clock import Clock, SystemClock
+from domain.ports import PasswordHasher
+from domain.store import Storefront
+from integrations.passwords import Argon2Hasher
+from projections.catalogue import all_views
+from projections.database import ViewDatabase, open_view_database
+from projections.follower import ViewProcessor
+from projections.tracking import wait_for_views
+
+
+@dataclass
+class Services:
+    """Long-lived objects shared by every request."""
+
+    settings: Settings
+    store: Storefront
+    views: ViewDatabase
+    clock: Clock = field(default_factory=SystemClock)
+    hasher: PasswordHasher = field(default_factory=Argon2Hasher)
+
+    def see_own_write(self, notification_id: int, *view_names: str) -> bool:
+        """Wait (bounded) until the named views include the given log position."""
+        return wait_for_views(
+            self.views, self.store.name, view_names, notification_id, self.settings.view_wait_seconds
+        )
+
+    def close(self) -> None:
+        """Release connections."""
+        self.views.close()
+        self.store.close()
+
+
+def build_services(settings: Settings, clock: Clock | None = None) -> Services:
+    """Open the event log and the view database described by the settings."""
+    store = Storefront(settings.event_store_env)
+    views = open_view_database(settings.view_store_env)
+    for view in all_views():
+        ViewProcessor(view, views, store.name).setup()
+    return Services(settings=settings, store=store, views=views, clock=clock or SystemClock())
+
+
+def get_services(request: Request) -> Services:
+    """FastAPI dependency: the app's services."""
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]

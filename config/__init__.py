@@ -1,0 +1,1 @@
+"""Process-wide settings read from the environment (the only place that does so)."""

@@ -1,0 +1,114 @@
+"""Settings for every process, read from environment variables (prefix-free, 12-factor style)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Everything a process needs to know about where it runs.
+
+    Left empty, ``database_url`` and ``redis_url`` select the embedded default:
+    SQLite files and a file-system Celery broker under ``var_dir``.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    app_env: str = Field(default="development", alias="APP_ENV")
+    var_dir: Path = Field(default=PROJECT_ROOT / "var", alias="APP_VAR_DIR")
+    database_url: str = Field(default="", alias="DATABASE_URL")
+    redis_url: str = Field(default="", alias="REDIS_URL")
+    base_url: str = Field(default="http://127.0.0.1:8000", alias="APP_BASE_URL")
+    web_dist_dir: Path = Field(default=PROJECT_ROOT / "web" / "dist", alias="WEB_DIST_DIR")
+    sentry_dsn: str = Field(default="", alias="SENTRY_DSN")
+    sentry_environment: str = Field(default="", alias="SENTRY_ENVIRONMENT")
+    smtp_url: str = Field(default="", alias="SMTP_URL")
+    mail_from: str = Field(default="AdBlock Unicorn <no-reply@unicornpro.local>", alias="MAIL_FROM")
+    request_budget_seconds: float = Field(default=15.0, alias="REQUEST_BUDGET_SECONDS")
+    view_wait_seconds: float = Field(default=2.0, alias="VIEW_WAIT_SECONDS")
+    projector_poll_seconds: float = Field(default=0.1, alias="PROJECTOR_POLL_SECONDS")
+    portone_base_url: str = Field(default="http://127.0.0.1:8001", alias="PORTONE_BASE_URL")
+    portone_imp_key: str = Field(default="sandbox-imp-key", alias="PORTONE_IMP_KEY")
+    portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET")
+
+    @property
+    def uses_postgres(self) -> bool:
+        """True when the event log and views live in PostgreSQL."""
+        return self.database_url.startswith(("postgres://", "postgresql://"))
+
+    @property
+    def uses_redis(self) -> bool:
+        """True when Celery talks to Redis rather than the file-system broker."""
+        return bool(self.redis_url)
+
+    @property
+    def store_kind(self) -> str:
+        """'postgres' or 'sqlite'."""
+        return "postgres" if self.uses_postgres else "sqlite"
+
+    @cached_property
+    def event_store_env(self) -> dict[str, str]:
+        """Environment for eventsourcing's infrastructure factory (event log)."""
+        if self.uses_postgres:
+            return {"PERSISTENCE_MODULE": "eventsourcing.postgres", **_postgres_env(self.database_url)}
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(self.var_dir / "events.sqlite3"),
+            "SQLITE_LOCK_TIMEOUT": "10",
+        }
+
+    @cached_property
+    def view_store_env(self) -> dict[str, str]:
+        """Environment for the read models: same PostgreSQL database, or their own SQLite file."""
+        if self.uses_postgres:
+            return dict(self.event_store_env)
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(self.var_dir / "views.sqlite3"),
+            "SQLITE_LOCK_TIMEOUT": "10",
+        }
+
+    @property
+    def broker_url(self) -> str:
+        """Celery broker URL: Redis when configured, else the file-system transport."""
+        return self.redis_url or "filesystem://"
+
+    @property
+    def broker_folder(self) -> Path:
+        """Where the file-system broker keeps its messages."""
+        return self.var_dir / "broker"
+
+    @property
+    def outbox_dir(self) -> Path:
+        """Where mail goes as .eml files when no SMTP server is configured."""
+        return self.var_dir / "outbox"
+
+
+def _postgres_env(url: str) -> dict[str, str]:
+    parts = urlsplit(url)
+    env = {
+        "POSTGRES_DBNAME": parts.path.lstrip("/") or "postgres",
+        "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_USER": unquote(parts.username or "postgres"),
+        "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        "POSTGRES_POOL_SIZE": "5",
+        "POSTGRES_MAX_OVERFLOW": "10",
+        "POSTGRES_CONNECT_TIMEOUT": "5",
+        "POSTGRES_PRE_PING": "y",
+    }
+    return env
+
+
+def load_settings() -> Settings:
+    """Read the settings from the environment."""
+    return Settings()

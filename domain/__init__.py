@@ -1,0 +1,1 @@
+"""Aggregates, business rules, ports and use cases of the storefront."""

@@ -1,0 +1,1 @@
+"""Customer accounts: registration, confirmation, credentials and profile."""

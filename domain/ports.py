@@ -1,0 +1,31 @@
+"""What the domain needs from the outside world, as small protocols."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class PasswordHasher(Protocol):
+    """Turns a password into a slow, salted hash and checks one against it."""
+
+    def hash(self, password: str) -> str: ...
+
+    def verify(self, password_hash: str, password: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class MailMessage:
+    """A rendered mail, ready to send."""
+
+    to: str
+    subject: str
+    text: str
+    html: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class Mailer(Protocol):
+    """Delivers a rendered mail (SMTP in production, .eml files in the embedded default)."""
+
+    def send(self, message: MailMessage) -> None: ...

@@ -1,0 +1,7 @@
+"""The persisted event contract and the event-store wiring.
+
+Importing this package registers every event class under its stable topic, so that
+any process can read the whole log.
+"""
+
+from events import accounts as accounts  # noqa: F401  (registers topics)

@@ -1,0 +1,1 @@
+"""Adapters to the outside world: payment gateway, mail, broker, passwords, error reporting."""

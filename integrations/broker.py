@@ -1,0 +1,36 @@
+"""The Celery broker connection: Redis when configured, else a file-system queue under var/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.settings import Settings
+
+
+def broker_transport_options(settings: Settings) -> dict[str, Any]:
+    """Transport options; the file-system broker needs its folders."""
+    if settings.uses_redis:
+        return {"visibility_timeout": 3600}
+    folder = settings.broker_folder
+    for sub in ("queue", "processed"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    return {
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "processed_folder": str(folder / "processed"),
+        "store_processed": False,
+    }
+
+
+def check_broker(settings: Settings, timeout: float = 2.0) -> None:
+    """Raise if the broker cannot be reached (used by the health endpoint)."""
+    from kombu import Connection
+
+    with Connection(
+        settings.broker_url,
+        transport_options=broker_transport_options(settings),
+        connect_timeout=timeout,
+    ) as connection:
+        connection.ensure_connection(max_retries=1, timeout=timeout)
+        if settings.uses_redis:
+            connection.default_channel.client.ping()

@@ -1,0 +1,76 @@
+"""Mail delivery: SMTP when configured, else .eml files in var/outbox/."""
+
+from __future__ import annotations
+
+import smtplib
+import uuid
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from config.settings import Settings
+from domain.ports import Mailer, MailMessage
+
+
+def build_email(message: MailMessage, sender: str) -> EmailMessage:
+    """The MIME message for a rendered mail (plain text, plus HTML when given)."""
+    email = EmailMessage()
+    email["From"] = sender
+    email["To"] = message.to
+    email["Subject"] = message.subject
+    email["Date"] = formatdate(localtime=False)
+    email["Message-ID"] = make_msgid(domain="unicornpro.local")
+    for name, value in message.headers.items():
+        email[name] = value
+    email.set_content(message.text)
+    if message.html:
+        email.add_alternative(message.html, subtype="html")
+    return email
+
+
+class OutboxMailer:
+    """Writes each mail as an .eml file, for the embedded default and for inspection."""
+
+    def __init__(self, folder: Path, sender: str) -> None:
+        self._folder = folder
+        self._sender = sender
+
+    def send(self, message: MailMessage) -> None:
+        self._folder.mkdir(parents=True, exist_ok=True)
+        email = build_email(message, self._sender)
+        target = self._folder / f"{uuid.uuid4().hex}.eml"
+        partial = target.with_suffix(".part")
+        partial.write_bytes(bytes(email))
+        partial.rename(target)  # readers never see half a file
+
+
+class SmtpMailer:
+    """Sends through an SMTP server given as smtp://user:pass@host:port (smtps:// for TLS)."""
+
+    def __init__(self, url: str, sender: str, timeout: float = 10.0) -> None:
+        parts = urlsplit(url)
+        self._tls = parts.scheme == "smtps"
+        self._starttls = parts.scheme == "smtp+starttls"
+        self._host = parts.hostname or "127.0.0.1"
+        self._port = parts.port or (465 if self._tls else 25)
+        self._user = unquote(parts.username or "")
+        self._password = unquote(parts.password or "")
+        self._sender = sender
+        self._timeout = timeout
+
+    def send(self, message: MailMessage) -> None:
+        smtp_class = smtplib.SMTP_SSL if self._tls else smtplib.SMTP
+        with smtp_class(self._host, self._port, timeout=self._timeout) as smtp:
+            if self._starttls:
+                smtp.starttls()
+            if self._user:
+                smtp.login(self._user, self._password)
+            smtp.send_message(build_email(message, self._sender))
+
+
+def mailer_from_settings(settings: Settings) -> Mailer:
+    """SMTP when SMTP_URL is set, else the outbox folder."""
+    if settings.smtp_url:
+        return SmtpMailer(settings.smtp_url, settings.mail_from)
+    return OutboxMailer(settings.outbox_dir, settings.mail_from)

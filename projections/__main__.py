@@ -1,0 +1,60 @@
+"""``python -m projections``: run the projector, rebuild views, or show their positions."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+
+from config.settings import load_settings
+from events.application import EventLog
+from projections.catalogue import all_views
+from projections.database import open_view_database
+from projections.runner import Projector
+from projections.tracking import positions
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    parser = argparse.ArgumentParser(prog="python -m projections")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("run", help="follow the log and keep every view up to date (default)")
+    rebuild = commands.add_parser("rebuild", help="empty views and replay the whole log into them")
+    rebuild.add_argument("views", nargs="*", help="view names (default: all)")
+    rebuild.add_argument("--no-catch-up", action="store_true", help="only reset; let a running projector replay")
+    commands.add_parser("status", help="print each view's position and the log's head")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(levelname)s %(message)s")
+
+    settings = load_settings()
+    log_app = EventLog(settings.event_store_env)
+    db = open_view_database(settings.view_store_env)
+    projector = Projector(log_app, db, all_views(), settings.projector_poll_seconds)
+    try:
+        if args.command == "rebuild":
+            projector.rebuild(args.views)
+            if not args.no_catch_up:
+                projector.catch_up(args.views)
+            print(f"rebuilt {', '.join(args.views) or 'all views'} up to {log_app.max_notification_id()}")
+            return 0
+        if args.command == "status":
+            projector.setup()
+            print(f"log head: {log_app.max_notification_id()}")
+            for name, position in sorted(positions(db, log_app.name).items()):
+                print(f"{name}: {position}")
+            return 0
+        stop = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
+        logging.getLogger(__name__).info("following the %s log", settings.store_kind)
+        projector.run(stop)
+        return 0
+    finally:
+        db.close()
+        log_app.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+"""The list of views the projector maintains."""
+
+from __future__ import annotations
+
+from projections.accounts import AccountsView
+from projections.view import View
+
+
+def all_views() -> list[View]:
+    """Every view, in the order the projector starts them."""
+    return [AccountsView()]

@@ -1,0 +1,27 @@
+"""A read model: its tables and how each event changes its rows."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from projections.database import ViewCursor
+
+
+class View(ABC):
+    """Subclasses declare their tables and override ``apply`` for the events they care about.
+
+    ``apply`` runs inside the transaction that also moves the view's position,
+    so it must only touch this view's tables through the given cursor.
+    """
+
+    name: ClassVar[str]
+    tables: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def schema(self) -> list[str]:
+        """CREATE TABLE / CREATE INDEX statements (portable SQL, IF NOT EXISTS)."""
+
+    @abstractmethod
+    def apply(self, event: Any, cursor: ViewCursor) -> None:
+        """Change the rows for one event (ignore events this view does not use)."""

@@ -1,0 +1,111 @@
+"""The API shell: envelope, validation codes, budget, crash boundary, OpenAPI, health and the web app."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.middleware import API_PREFIX
+from api.services import build_services
+from config.settings import Settings
+from tests.conftest import make_settings
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
+    dist = tmp_path / "dist"
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html><div id=root>shell</div>")
+    (dist / "assets" / "main.js").write_text("console.log('app')")
+    tuned = settings.model_copy(update={"web_dist_dir": dist, "request_budget_seconds": 0.5})
+    services = build_services(tuned)
+    application = create_app(services=services)
+
+    @application.get(f"{API_PREFIX}/test/crash", include_in_schema=False)
+    def crash() -> None:
+        raise RuntimeError("boom")
+
+    @application.get(f"{API_PREFIX}/test/slow", include_in_schema=False)
+    async def slow() -> dict[str, str]:
+        import asyncio
+
+        await asyncio.sleep(3)
+        return {"late": "yes"}
+
+    # Test-only routes must come before the web app's catch-all route.
+    application.router.routes.sort(key=lambda route: getattr(route, "path", "") == "/{path:path}")
+    yield application
+    services.close()
+
+
+@pytest.fixture
+def client(app: FastAPI) -> TestClient:
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def test_an_unknown_api_path_answers_404_in_the_envelope(client: TestClient) -> None:
+    response = client.get(f"{API_PREFIX}/no/such/thing", headers={"Accept-Language": "en-US,en;q=0.9"})
+    assert response.status_code == 404
+    assert response.json() == {"errorCode": 404, "message": "The information does not exist."}
+
+
+def test_a_missing_parameter_is_minus_one_and_a_malformed_one_minus_two_never_422(client: TestClient) -> None:
+    missing = client.get(f"{API_PREFIX}/accounts/check")
+    malformed = client.get(f"{API_PREFIX}/accounts/check", params={"email": "no-at-sign", "localeCode": "ja"})
+    assert (missing.status_code, missing.json()["errorCode"]) == (400, -1)
+    assert (malformed.status_code, malformed.json()) == (400, {"errorCode": -2, "message": "無効な値です。"})
+
+
+def test_a_crash_becomes_a_500_envelope_not_a_stack_trace(client: TestClient) -> None:
+    response = client.get(f"{API_PREFIX}/test/crash")
+    assert response.status_code == 500
+    assert response.json()["errorCode"] == 500
+    assert "boom" not in response.text
+
+
+def test_a_request_over_its_budget_is_answered_without_waiting_for_it(client: TestClient) -> None:
+    started = time.monotonic()
+    response = client.get(f"{API_PREFIX}/test/slow")
+    assert time.monotonic() - started < 2.5
+    assert (response.status_code, response.json()["errorCode"]) == (503, -1002)
+
+
+def test_openapi_describes_the_api_under_its_base_path(client: TestClient) -> None:
+    spec = client.get(f"{API_PREFIX}/openapi.json").json()
+    assert f"{API_PREFIX}/accounts/check" in spec["paths"]
+    assert f"{API_PREFIX}/health" in spec["paths"]
+
+
+def test_health_reports_store_and_broker(client: TestClient, store_kind: str) -> None:
+    response = client.get(f"{API_PREFIX}/health")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["store"], body["storeStatus"], body["brokerStatus"]) == ("ok", store_kind, "ok", "ok")
+
+
+def test_health_is_503_when_the_broker_is_unreachable(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, REDIS_URL="redis://127.0.0.1:1/0")
+    services = build_services(settings)
+    response = TestClient(create_app(services=services)).get(f"{API_PREFIX}/health")
+    services.close()
+    assert response.status_code == 503
+    assert response.json()["brokerStatus"].startswith("error")
+
+
+def test_the_web_app_is_served_with_a_fallback_for_client_routes(client: TestClient) -> None:
+    assert "shell" in client.get("/").text
+    assert "shell" in client.get("/ko/license/42").text
+    asset = client.get("/assets/main.js")
+    assert asset.status_code == 200 and "immutable" in asset.headers["cache-control"]
+    assert client.get("/assets/missing.js").status_code == 404
+    assert client.get("/../pyproject.toml").status_code in (404, 200) and "setuptools" not in client.get(
+        "/%2e%2e/pyproject.toml"
+    ).text

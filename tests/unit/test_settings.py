@@ -1,0 +1,28 @@
+"""Settings choose the embedded default or PostgreSQL/Redis."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import make_settings
+
+
+def test_without_urls_everything_is_embedded_under_var(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    assert settings.store_kind == "sqlite"
+    assert settings.event_store_env["SQLITE_DBNAME"] == str(tmp_path / "events.sqlite3")
+    assert settings.view_store_env["SQLITE_DBNAME"] == str(tmp_path / "views.sqlite3")
+    assert settings.broker_url == "filesystem://"
+    assert settings.outbox_dir == tmp_path / "outbox"
+
+
+def test_a_database_url_selects_postgres_for_log_and_views(tmp_path: Path) -> None:
+    settings = make_settings(
+        tmp_path, DATABASE_URL="postgresql://shop:s%40cret@db.internal:6543/storefront", REDIS_URL="redis://r:6379/0"
+    )
+    env = settings.event_store_env
+    assert settings.store_kind == "postgres"
+    assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == ("db.internal", "6543", "storefront")
+    assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("shop", "s@cret")
+    assert settings.view_store_env == env
+    assert settings.broker_url == "redis://r:6379/0"

@@ -1,0 +1,80 @@
+"""Reactions: events that start Celery tasks, driven from the log (the log is the outbox).
+
+The reactor follows the log like a view does. For each event it sends the tasks
+the event calls for, then moves its position. A crash between the two sends the
+same tasks again on restart, with the same task ids, so delivery is at least once
+and tasks are written to be idempotent; nothing recorded is ever lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from celery import Celery
+
+from projections.database import ViewDatabase
+from projections.tracking import advance, ensure_tracking_row
+
+
+@dataclass(frozen=True)
+class TaskCall:
+    """One task to start: its registered name and primitive arguments."""
+
+    name: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    countdown: float | None = None
+
+
+Reaction = Callable[[Any], list[TaskCall]]
+
+# Event class -> what to start. Filled by the features that need reactions
+# (confirmation mail on registration, deadlines on virtual accounts, ...).
+REACTIONS: dict[type[Any], Reaction] = {}
+
+
+class ReactionProcessor:
+    """Sends the tasks each event calls for, tracking its position in the view database."""
+
+    name = "reactions"
+
+    def __init__(
+        self,
+        celery: Celery,
+        db: ViewDatabase,
+        application_name: str,
+        reactions: Mapping[type[Any], Reaction] | None = None,
+    ) -> None:
+        self._celery = celery
+        self._db = db
+        self._application_name = application_name
+        self._reactions = REACTIONS if reactions is None else reactions
+        with db.transaction() as cursor:
+            ensure_tracking_row(cursor, self.name, application_name)
+
+    def position(self) -> int:
+        with self._db.read() as cursor:
+            cursor.execute(
+                "SELECT notification_id FROM view_tracking "
+                "WHERE view_name = %(view)s AND application_name = %(app)s",
+                {"view": self.name, "app": self._application_name},
+            )
+            row = cursor.fetchone()
+            return int(row["notification_id"]) if row else 0
+
+    def calls_for(self, event: Any) -> list[TaskCall]:
+        """The tasks an event starts (none for most events)."""
+        reaction = self._reactions.get(type(event))
+        return reaction(event) if reaction else []
+
+    def process(self, event: Any, notification_id: int, previous: int) -> None:
+        for index, call in enumerate(self.calls_for(event)):
+            self._celery.send_task(
+                call.name,
+                kwargs=call.kwargs,
+                countdown=call.countdown,
+                task_id=f"{self._application_name}-{notification_id}-{index}",
+            )
+        with self._db.transaction() as cursor:
+            advance(cursor, self.name, self._application_name, previous, notification_id)

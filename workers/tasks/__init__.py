@@ -1,0 +1,1 @@
+"""Celery tasks: they take ids and primitives, are idempotent, and retry."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import sentry_sdk
 from sentry_sdk.scrubber import DEFAULT_DENYLIST, EventScrubber
@@ -39,6 +40,9 @@ SENSITIVE_FIELDS = [
 ]
 
 
+_SENSITIVE = {name.lower() for name in DEFAULT_DENYLIST + SENSITIVE_FIELDS}
+
+
 def init_sentry(settings: Settings) -> bool:
     """Start the SDK when SENTRY_DSN is set; returns whether reporting is on."""
     if not settings.sentry_dsn:
@@ -50,7 +54,9 @@ def init_sentry(settings: Settings) -> bool:
         max_breadcrumbs=MAX_BREADCRUMBS,
         send_default_pii=False,
         max_request_body_size="never",
+        include_local_variables=False,  # frame locals can hold request bodies with card data
         event_scrubber=EventScrubber(denylist=DEFAULT_DENYLIST + SENSITIVE_FIELDS, recursive=True),
+        before_send=report_http_errors_as_warnings,
         before_send_transaction=drop_ignored_transaction,
     )
     return True
@@ -64,6 +70,28 @@ def drop_ignored_transaction(event: dict[str, Any], hint: dict[str, Any]) -> dic
     status = trace.get("data", {}).get("http.response.status_code")
     if status == 404 or event.get("contexts", {}).get("response", {}).get("status_code") == 404:
         return None
+    return scrub_query_string(event)
+
+
+def report_http_errors_as_warnings(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
+    """An error raised while answering a request became a 500: report it as a warning.
+
+    The SDK's web integrations may capture the exception before our boundary does,
+    so the level is set here, where every event passes.
+    """
+    if "request" in event and "exception" in event:
+        event["level"] = "warning"
+    return scrub_query_string(event)
+
+
+def scrub_query_string(event: dict[str, Any]) -> dict[str, Any]:
+    """Query parameters such as ``?t=`` carry tokens; the SDK's scrubber leaves them be."""
+    request = event.get("request")
+    if isinstance(request, dict) and isinstance(request.get("query_string"), str):
+        pairs = parse_qsl(request["query_string"], keep_blank_values=True)
+        request["query_string"] = urlencode(
+            [(key, "[Filtered]" if key.lower() in _SENSITIVE else value) for key, value in pairs]
+        )
     return event
 
 

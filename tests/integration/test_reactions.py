@@ -1,0 +1,139 @@
+"""Events start Celery tasks through the reactor, with tracking: nothing is lost, even across a crash."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from celery import Celery
+from celery.contrib.testing.worker import start_worker
+
+from config.settings import Settings
+from domain.store import Storefront
+from events.accounts import AccountRegistered
+from projections.database import open_view_database
+from projections.follower import follow
+from tests.conftest import make_settings
+from tests.support import register
+from workers.celery_app import create_celery
+from workers.reactions import ReactionProcessor, TaskCall
+
+pytestmark = pytest.mark.integration
+
+received: list[tuple[str, str]] = []
+received_lock = threading.Lock()
+
+
+def _welcome(event: AccountRegistered) -> list[TaskCall]:
+    return [TaskCall("test.welcome", {"email": event.email})]
+
+
+REACTIONS: dict[type[Any], Any] = {AccountRegistered: _welcome}
+
+
+@pytest.fixture(params=["filesystem", "redis"])
+def broker_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    if request.param == "redis":
+        return make_settings(tmp_path, REDIS_URL=request.getfixturevalue("redis_url"))
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def celery_with_worker(broker_settings: Settings) -> Iterator[Celery]:
+    app = create_celery(broker_settings)
+    app.conf.broker_transport_options = {**app.conf.broker_transport_options, "polling_interval": 0.05}
+
+    @app.task(name="test.welcome", bind=True)
+    def welcome(self: Any, email: str) -> None:
+        with received_lock:
+            received.append((self.request.id, email))
+
+    received.clear()
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        yield app
+
+
+def _wait_for(count: int, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while len(received) < count:
+        assert time.monotonic() < deadline, f"only {len(received)} of {count} tasks ran"
+        time.sleep(0.02)
+
+
+class CrashAfterSending(ReactionProcessor):
+    """Sends an event's tasks, then dies before recording its position (the worst moment)."""
+
+    crash_at_email = "third@example.com"
+
+    def process(self, event: Any, notification_id: int, previous: int) -> None:
+        if isinstance(event, AccountRegistered) and event.email == self.crash_at_email:
+            for call in self.calls_for(event):
+                self._celery.send_task(call.name, kwargs=call.kwargs, task_id=f"Storefront-{notification_id}-0")
+            raise RuntimeError("power cut")
+        super().process(event, notification_id, previous)
+
+
+def _run_until(processor: ReactionProcessor, store: Storefront, target: int) -> BaseException | None:
+    stop = threading.Event()
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            follow(store, processor, stop, poll_interval=0.02)
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while thread.is_alive() and processor.position() < target and time.monotonic() < deadline:
+        time.sleep(0.02)
+    stop.set()
+    thread.join(timeout=10)
+    return outcome[0] if outcome else None
+
+
+def test_each_registration_starts_its_task_exactly_once_when_nothing_goes_wrong(
+    celery_with_worker: Celery, broker_settings: Settings
+) -> None:
+    store = Storefront(broker_settings.event_store_env)
+    emails = [f"r{i}@example.com" for i in range(5)]
+    for email in emails:
+        register(store, email)
+    db = open_view_database(broker_settings.view_store_env)
+    processor = ReactionProcessor(celery_with_worker, db, store.name, REACTIONS)
+    assert _run_until(processor, store, store.max_notification_id()) is None
+    _wait_for(5)
+    time.sleep(0.3)
+    assert sorted(email for _, email in received) == sorted(emails)
+    assert processor.position() == store.max_notification_id()
+    db.close()
+
+
+def test_a_reactor_that_dies_between_sending_and_recording_loses_nothing_on_restart(
+    celery_with_worker: Celery, broker_settings: Settings
+) -> None:
+    store = Storefront(broker_settings.event_store_env)
+    emails = ["first@example.com", "second@example.com", "third@example.com", "fourth@example.com"]
+    for email in emails:
+        register(store, email)
+    db = open_view_database(broker_settings.view_store_env)
+
+    crashed = _run_until(CrashAfterSending(celery_with_worker, db, store.name, REACTIONS), store, 10**9)
+    assert isinstance(crashed, RuntimeError)
+    _wait_for(3)
+
+    restarted = ReactionProcessor(celery_with_worker, db, store.name, REACTIONS)
+    assert _run_until(restarted, store, store.max_notification_id()) is None
+    _wait_for(5)
+    time.sleep(0.3)
+
+    delivered = sorted(email for _, email in received)
+    assert delivered == sorted([*emails, "third@example.com"])  # at least once, never lost
+    third_ids = {task_id for task_id, email in received if email == "third@example.com"}
+    assert len(third_ids) == 1, "a re-sent task keeps its id so the task can tell it is a repeat"
+    db.close()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import email
+import email.header
+import socket
 from collections.abc import Iterator
 from email.message import Message
 from pathlib import Path
@@ -37,10 +39,13 @@ class _Inbox:
 @pytest.fixture
 def smtp_server() -> Iterator[tuple[int, _Inbox]]:
     inbox = _Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield controller.server.sockets[0].getsockname()[1], inbox
+        yield port, inbox
     finally:
         controller.stop()
 

@@ -21,13 +21,6 @@ def error_response(request: Request, code: ErrorCode, status: int | None = None)
     )
 
 
-def _code_for_status(status: int) -> ErrorCode | None:
-    try:
-        return ErrorCode(status)
-    except ValueError:
-        return None
-
-
 def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
     """-1 when something required is missing or empty, else -2 (invalid value)."""
     for error in errors:
@@ -48,7 +41,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    code = _code_for_status(exc.status_code)
+    code = ErrorCode.for_value(exc.status_code)
     if code is not None:
         return error_response(request, code, status=exc.status_code)
     language = request_language(request)

@@ -20,55 +20,339 @@ class ErrorCode(Enum):
     status: int
     messages: dict[Language, str]
 
-    UNAUTHORIZED = (401, 401, "인증되지 않은 사용자입니다.", "You are not authorised.", "認証されていないユーザーです。")
-    FORBIDDEN = (403, 403, "접근 권한이 없습니다.", "You do not have permission to access this.", "アクセス権限がありません。")
-    NOT_FOUND = (404, 404, "정보가 존재하지 않습니다.", "The information does not exist.", "情報が存在しません。")
-    TOO_MANY_PAGE_REQUESTS = (429, 429, "페이지 요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.", "Too many page requests. Please try again shortly.", "ページのリクエストが多すぎます。しばらくしてから再度お試しください。")
-    SERVER_ERROR = (500, 500, "서버 오류가 발생했습니다. 관리자에게 문의해 주세요.", "A server error occurred. Please contact the administrator.", "サーバーエラーが発生しました。管理者にお問い合わせください。")
-    PAYMENT_STOPPED = ("STOP", 400, "사용자가 결제를 취소했습니다.", "The payment was cancelled by the user.", "ユーザーが決済をキャンセルしました。")
-    EMPTY_PARAMETER = (-1, 400, "필수 값이 비어 있습니다.", "A required value is empty.", "必須の値が空です。")
+    UNAUTHORIZED = (
+        401,
+        401,
+        "인증되지 않은 사용자입니다.",
+        "You are not authorised.",
+        "認証されていないユーザーです。",
+    )
+    FORBIDDEN = (
+        403,
+        403,
+        "접근 권한이 없습니다.",
+        "You do not have permission to access this.",
+        "アクセス権限がありません。",
+    )
+    NOT_FOUND = (
+        404,
+        404,
+        "정보가 존재하지 않습니다.",
+        "The information does not exist.",
+        "情報が存在しません。",
+    )
+    TOO_MANY_PAGE_REQUESTS = (
+        429,
+        429,
+        "페이지 요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.",
+        "Too many page requests. Please try again shortly.",
+        "ページのリクエストが多すぎます。しばらくしてから再度お試しください。",
+    )
+    SERVER_ERROR = (
+        500,
+        500,
+        "서버 오류가 발생했습니다. 관리자에게 문의해 주세요.",
+        "A server error occurred. Please contact the administrator.",
+        "サーバーエラーが発生しました。管理者にお問い合わせください。",
+    )
+    PAYMENT_STOPPED = (
+        "STOP",
+        400,
+        "사용자가 결제를 취소했습니다.",
+        "The payment was cancelled by the user.",
+        "ユーザーが決済をキャンセルしました。",
+    )
+    EMPTY_PARAMETER = (
+        -1,
+        400,
+        "필수 값이 비어 있습니다.",
+        "A required value is empty.",
+        "必須の値が空です。",
+    )
     INVALID_VALUE = (-2, 400, "올바르지 않은 값입니다.", "The value is invalid.", "無効な値です。")
     DUPLICATE_PARAMETER = (-3, 400, "중복된 값입니다.", "The value is duplicated.", "重複した値です。")
-    TOO_MANY_REQUESTS = (-4, 429, "요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.", "Too many requests. Please try again later.", "リクエストが多すぎます。しばらくしてから再度お試しください。")
-    LICENSE_KEY_UNUSABLE = (-100, 400, "사용할 수 없는 라이선스 키입니다.", "This licence key cannot be used.", "使用できないライセンスキーです。")
-    LICENSE_KEY_IN_USE = (-105, 409, "이미 다른 사용자가 사용 중인 키입니다.", "This key is already in use by someone else.", "このキーは既に他のユーザーが使用しています。")
-    LICENSE_KEY_ALREADY_REGISTERED = (-106, 409, "이미 등록된 키입니다.", "This key is already registered.", "このキーは既に登録されています。")
-    LICENSE_NOT_FOUND = (-108, 404, "라이선스가 존재하지 않습니다.", "The licence does not exist.", "ライセンスが存在しません。")
-    NOTHING_PURCHASABLE = (-109, 404, "요청하신 정보를 찾을 수 없습니다. 홈으로 이동합니다.", "The requested information was not found. Going home.", "リクエストされた情報が見つかりません。ホームに移動します。")
-    ALREADY_IN_OPEN_BETA = (-114, 409, "이미 오픈 베타에 참여하셨습니다.", "You have already joined the open beta.", "既にオープンベータに参加しています。")
-    PAYMENT_REFUSED = (-300, 402, "카드사 또는 결제 대행사에서 승인을 거절했습니다.", "The card company or payment gateway refused the approval.", "カード会社または決済代行会社が承認を拒否しました。")
-    PAYMENT_DIFFERS_FROM_INIT = (-301, 409, "결제 요청 정보와 최종 결제 정보가 다릅니다.", "The final payment differs from the payment request.", "決済リクエストと最終決済の情報が異なります。")
-    INVALID_PRODUCT_AT_INIT = (-302, 400, "상품 정보가 올바르지 않습니다. (옵션 또는 가격 불일치)", "The product information is invalid (option or price mismatch).", "商品情報が正しくありません。(オプションまたは価格の不一致)")
-    CHECK_CARD_HELD = (-303, 402, "카드 보유 여부를 확인해 주세요.", "Please check that you hold the card.", "カードの保有状況をご確認ください。")
-    RESERVED_PAYMENT_MISSING = (-304, 404, "예약된 결제가 존재하지 않습니다.", "The reserved payment does not exist.", "予約された決済が存在しません。")
-    CHECK_CARD_INFO = (-305, 400, "카드 정보를 정확히 입력했는지 확인해 주세요.", "Please check the card information you entered.", "入力したカード情報をご確認ください。")
-    AUTO_PAYMENT_ALREADY_SET = (-306, 409, "이미 자동 결제가 설정되어 있습니다.", "Automatic payment is already set up.", "既に自動決済が設定されています。")
-    BILLING_KEY_ALREADY_REGISTERED = (-308, 409, "이미 등록된 결제 수단입니다.", "This payment method is already registered.", "既に登録された決済手段です。")
-    EMAIL_OR_PASSWORD_MISMATCH = (-400, 401, "이메일 또는 비밀번호가 일치하지 않습니다.", "The email or password does not match.", "メールアドレスまたはパスワードが一致しません。")
-    ACCOUNT_NOT_APPROVED = (-401, 403, "이메일 인증이 필요한 계정입니다.", "This account needs email verification.", "メール認証が必要なアカウントです。")
-    EMAIL_ALREADY_REGISTERED = (-402, 409, "이미 가입된 이메일입니다.", "This email is already registered.", "既に登録されているメールアドレスです。")
-    PASSWORD_TOKEN_EXPIRED = (-405, 400, "만료된 링크입니다.", "This link has expired.", "期限切れのリンクです。")
-    PASSWORD_DIFFERS = (-406, 400, "현재 비밀번호와 다릅니다.", "This differs from the current password.", "現在のパスワードと異なります。")
-    EMAIL_UNUSABLE = (-407, 400, "사용할 수 없는 이메일입니다.", "This email cannot be used.", "使用できないメールアドレスです。")
-    NICKNAME_IN_USE = (-411, 409, "이미 사용 중인 닉네임입니다.", "This nickname is already in use.", "このニックネームは既に使用されています。")
-    COUPON_NOT_FOUND = (-601, 404, "존재하지 않는 쿠폰 코드입니다.", "The coupon code does not exist.", "存在しないクーポンコードです。")
-    COUPON_USAGE_EXCEEDED = (-602, 409, "코드 사용 횟수를 초과했습니다.", "The code has been used too many times.", "コードの使用回数を超えました。")
-    COUPON_UNUSABLE = (-603, 400, "사용할 수 없는 쿠폰입니다.", "This coupon cannot be used.", "使用できないクーポンです。")
-    CODE_CANNOT_BE_USED = (-604, 400, "사용할 수 없는 코드입니다.", "This code cannot be used.", "使用できないコードです。")
+    TOO_MANY_REQUESTS = (
+        -4,
+        429,
+        "요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.",
+        "Too many requests. Please try again later.",
+        "リクエストが多すぎます。しばらくしてから再度お試しください。",
+    )
+    LICENSE_KEY_UNUSABLE = (
+        -100,
+        400,
+        "사용할 수 없는 라이선스 키입니다.",
+        "This licence key cannot be used.",
+        "使用できないライセンスキーです。",
+    )
+    LICENSE_KEY_IN_USE = (
+        -105,
+        409,
+        "이미 다른 사용자가 사용 중인 키입니다.",
+        "This key is already in use by someone else.",
+        "このキーは既に他のユーザーが使用しています。",
+    )
+    LICENSE_KEY_ALREADY_REGISTERED = (
+        -106,
+        409,
+        "이미 등록된 키입니다.",
+        "This key is already registered.",
+        "このキーは既に登録されています。",
+    )
+    LICENSE_NOT_FOUND = (
+        -108,
+        404,
+        "라이선스가 존재하지 않습니다.",
+        "The licence does not exist.",
+        "ライセンスが存在しません。",
+    )
+    NOTHING_PURCHASABLE = (
+        -109,
+        404,
+        "요청하신 정보를 찾을 수 없습니다. 홈으로 이동합니다.",
+        "The requested information was not found. Going home.",
+        "リクエストされた情報が見つかりません。ホームに移動します。",
+    )
+    ALREADY_IN_OPEN_BETA = (
+        -114,
+        409,
+        "이미 오픈 베타에 참여하셨습니다.",
+        "You have already joined the open beta.",
+        "既にオープンベータに参加しています。",
+    )
+    PAYMENT_REFUSED = (
+        -300,
+        402,
+        "카드사 또는 결제 대행사에서 승인을 거절했습니다.",
+        "The card company or payment gateway refused the approval.",
+        "カード会社または決済代行会社が承認を拒否しました。",
+    )
+    PAYMENT_DIFFERS_FROM_INIT = (
+        -301,
+        409,
+        "결제 요청 정보와 최종 결제 정보가 다릅니다.",
+        "The final payment differs from the payment request.",
+        "決済リクエストと最終決済の情報が異なります。",
+    )
+    INVALID_PRODUCT_AT_INIT = (
+        -302,
+        400,
+        "상품 정보가 올바르지 않습니다. (옵션 또는 가격 불일치)",
+        "The product information is invalid (option or price mismatch).",
+        "商品情報が正しくありません。(オプションまたは価格の不一致)",
+    )
+    CHECK_CARD_HELD = (
+        -303,
+        402,
+        "카드 보유 여부를 확인해 주세요.",
+        "Please check that you hold the card.",
+        "カードの保有状況をご確認ください。",
+    )
+    RESERVED_PAYMENT_MISSING = (
+        -304,
+        404,
+        "예약된 결제가 존재하지 않습니다.",
+        "The reserved payment does not exist.",
+        "予約された決済が存在しません。",
+    )
+    CHECK_CARD_INFO = (
+        -305,
+        400,
+        "카드 정보를 정확히 입력했는지 확인해 주세요.",
+        "Please check the card information you entered.",
+        "入力したカード情報をご確認ください。",
+    )
+    AUTO_PAYMENT_ALREADY_SET = (
+        -306,
+        409,
+        "이미 자동 결제가 설정되어 있습니다.",
+        "Automatic payment is already set up.",
+        "既に自動決済が設定されています。",
+    )
+    BILLING_KEY_ALREADY_REGISTERED = (
+        -308,
+        409,
+        "이미 등록된 결제 수단입니다.",
+        "This payment method is already registered.",
+        "既に登録された決済手段です。",
+    )
+    EMAIL_OR_PASSWORD_MISMATCH = (
+        -400,
+        401,
+        "이메일 또는 비밀번호가 일치하지 않습니다.",
+        "The email or password does not match.",
+        "メールアドレスまたはパスワードが一致しません。",
+    )
+    ACCOUNT_NOT_APPROVED = (
+        -401,
+        403,
+        "이메일 인증이 필요한 계정입니다.",
+        "This account needs email verification.",
+        "メール認証が必要なアカウントです。",
+    )
+    EMAIL_ALREADY_REGISTERED = (
+        -402,
+        409,
+        "이미 가입된 이메일입니다.",
+        "This email is already registered.",
+        "既に登録されているメールアドレスです。",
+    )
+    PASSWORD_TOKEN_EXPIRED = (
+        -405,
+        400,
+        "만료된 링크입니다.",
+        "This link has expired.",
+        "期限切れのリンクです。",
+    )
+    PASSWORD_DIFFERS = (
+        -406,
+        400,
+        "현재 비밀번호와 다릅니다.",
+        "This differs from the current password.",
+        "現在のパスワードと異なります。",
+    )
+    EMAIL_UNUSABLE = (
+        -407,
+        400,
+        "사용할 수 없는 이메일입니다.",
+        "This email cannot be used.",
+        "使用できないメールアドレスです。",
+    )
+    NICKNAME_IN_USE = (
+        -411,
+        409,
+        "이미 사용 중인 닉네임입니다.",
+        "This nickname is already in use.",
+        "このニックネームは既に使用されています。",
+    )
+    COUPON_NOT_FOUND = (
+        -601,
+        404,
+        "존재하지 않는 쿠폰 코드입니다.",
+        "The coupon code does not exist.",
+        "存在しないクーポンコードです。",
+    )
+    COUPON_USAGE_EXCEEDED = (
+        -602,
+        409,
+        "코드 사용 횟수를 초과했습니다.",
+        "The code has been used too many times.",
+        "コードの使用回数を超えました。",
+    )
+    COUPON_UNUSABLE = (
+        -603,
+        400,
+        "사용할 수 없는 쿠폰입니다.",
+        "This coupon cannot be used.",
+        "使用できないクーポンです。",
+    )
+    CODE_CANNOT_BE_USED = (
+        -604,
+        400,
+        "사용할 수 없는 코드입니다.",
+        "This code cannot be used.",
+        "使用できないコードです。",
+    )
     CODE_EXPIRED = (-605, 400, "만료된 코드입니다.", "This code has expired.", "期限切れのコードです。")
-    PROMOTION_ALREADY_USED = (-612, 409, "이미 사용한 프로모션 코드입니다.", "This promotion code has already been used.", "既に使用したプロモーションコードです。")
-    PROMOTION_ALREADY_USED_BY_ACCOUNT = (-613, 409, "이미 사용한 프로모션 코드입니다.", "This promotion code has already been used.", "既に使用したプロモーションコードです。")
-    PROMOTION_ALREADY_USED_BY_LICENSE = (-614, 409, "이미 사용한 프로모션 코드입니다.", "This promotion code has already been used.", "既に使用したプロモーションコードです。")
-    PROMOTION_ALREADY_USED_BY_EMAIL = (-615, 409, "이미 사용한 프로모션 코드입니다.", "This promotion code has already been used.", "既に使用したプロモーションコードです。")
-    EMAIL_CANNOT_BE_REGISTERED = (-700, 400, "등록할 수 없는 이메일입니다.", "This email cannot be registered.", "登録できないメールアドレスです。")
-    SERVER_ERROR_CONTACT_ADMIN = (-1002, 500, "서버 오류가 발생했습니다. 관리자에게 문의해 주세요.", "A server error occurred. Please contact the administrator.", "サーバーエラーが発生しました。管理者にお問い合わせください。")
-    IMAGE_TYPE_NOT_ALLOWED = (-1401, 400, "이미지는 jpg, png, gif 파일만 가능합니다.", "Images must be jpg, png or gif files.", "画像はjpg、png、gifファイルのみ可能です。")
-    IMAGE_TOO_LARGE = (-1402, 400, "이미지는 3MB 이하만 가능합니다.", "Images must be 3MB or smaller.", "画像は3MB以下のみ可能です。")
-    TOO_MANY_IMAGES = (-1403, 400, "이미지는 최대 5개까지 가능합니다.", "You can attach at most 5 images.", "画像は最大5枚まで可能です。")
-    DEVICE_NOT_FOUND = (-1404, 404, "기기가 존재하지 않습니다.", "The device does not exist.", "デバイスが存在しません。")
-    NAME_REQUIRED_FOR_SSO = (-2101, 400, "이름을 먼저 입력해 주세요.", "Please enter your name first.", "先にお名前を入力してください。")
-    PAYMENT_FAILED = (-10002, 500, "결제에 실패했습니다. 관리자에게 문의해 주세요.", "The payment failed. Please contact the administrator.", "決済に失敗しました。管理者にお問い合わせください。")
-    COUPON_CHECK_NO_RESPONSE = (-120122, 500, "쿠폰 조건 확인에 실패했습니다.", "The coupon condition check failed.", "クーポン条件の確認に失敗しました。")
+    PROMOTION_ALREADY_USED = (
+        -612,
+        409,
+        "이미 사용한 프로모션 코드입니다.",
+        "This promotion code has already been used.",
+        "既に使用したプロモーションコードです。",
+    )
+    PROMOTION_ALREADY_USED_BY_ACCOUNT = (
+        -613,
+        409,
+        "이미 사용한 프로모션 코드입니다.",
+        "This promotion code has already been used.",
+        "既に使用したプロモーションコードです。",
+    )
+    PROMOTION_ALREADY_USED_BY_LICENSE = (
+        -614,
+        409,
+        "이미 사용한 프로모션 코드입니다.",
+        "This promotion code has already been used.",
+        "既に使用したプロモーションコードです。",
+    )
+    PROMOTION_ALREADY_USED_BY_EMAIL = (
+        -615,
+        409,
+        "이미 사용한 프로모션 코드입니다.",
+        "This promotion code has already been used.",
+        "既に使用したプロモーションコードです。",
+    )
+    EMAIL_CANNOT_BE_REGISTERED = (
+        -700,
+        400,
+        "등록할 수 없는 이메일입니다.",
+        "This email cannot be registered.",
+        "登録できないメールアドレスです。",
+    )
+    SERVER_ERROR_CONTACT_ADMIN = (
+        -1002,
+        500,
+        "서버 오류가 발생했습니다. 관리자에게 문의해 주세요.",
+        "A server error occurred. Please contact the administrator.",
+        "サーバーエラーが発生しました。管理者にお問い合わせください。",
+    )
+    IMAGE_TYPE_NOT_ALLOWED = (
+        -1401,
+        400,
+        "이미지는 jpg, png, gif 파일만 가능합니다.",
+        "Images must be jpg, png or gif files.",
+        "画像はjpg、png、gifファイルのみ可能です。",
+    )
+    IMAGE_TOO_LARGE = (
+        -1402,
+        400,
+        "이미지는 3MB 이하만 가능합니다.",
+        "Images must be 3MB or smaller.",
+        "画像は3MB以下のみ可能です。",
+    )
+    TOO_MANY_IMAGES = (
+        -1403,
+        400,
+        "이미지는 최대 5개까지 가능합니다.",
+        "You can attach at most 5 images.",
+        "画像は最大5枚まで可能です。",
+    )
+    DEVICE_NOT_FOUND = (
+        -1404,
+        404,
+        "기기가 존재하지 않습니다.",
+        "The device does not exist.",
+        "デバイスが存在しません。",
+    )
+    NAME_REQUIRED_FOR_SSO = (
+        -2101,
+        400,
+        "이름을 먼저 입력해 주세요.",
+        "Please enter your name first.",
+        "先にお名前を入力してください。",
+    )
+    PAYMENT_FAILED = (
+        -10002,
+        500,
+        "결제에 실패했습니다. 관리자에게 문의해 주세요.",
+        "The payment failed. Please contact the administrator.",
+        "決済に失敗しました。管理者にお問い合わせください。",
+    )
+    COUPON_CHECK_NO_RESPONSE = (
+        -120122,
+        500,
+        "쿠폰 조건 확인에 실패했습니다.",
+        "The coupon condition check failed.",
+        "クーポン条件の確認に失敗しました。",
+    )
+
+    @classmethod
+    def for_value(cls, value: int | str) -> ErrorCode | None:
+        """The member whose wire code is ``value``, if any."""
+        for member in cls:
+            if member.value == value:
+                return member
+        return None
 
     def message(self, language: Language | str | None = None) -> str:
         """The text for this code in the given language (Korean when unknown)."""

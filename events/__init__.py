@@ -4,4 +4,4 @@ Importing this package registers every event class under its stable topic, so th
 any process can read the whole log.
 """
 
-from events import accounts as accounts  # noqa: F401  (registers topics)
+from events import accounts as accounts

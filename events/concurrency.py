@@ -14,7 +14,7 @@ T = TypeVar("T")
 DEFAULT_ATTEMPTS = 5
 
 
-class ConflictPersisted(Exception):
+class ConflictPersistedError(Exception):
     """A command still conflicted after every allowed attempt."""
 
 
@@ -36,6 +36,6 @@ def retry_on_conflict(
             return command()
         except IntegrityError as error:
             if attempt == attempts:
-                raise ConflictPersisted(f"gave up after {attempts} attempts") from error
+                raise ConflictPersistedError(f"gave up after {attempts} attempts") from error
             sleep(base_delay * (2 ** (attempt - 1)) * (1 + random.random()))
     raise AssertionError("unreachable")  # pragma: no cover

@@ -35,7 +35,8 @@ class EnumAsValue(Transcoding):
         return obj.value
 
     def decode(self, data: Any) -> Enum:
-        return self.type(data)
+        member: Enum = self.type(data)
+        return member
 
 
 def storefront_transcodings() -> list[Transcoding]:

@@ -24,9 +24,9 @@ def broker_transport_options(settings: Settings) -> dict[str, Any]:
 
 def check_broker(settings: Settings, timeout: float = 2.0) -> None:
     """Raise if the broker cannot be reached (used by the health endpoint)."""
-    from kombu import Connection
+    from kombu.connection import Connection
 
-    with Connection(
+    with Connection(  # type: ignore[no-untyped-call]
         settings.broker_url,
         transport_options=broker_transport_options(settings),
         connect_timeout=timeout,

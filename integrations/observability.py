@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import sentry_sdk
 from sentry_sdk.scrubber import DEFAULT_DENYLIST, EventScrubber
+from sentry_sdk.types import Event
 
 from config.settings import Settings
 
@@ -62,18 +63,18 @@ def init_sentry(settings: Settings) -> bool:
     return True
 
 
-def drop_ignored_transaction(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any] | None:
+def drop_ignored_transaction(event: Event, hint: dict[str, Any]) -> Event | None:
     """Transactions named 404 (and those that answered 404) are not worth tracing."""
     if event.get("transaction") in IGNORED_TRANSACTION_NAMES:
         return None
-    trace = event.get("contexts", {}).get("trace", {})
-    status = trace.get("data", {}).get("http.response.status_code")
-    if status == 404 or event.get("contexts", {}).get("response", {}).get("status_code") == 404:
+    contexts: dict[str, Any] = dict(event.get("contexts") or {})
+    status = (contexts.get("trace") or {}).get("data", {}).get("http.response.status_code")
+    if 404 in (status, (contexts.get("response") or {}).get("status_code")):
         return None
     return scrub_query_string(event)
 
 
-def report_http_errors_as_warnings(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
+def report_http_errors_as_warnings(event: Event, hint: dict[str, Any]) -> Event:
     """An error raised while answering a request became a 500: report it as a warning.
 
     The SDK's web integrations may capture the exception before our boundary does,
@@ -84,11 +85,11 @@ def report_http_errors_as_warnings(event: dict[str, Any], hint: dict[str, Any]) 
     return scrub_query_string(event)
 
 
-def scrub_query_string(event: dict[str, Any]) -> dict[str, Any]:
+def scrub_query_string(event: Event) -> Event:
     """Query parameters such as ``?t=`` carry tokens; the SDK's scrubber leaves them be."""
-    request = event.get("request")
+    request: Any = event.get("request")
     if isinstance(request, dict) and isinstance(request.get("query_string"), str):
-        pairs = parse_qsl(request["query_string"], keep_blank_values=True)
+        pairs: list[tuple[str, str]] = parse_qsl(request["query_string"], keep_blank_values=True)
         request["query_string"] = urlencode(
             [(key, "[Filtered]" if key.lower() in _SENSITIVE else value) for key, value in pairs]
         )

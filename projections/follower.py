@@ -16,7 +16,7 @@ from eventsourcing.persistence import Notification
 
 from events.application import EventLog
 from projections.database import ViewDatabase
-from projections.tracking import PositionMoved, advance, ensure_tracking_row, reset
+from projections.tracking import PositionMovedError, advance, ensure_tracking_row, reset
 from projections.view import View
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ def follow(
                 event = log_app.mapper.to_domain_event(notification)
                 processor.process(event, notification.id, previous)
                 previous = notification.id
-        except PositionMoved:
+        except PositionMovedError:
             log.info("%s: position moved underneath us, resuming from the stored one", processor.name)
         finally:
             close = getattr(notifications, "close", None)

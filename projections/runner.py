@@ -72,9 +72,7 @@ class Projector:
         for name in names or list(self.processors):
             processor = self.processors[name]
             stop = threading.Event()
-            watcher = threading.Thread(
-                target=_stop_when_reached, args=(processor, target, stop), daemon=True
-            )
+            watcher = threading.Thread(target=_stop_when_reached, args=(processor, target, stop), daemon=True)
             watcher.start()
             follow(self._log, processor, stop, self._poll_interval)
 

@@ -21,7 +21,7 @@ TRACKING_DDL = (
 )
 
 
-class PositionMoved(Exception):
+class PositionMovedError(Exception):
     """Someone else moved the view's position (another runner, or a rebuild)."""
 
 
@@ -35,10 +35,8 @@ def ensure_tracking_row(cursor: ViewCursor, view_name: str, application_name: st
     )
 
 
-def advance(
-    cursor: ViewCursor, view_name: str, application_name: str, expected: int, new: int
-) -> None:
-    """Move the position from ``expected`` to ``new`` or raise PositionMoved."""
+def advance(cursor: ViewCursor, view_name: str, application_name: str, expected: int, new: int) -> None:
+    """Move the position from ``expected`` to ``new`` or raise PositionMovedError."""
     cursor.execute(
         "UPDATE view_tracking SET notification_id = %(new)s "
         "WHERE view_name = %(view)s AND application_name = %(app)s "
@@ -46,7 +44,7 @@ def advance(
         {"new": new, "view": view_name, "app": application_name, "expected": expected},
     )
     if cursor.rowcount != 1:
-        raise PositionMoved(f"{view_name} is no longer at {expected}")
+        raise PositionMovedError(f"{view_name} is no longer at {expected}")
 
 
 def reset(cursor: ViewCursor, view_name: str, application_name: str) -> None:
@@ -63,8 +61,7 @@ def positions(db: ViewDatabase, application_name: str) -> dict[str, int]:
     """Every view's position in the log."""
     with db.read() as cursor:
         cursor.execute(
-            "SELECT view_name, notification_id FROM view_tracking "
-            "WHERE application_name = %(app)s",
+            "SELECT view_name, notification_id FROM view_tracking WHERE application_name = %(app)s",
             {"app": application_name},
         )
         return {row["view_name"]: int(row["notification_id"]) for row in cursor.fetchall()}

@@ -88,7 +88,12 @@ def test_health_reports_store_and_broker(client: TestClient, store_kind: str) ->
     response = client.get(f"{API_PREFIX}/health")
     assert response.status_code == 200
     body = response.json()
-    assert (body["status"], body["store"], body["storeStatus"], body["brokerStatus"]) == ("ok", store_kind, "ok", "ok")
+    assert (body["status"], body["store"], body["storeStatus"], body["brokerStatus"]) == (
+        "ok",
+        store_kind,
+        "ok",
+        "ok",
+    )
 
 
 def test_health_is_503_when_the_broker_is_unreachable(tmp_path: Path) -> None:
@@ -106,6 +111,7 @@ def test_the_web_app_is_served_with_a_fallback_for_client_routes(client: TestCli
     asset = client.get("/assets/main.js")
     assert asset.status_code == 200 and "immutable" in asset.headers["cache-control"]
     assert client.get("/assets/missing.js").status_code == 404
-    assert client.get("/../pyproject.toml").status_code in (404, 200) and "setuptools" not in client.get(
-        "/%2e%2e/pyproject.toml"
-    ).text
+    assert (
+        client.get("/../pyproject.toml").status_code in (404, 200)
+        and "setuptools" not in client.get("/%2e%2e/pyproject.toml").text
+    )

@@ -22,7 +22,16 @@ from tests.conftest import make_settings
 pytestmark = pytest.mark.integration
 
 # Built at run time so that the test's own source lines (which Sentry quotes) hold none of them.
-SECRETS = ["".join(parts) for parts in (("Sup3r", "SecretPw"), ("4111", "1111" * 3), ("tok-", "access"), ("rt-", "refresh"), ("90", "0101"))]
+SECRETS = [
+    "".join(parts)
+    for parts in (
+        ("Sup3r", "SecretPw"),
+        ("4111", "1111" * 3),
+        ("tok-", "access"),
+        ("rt-", "refresh"),
+        ("90", "0101"),
+    )
+]
 
 
 class _Receiver(BaseHTTPRequestHandler):

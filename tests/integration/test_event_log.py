@@ -32,7 +32,11 @@ def test_when_one_aggregate_of_a_save_conflicts_nothing_of_the_save_is_recorded(
     register(store, "taken@example.com")
     head = store.max_notification_id()
     intruder = Account.register(
-        email="taken@example.com", password_hash="x", language=Language.EN, marketing_push_enabled=False, at=START
+        email="taken@example.com",
+        password_hash="x",
+        language=Language.EN,
+        marketing_push_enabled=False,
+        at=START,
     )
     duplicate_claim = EmailIndex.claim(email="taken@example.com", account_id=intruder.id, at=START)
     with pytest.raises(IntegrityError):
@@ -64,6 +68,8 @@ def test_eight_racing_registrations_of_one_address_make_exactly_one_account(sett
         outcomes = list(pool.map(attempt, stores))
     assert sorted(outcomes) == ["-402"] * 7 + ["registered"]
     registrations = [
-        n for n in stores[0].recorder.select_notifications(start=1, limit=100) if n.topic == "account.Registered"
+        n
+        for n in stores[0].recorder.select_notifications(start=1, limit=100)
+        if n.topic == "account.Registered"
     ]
     assert len(registrations) == 1

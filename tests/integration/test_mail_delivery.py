@@ -31,7 +31,7 @@ class _Inbox:
     def __init__(self) -> None:
         self.messages: list[Message] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append(email.message_from_bytes(envelope.content))
         return "250 OK"
 
@@ -59,7 +59,9 @@ def _text_of(message: Message) -> str:
     raise AssertionError("no text part")
 
 
-def test_a_korean_mail_crosses_a_real_smtp_exchange_intact(smtp_server: tuple[int, _Inbox], tmp_path: Path) -> None:
+def test_a_korean_mail_crosses_a_real_smtp_exchange_intact(
+    smtp_server: tuple[int, _Inbox], tmp_path: Path
+) -> None:
     port, inbox = smtp_server
     mailer = mailer_from_settings(make_settings(tmp_path, SMTP_URL=f"smtp://127.0.0.1:{port}"))
     assert isinstance(mailer, SmtpMailer)

@@ -72,7 +72,9 @@ class CrashAfterSending(ReactionProcessor):
     def process(self, event: Any, notification_id: int, previous: int) -> None:
         if isinstance(event, AccountRegistered) and event.email == self.crash_at_email:
             for call in self.calls_for(event):
-                self._celery.send_task(call.name, kwargs=call.kwargs, task_id=f"Storefront-{notification_id}-0")
+                self._celery.send_task(
+                    call.name, kwargs=call.kwargs, task_id=f"Storefront-{notification_id}-0"
+                )
             raise RuntimeError("power cut")
         super().process(event, notification_id, previous)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from events.concurrency import ConflictPersisted, retry_on_conflict
+from events.concurrency import ConflictPersistedError, retry_on_conflict
 
 
 def test_a_command_that_conflicts_twice_succeeds_on_the_third_attempt() -> None:
@@ -30,7 +30,7 @@ def test_a_command_that_always_conflicts_gives_up() -> None:
         calls.append(1)
         raise IntegrityError("always")
 
-    with pytest.raises(ConflictPersisted):
+    with pytest.raises(ConflictPersistedError):
         retry_on_conflict(command, attempts=4, sleep=lambda _: None)
     assert len(calls) == 4
 

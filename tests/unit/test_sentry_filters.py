@@ -10,7 +10,10 @@ def test_a_transaction_named_404_is_dropped() -> None:
 
 
 def test_a_transaction_that_answered_404_is_dropped() -> None:
-    event = {"transaction": "/web/unicornpro/v1/nope", "contexts": {"trace": {"data": {"http.response.status_code": 404}}}}
+    event = {
+        "transaction": "/web/unicornpro/v1/nope",
+        "contexts": {"trace": {"data": {"http.response.status_code": 404}}},
+    }
     assert drop_ignored_transaction(event, {}) is None
 
 

@@ -18,11 +18,17 @@ def test_without_urls_everything_is_embedded_under_var(tmp_path: Path) -> None:
 
 def test_a_database_url_selects_postgres_for_log_and_views(tmp_path: Path) -> None:
     settings = make_settings(
-        tmp_path, DATABASE_URL="postgresql://shop:s%40cret@db.internal:6543/storefront", REDIS_URL="redis://r:6379/0"
+        tmp_path,
+        DATABASE_URL="postgresql://shop:s%40cret@db.internal:6543/storefront",
+        REDIS_URL="redis://r:6379/0",
     )
     env = settings.event_store_env
     assert settings.store_kind == "postgres"
-    assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == ("db.internal", "6543", "storefront")
+    assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
+        "db.internal",
+        "6543",
+        "storefront",
+    )
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("shop", "s@cret")
     assert settings.view_store_env == env
     assert settings.broker_url == "redis://r:6379/0"

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium against the real backend, which serves web/dist.
+ *
+ *   npm run build && npm run e2e                 # real backend (python -m api), the default
+ *   E2E_SERVER=preview npm run e2e               # `vite preview` of web/dist instead (no backend)
+ *
+ * Environment: CHROMIUM_PATH (default /usr/bin/chromium), E2E_PORT (default 8765),
+ * E2E_PYTHON (default <repo>/.venv/bin/python), E2E_SERVER_LOG=1 to see the server's output.
+ */
+const webDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(webDir, '..');
+const port = Number(process.env.E2E_PORT ?? 8765);
+const baseURL = `http://127.0.0.1:${port}`;
+const usePreview = process.env.E2E_SERVER === 'preview';
+const varDir = path.join(repoRoot, 'var', 'e2e');
+const python = process.env.E2E_PYTHON ?? path.join(repoRoot, '.venv', 'bin', 'python');
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-gpu',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
+const backendServer = {
+  // A fresh, empty var dir per run so that every run starts from the same state.
+  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${python}" -m api --host 127.0.0.1 --port ${port}`,
+  cwd: repoRoot,
+  url: `${baseURL}/web/unicornpro/v1/health`,
+  env: { APP_VAR_DIR: varDir, APP_ENV: 'test' },
+};
+
+const previewServer = {
+  command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+  cwd: webDir,
+  url: `${baseURL}/`,
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: process.env.CI ? 2 : undefined,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  timeout: 30_000,
+  use: {
+    baseURL,
+    // Browser language is pinned so that language detection is deterministic.
+    locale: 'ko-KR',
+    timezoneId: 'Asia/Seoul',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'desktop-chromium',
+      use: { ...devices['Desktop Chrome'], locale: 'ko-KR', launchOptions: chromium },
+    },
+    {
+      name: 'mobile-chromium',
+      use: { ...devices['Pixel 7'], locale: 'ko-KR', launchOptions: chromium },
+    },
+  ],
+  webServer: {
+    ...(usePreview ? previewServer : backendServer),
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    // The server's log is noisy; E2E_SERVER_LOG=1 shows it.
+    stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+    stderr: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+  },
+});

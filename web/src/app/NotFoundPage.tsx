@@ -1,0 +1,20 @@
+import { Link } from 'react-router-dom';
+import { useT } from '../i18n/useT';
+import { usePaths } from '../routing/usePaths';
+import { PageMeta } from '../ui/PageMeta';
+
+/** Unknown path under a valid language. */
+export default function NotFoundPage() {
+  const t = useT();
+  const paths = usePaths();
+  return (
+    <section className="page page--centered">
+      <PageMeta title={t.notFound.heading} />
+      <h1 className="page__heading">{t.notFound.heading}</h1>
+      <p>{t.notFound.body}</p>
+      <Link to={paths.home()} className="button button--primary">
+        {t.notFound.goHome}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+import { useT } from '../../i18n/useT';
+import { PlaceholderPage } from '../../ui/PlaceholderPage';
+
+/** Placeholder until the feature is built. */
+export default function ReportPage() {
+  const t = useT();
+  return <PlaceholderPage heading={t.report.heading} />;
+}

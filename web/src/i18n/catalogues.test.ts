@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { catalogues, format } from './catalogues';
+import { LANGUAGES } from './languages';
+
+/** Every leaf of a nested catalogue, keyed by its dotted path. */
+function leaves(node: unknown, prefix = ''): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
+    for (const [key, child] of Object.entries(node)) {
+      for (const [path, value] of leaves(child, prefix ? `${prefix}.${key}` : key)) {
+        found.set(path, value);
+      }
+    }
+  } else {
+    found.set(prefix, node);
+  }
+  return found;
+}
+
+const keysOf = (catalogue: unknown) => [...leaves(catalogue).keys()].sort();
+
+describe('catalogues', () => {
+  it.each(LANGUAGES)('%s has exactly the keys of the Korean catalogue', (lang) => {
+    expect(keysOf(catalogues[lang])).toEqual(keysOf(catalogues.ko));
+  });
+
+  it.each(LANGUAGES)('%s holds only non-empty strings', (lang) => {
+    const bad = [...leaves(catalogues[lang])]
+      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .map(([key]) => key);
+    expect(bad).toEqual([]);
+  });
+
+  it('notices an extra or a missing key', () => {
+    expect(keysOf({ ...catalogues.en, extra: { only: 'here' } })).not.toEqual(keysOf(catalogues.ko));
+    const { errors: _dropped, ...withoutErrors } = catalogues.ja;
+    expect(keysOf(withoutErrors)).not.toEqual(keysOf(catalogues.ko));
+  });
+
+  it('has the loading text the spec names', () => {
+    expect(catalogues.ko.common.loadingPage).toBe('페이지를 불러오는 중입니다..');
+    expect(catalogues.en.common.loadingPage).toBe('Loading the page..');
+  });
+});
+
+describe('format', () => {
+  it('fills named placeholders and leaves unknown ones', () => {
+    expect(format('{page} | {brand} {x}', { page: 'Log in', brand: 'Unicorn' })).toBe('Log in | Unicorn {x}');
+  });
+});

@@ -1,0 +1,52 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { useT } from '../i18n/useT';
+import { useAppStore } from '../store';
+import { PageLoading } from '../ui/PageLoading';
+import { Header } from './Header';
+import './AppLayout.css';
+
+const Footer = lazy(() => import('./Footer'));
+
+/** Header, main area and the lazily loaded footer around every page of a language. */
+export function AppLayout() {
+  const t = useT();
+  const { pathname } = useLocation();
+  const dimmer = useAppStore((s) => s.dimmer);
+  const closeMenus = useAppStore((s) => s.closeMenus);
+
+  useEffect(() => {
+    closeMenus();
+  }, [pathname, closeMenus]);
+
+  useEffect(() => {
+    document.body.classList.toggle('modal-open', dimmer);
+    if (!dimmer) return undefined;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closeMenus();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      document.body.classList.remove('modal-open');
+    };
+  }, [dimmer, closeMenus]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        {t.header.skipToContent}
+      </a>
+      <Header />
+      {dimmer && <div className="dimmer" aria-hidden="true" onClick={closeMenus} />}
+      <main id="main" className="app-main" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Suspense fallback={null}>
+        <Footer />
+      </Suspense>
+    </div>
+  );
+}

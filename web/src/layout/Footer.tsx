@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { supportSite } from '../config/supportSite';
+import { useT } from '../i18n/useT';
+import { useLang } from '../routing/useLang';
+import { usePaths } from '../routing/usePaths';
+import { ExternalLink } from '../ui/ExternalLink';
+import './Footer.css';
+
+function CompanyItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="site-footer__company-item">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** Site footer: links and the company block. Loaded lazily by the layout. */
+export default function Footer() {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const links = t.footer.links;
+  const company = t.footer.company;
+
+  return (
+    <footer className="site-footer">
+      <div className="site-footer__inner">
+        <nav aria-label={t.footer.linksLabel}>
+          <ul className="site-footer__links">
+            <li>
+              <Link to={paths.purchase()}>{links.licensePurchase}</Link>
+            </li>
+            <li>
+              <ExternalLink href={supportSite.customerSupport(lang)}>{links.customerSupport}</ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={supportSite.helpCenter(lang)}>{links.helpCenter}</ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={supportSite.purchaseRefund(lang)}>{links.purchaseRefund}</ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={supportSite.community(lang)}>{links.community}</ExternalLink>
+            </li>
+            <li>
+              <Link to={paths.privacyPolicy()} className="site-footer__strong">
+                {links.privacyPolicy}
+              </Link>
+            </li>
+            <li>
+              <Link to={paths.terms()}>{links.terms}</Link>
+            </li>
+            <li>
+              <Link to={paths.releaseNotes()}>{links.releaseNotes}</Link>
+            </li>
+            <li>
+              <Link to={paths.report()}>{links.reportAds}</Link>
+            </li>
+          </ul>
+        </nav>
+
+        <section className="site-footer__company" aria-label={t.footer.label}>
+          <p className="site-footer__company-name">{company.name}</p>
+          <dl className="site-footer__company-details">
+            <CompanyItem label={company.representativeLabel}>{company.representative}</CompanyItem>
+            <CompanyItem label={company.addressLabel}>{company.address}</CompanyItem>
+            <CompanyItem label={company.businessNumberLabel}>{company.businessNumber}</CompanyItem>
+            <CompanyItem label={company.salesNumberLabel}>{company.salesNumber}</CompanyItem>
+          </dl>
+          <p className="site-footer__copyright">{company.copyright}</p>
+        </section>
+      </div>
+    </footer>
+  );
+}

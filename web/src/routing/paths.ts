@@ -1,0 +1,97 @@
+/**
+ * The one place where app paths are built. Every path starts with /{lang}; query parameters that
+ * must survive navigation (the coupon `code`) are carried over from the current location.
+ */
+import { isLang, type Lang } from '../i18n/languages';
+
+/** Query parameters that links built by the app carry along when the current URL has them. */
+export const CARRIED_QUERY_PARAMS = ['code'] as const;
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface PathContext {
+  lang: Lang;
+  /** Current location.search, source of the carried parameters. */
+  search?: string;
+}
+
+function buildQuery(search: string | undefined, query: Query | undefined): string {
+  const current = new URLSearchParams(search ?? '');
+  const next = new URLSearchParams();
+  for (const name of CARRIED_QUERY_PARAMS) {
+    const value = current.get(name);
+    if (value !== null && value !== '') next.set(name, value);
+  }
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    next.set(name, String(value));
+  }
+  const text = next.toString();
+  return text ? `?${text}` : '';
+}
+
+function build(ctx: PathContext, segments: readonly (string | number)[], query?: Query): string {
+  const rest = segments.map((segment) => `/${encodeURIComponent(String(segment))}`).join('');
+  return `/${ctx.lang}${rest}${buildQuery(ctx.search, query)}`;
+}
+
+/** Builders for every route of the app. Add new routes here, never as string literals elsewhere. */
+export const paths = {
+  home: (ctx: PathContext) => build(ctx, []),
+  purchase: (ctx: PathContext) => build(ctx, ['purchase']),
+  login: (ctx: PathContext, query?: { return_to?: string }) => build(ctx, ['login'], query),
+  license: (ctx: PathContext, query?: { userLicenseKey?: string; email?: string }) =>
+    build(ctx, ['license'], query),
+  privacyPolicy: (ctx: PathContext) => build(ctx, ['terms', 'privacy']),
+  terms: (ctx: PathContext) => build(ctx, ['terms', 'service']),
+  releaseNotes: (ctx: PathContext) => build(ctx, ['release-notes']),
+  report: (ctx: PathContext) => build(ctx, ['report']),
+} satisfies Record<string, (ctx: PathContext, ...args: never[]) => string>;
+
+/** Route patterns relative to /:lang, for the router. Keep in step with `paths`. */
+export const routePatterns = {
+  purchase: 'purchase',
+  login: 'login',
+  license: 'license',
+  privacyPolicy: 'terms/privacy',
+  terms: 'terms/service',
+  releaseNotes: 'release-notes',
+  report: 'report',
+} as const;
+
+export type Paths = typeof paths;
+
+/** `paths` with the context filled in: `bound.purchase()`. */
+export type BoundPaths = {
+  [K in keyof Paths]: Paths[K] extends (ctx: PathContext, ...args: infer A) => string ? (...args: A) => string : never;
+};
+
+export function bindPaths(ctx: PathContext): BoundPaths {
+  const bound: Record<string, unknown> = {};
+  for (const [name, builder] of Object.entries(paths)) {
+    bound[name] = (...args: unknown[]) => (builder as (c: PathContext, ...a: unknown[]) => string)(ctx, ...args);
+  }
+  return bound as BoundPaths;
+}
+
+/**
+ * Where to send a URL whose first segment is not a supported language.
+ * - `/EN/login` (a supported code in the wrong case) becomes `/en/login`;
+ * - `/xx/login` (another two-letter code in the language position) becomes `/{lang}/login`;
+ * - anything else gets `/{lang}` in front: `/purchase?code=A` becomes `/{lang}/purchase?code=A`.
+ * The query string and hash are kept as they are.
+ */
+export function withLanguagePrefix(lang: Lang, pathname: string, search = '', hash = ''): string {
+  const segments = pathname.split('/').filter((segment) => segment !== '');
+  const first = segments[0];
+  let target: Lang = lang;
+  if (first !== undefined && isLang(first.toLowerCase())) {
+    target = first.toLowerCase() as Lang;
+    segments.shift();
+  } else if (first !== undefined && /^[a-z]{2}$/i.test(first)) {
+    segments.shift();
+  }
+  const rest = segments.map((segment) => `/${segment}`).join('');
+  return `/${target}${rest}${search}${hash}`;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { matchBrowserLanguage, pickPreferredLanguage } from './preferredLanguage';
+
+describe('pickPreferredLanguage', () => {
+  it('prefers a valid langCode cookie over the browser language', () => {
+    expect(pickPreferredLanguage({ cookie: 'en', browserLanguages: ['ja-JP'] })).toBe('en');
+  });
+  it('ignores an invalid cookie and falls back to the browser language', () => {
+    expect(pickPreferredLanguage({ cookie: 'fr', browserLanguages: ['ja-JP', 'en'] })).toBe('ja');
+  });
+  it('takes the first supported browser language by primary subtag', () => {
+    expect(pickPreferredLanguage({ browserLanguages: ['fr-FR', 'en-GB', 'ko'] })).toBe('en');
+  });
+  it('falls back to Korean when nothing matches', () => {
+    expect(pickPreferredLanguage({ browserLanguages: ['fr', 'de-DE'] })).toBe('ko');
+    expect(pickPreferredLanguage({})).toBe('ko');
+  });
+});
+
+describe('matchBrowserLanguage', () => {
+  it('matches case-insensitively and with underscores', () => {
+    expect(matchBrowserLanguage(['JA_jp'])).toBe('ja');
+  });
+  it('does not match a language that only starts with a supported code', () => {
+    expect(matchBrowserLanguage(['kok-IN'])).toBeUndefined();
+  });
+});

@@ -32,7 +32,7 @@ def vbank_payment(status: str = "ready", amount: int = 10_000) -> PaymentRecord:
         merchant_uid="order-2",
         pay_method="vbank",
         amount=amount,
-        status=status,  # type: ignore[arg-type]
+        status=status,
         started_at=T0,
         vbank_date=T0 + 3 * 86_400,
         vbank_issued_at=T0,
@@ -40,7 +40,9 @@ def vbank_payment(status: str = "ready", amount: int = 10_000) -> PaymentRecord:
 
 
 def cancel(payment: PaymentRecord, amount: int | None = None, checksum: int | None = None) -> PaymentRecord:
-    return payment.cancel(amount=amount, checksum=checksum, reason="test", has_refund_account=False, now=T0 + 60)
+    return payment.cancel(
+        amount=amount, checksum=checksum, reason="test", has_refund_account=False, now=T0 + 60
+    )
 
 
 def test_a_partial_cancel_keeps_the_payment_paid() -> None:

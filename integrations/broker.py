@@ -12,12 +12,13 @@ def broker_transport_options(settings: Settings) -> dict[str, Any]:
     if settings.uses_redis:
         return {"visibility_timeout": 3600}
     folder = settings.broker_folder
-    for sub in ("queue", "processed"):
+    for sub in ("queue", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return {
         "data_folder_in": str(folder / "queue"),
         "data_folder_out": str(folder / "queue"),
         "processed_folder": str(folder / "processed"),
+        "control_folder": str(folder / "control"),
         "store_processed": False,
     }
 

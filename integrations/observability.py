@@ -37,6 +37,8 @@ SENSITIVE_FIELDS = [
     "access_token",
     "zendeskjwt",
     "imp_secret",
+    "refund_account",
+    "refund_holder",
     "t",
 ]
 

@@ -5,11 +5,13 @@ import { defineConfig, devices } from '@playwright/test';
 /**
  * End-to-end tests in Debian's Chromium against the real backend, which serves web/dist.
  *
- *   npm run build && npm run e2e                 # real backend (python -m api), the default
+ *   npm run build && npm run e2e                 # the real stack (Procfile via honcho), the default
  *   E2E_SERVER=preview npm run e2e               # `vite preview` of web/dist instead (no backend)
  *
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), E2E_PORT (default 8765),
- * E2E_PYTHON (default <repo>/.venv/bin/python), E2E_SERVER_LOG=1 to see the server's output.
+ * E2E_SERVER_LOG=1 to see the servers' output. The stack is every process of the Procfile (api,
+ * projector, reactor, worker, beat, PortOne sandbox on E2E_PORT + 1) on a fresh var/e2e, so mail
+ * lands in var/e2e/outbox/ for tests to open.
  */
 const webDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(webDir, '..');
@@ -17,7 +19,7 @@ const port = Number(process.env.E2E_PORT ?? 8765);
 const baseURL = `http://127.0.0.1:${port}`;
 const usePreview = process.env.E2E_SERVER === 'preview';
 const varDir = path.join(repoRoot, 'var', 'e2e');
-const python = process.env.E2E_PYTHON ?? path.join(repoRoot, '.venv', 'bin', 'python');
+const honcho = path.join(repoRoot, '.venv', 'bin', 'honcho');
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -31,12 +33,22 @@ const chromium = {
   ],
 };
 
+export const e2eVarDir = varDir;
+
 const backendServer = {
   // A fresh, empty var dir per run so that every run starts from the same state.
-  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${python}" -m api --host 127.0.0.1 --port ${port}`,
+  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${honcho}" start -f Procfile`,
   cwd: repoRoot,
   url: `${baseURL}/web/unicornpro/v1/health`,
-  env: { APP_VAR_DIR: varDir, APP_ENV: 'test' },
+  env: {
+    APP_VAR_DIR: varDir,
+    APP_ENV: 'test',
+    API_PORT: String(port),
+    PORTONE_SANDBOX_PORT: String(port + 1),
+    PORTONE_BASE_URL: `http://127.0.0.1:${port + 1}`,
+    APP_BASE_URL: baseURL,
+    PROJECTOR_POLL_SECONDS: '0.05',
+  },
 };
 
 const previewServer = {

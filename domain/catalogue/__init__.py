@@ -1,0 +1,1 @@
+"""What can be bought: products, editions and purchasable licences with their prices."""

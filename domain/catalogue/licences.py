@@ -1,0 +1,146 @@
+"""Purchasable licences, read from a versioned data file an operator can change without code.
+
+Prices are integers in the currency's minor unit. A licence may carry a base
+discount (a Decimal fraction); the amount charged is the list price times
+(1 - discount), rounded down to the minor unit so rounding never costs the customer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from decimal import ROUND_FLOOR, Decimal
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+from domain.catalogue.products import PRODUCTS
+from events.values import Currency, Language
+
+LIFETIME_DAYS = 36500
+SUBSCRIPTION_LIVES = (30, 365)
+DEFAULT_LIFE = 365
+COUNTRY_FALLBACK = ("US", "KR")
+LANGUAGE_FALLBACK = (Language.EN, Language.KO)
+CATALOGUE_FILE = Path(__file__).with_name("licences.json")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True, extra="forbid")
+
+
+class Price(_Model):
+    """The list price of a licence in one country."""
+
+    country_code: str = Field(min_length=2, max_length=2)
+    currency: Currency
+    price: int = Field(gt=0)
+
+
+class Localization(_Model):
+    """A licence's name and description in one language."""
+
+    lang_code: Language
+    name: str = Field(min_length=1)
+    description: str = ""
+
+
+class PurchasableLicence(_Model):
+    """A licence on sale: product, period (life in days), devices, prices and names."""
+
+    id: int = Field(gt=0)
+    product_code: str
+    life: int = Field(gt=0)
+    max_devices_count: int = Field(gt=0)
+    base_discount: Decimal = Field(default=Decimal(0), ge=0, lt=1)
+    prices: tuple[Price, ...] = Field(min_length=1)
+    localizations: tuple[Localization, ...] = Field(min_length=1)
+
+    @field_validator("product_code")
+    @classmethod
+    def _known_product(cls, code: str) -> str:
+        if code not in PRODUCTS:
+            raise ValueError(f"unknown product code {code!r}")
+        return code
+
+    @property
+    def is_lifetime(self) -> bool:
+        """Lifetime licences last 36500 days and never renew."""
+        return self.life == LIFETIME_DAYS
+
+    @property
+    def is_subscription(self) -> bool:
+        """Monthly and annual licences renew by themselves."""
+        return not self.is_lifetime
+
+    def price_for(self, country_code: str) -> Price:
+        """The price for a country: that country, else US, else KR, else the first listed."""
+        by_country = {price.country_code: price for price in self.prices}
+        for candidate in (country_code.upper(), *COUNTRY_FALLBACK):
+            if candidate in by_country:
+                return by_country[candidate]
+        return self.prices[0]
+
+    def localization_for(self, language: Language) -> Localization:
+        """The name in a language: that language, else English, else Korean, else the first."""
+        by_language = {item.lang_code: item for item in self.localizations}
+        for candidate in (language, *LANGUAGE_FALLBACK):
+            if candidate in by_language:
+                return by_language[candidate]
+        return self.localizations[0]
+
+    def charged_amount(self, price: Price) -> int:
+        """What the customer pays for a price after the base discount (rounded down)."""
+        return discounted(price.price, self.base_discount)
+
+
+def discounted(amount: int, fraction: Decimal) -> int:
+    """``amount`` less ``fraction`` of it, rounded down to a whole minor unit."""
+    if not Decimal(0) <= fraction < Decimal(1):
+        raise ValueError("a discount is a fraction in [0, 1)")
+    return int((Decimal(amount) * (Decimal(1) - fraction)).to_integral_value(rounding=ROUND_FLOOR))
+
+
+class Catalogue(_Model):
+    """Every purchasable licence of one catalogue version."""
+
+    version: int = Field(gt=0)
+    licences: tuple[PurchasableLicence, ...]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Catalogue:
+        ids = [licence.id for licence in self.licences]
+        if len(ids) != len(set(ids)):
+            raise ValueError("licence ids must be unique")
+        return self
+
+    def get(self, licence_id: int) -> PurchasableLicence | None:
+        """The licence with this id, if on sale."""
+        return next((licence for licence in self.licences if licence.id == licence_id), None)
+
+    def select(
+        self,
+        *,
+        licence_ids: Iterable[int] | None = None,
+        equal_to: tuple[str, int] | None = None,
+    ) -> Sequence[PurchasableLicence]:
+        """Licences filtered by id list and/or one ``prop == value`` condition."""
+        chosen: Sequence[PurchasableLicence] = self.licences
+        if licence_ids is not None:
+            wanted = set(licence_ids)
+            chosen = [licence for licence in chosen if licence.id in wanted]
+        if equal_to is not None:
+            prop, value = equal_to
+            if prop not in FILTERABLE:
+                raise ValueError(f"cannot filter on {prop!r}")
+            chosen = [licence for licence in chosen if getattr(licence, FILTERABLE[prop]) == value]
+        return chosen
+
+
+FILTERABLE = {"id": "id", "life": "life", "maxDevicesCount": "max_devices_count"}
+
+
+def load_catalogue(path: Path = CATALOGUE_FILE) -> Catalogue:
+    """Read and validate a catalogue file (raises on any inconsistency)."""
+    return Catalogue.model_validate(json.loads(path.read_text(encoding="utf-8")))

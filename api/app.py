@@ -9,7 +9,7 @@ from fastapi import APIRouter, FastAPI
 
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
-from api.routers import accounts, health
+from api.routers import accounts, auth, health, licences
 from api.services import Services, build_services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
@@ -43,6 +43,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api = APIRouter(prefix=API_PREFIX)
     api.include_router(health.router)
     api.include_router(accounts.router)
+    api.include_router(auth.router)
+    api.include_router(licences.router)
     app.include_router(api)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from api.ratelimit import RateLimiter
 from config.settings import Settings
 from domain.clock import Clock, SystemClock
 from domain.ports import PasswordHasher
@@ -27,6 +28,12 @@ class Services:
     views: ViewDatabase
     clock: Clock = field(default_factory=SystemClock)
     hasher: PasswordHasher = field(default_factory=Argon2Hasher)
+    limiter: RateLimiter = field(default_factory=RateLimiter)
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Cookies get the Secure flag when the site is served over HTTPS."""
+        return self.settings.base_url.startswith("https://")
 
     def see_own_write(self, notification_id: int, *view_names: str) -> bool:
         """Wait (bounded) until the named views include the given log position."""
@@ -46,7 +53,13 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     views = open_view_database(settings.view_store_env)
     for view in all_views():
         ViewProcessor(view, views, store.name).setup()
-    return Services(settings=settings, store=store, views=views, clock=clock or SystemClock())
+    return Services(
+        settings=settings,
+        store=store,
+        views=views,
+        clock=clock or SystemClock(),
+        limiter=RateLimiter.from_settings(settings),
+    )
 
 
 def get_services(request: Request) -> Services:

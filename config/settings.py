@@ -34,6 +34,12 @@ class Settings(BaseSettings):
     request_budget_seconds: float = Field(default=15.0, alias="REQUEST_BUDGET_SECONDS")
     view_wait_seconds: float = Field(default=2.0, alias="VIEW_WAIT_SECONDS")
     projector_poll_seconds: float = Field(default=0.1, alias="PROJECTOR_POLL_SECONDS")
+    auth_secret: str = Field(
+        default="dev-only-auth-secret-change-me-0123456789abcdef", alias="AUTH_SECRET", repr=False
+    )
+    zendesk_secret: str = Field(
+        default="dev-only-zendesk-secret-change-me-0123456789ab", alias="ZENDESK_SECRET", repr=False
+    )
     portone_base_url: str = Field(default="http://127.0.0.1:8001", alias="PORTONE_BASE_URL")
     portone_imp_key: str = Field(default="sandbox-imp-key", alias="PORTONE_IMP_KEY")
     portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET")

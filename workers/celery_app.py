@@ -9,7 +9,7 @@ from celery import Celery
 from config.settings import Settings
 from integrations.broker import broker_transport_options
 
-TASK_MODULES = ["workers.tasks.maintenance"]
+TASK_MODULES = ["workers.tasks.maintenance", "workers.tasks.mail"]
 
 
 def create_celery(settings: Settings) -> Celery:

@@ -14,6 +14,12 @@ from typing import Any
 
 from celery import Celery
 
+from events.accounts import (
+    AccountRegistered,
+    ConfirmationMailRequested,
+    EmailChangeRequested,
+    PasswordResetRequested,
+)
 from projections.database import ViewDatabase
 from projections.tracking import advance, ensure_tracking_row
 
@@ -29,9 +35,33 @@ class TaskCall:
 
 Reaction = Callable[[Any], list[TaskCall]]
 
+
+def _confirmation_mail(event: AccountRegistered | ConfirmationMailRequested) -> list[TaskCall]:
+    return [TaskCall("accounts.send_confirmation_mail", {"account_id": str(event.originator_id)})]
+
+
+def _password_reset_mail(event: PasswordResetRequested) -> list[TaskCall]:
+    kwargs = {
+        "account_id": str(event.originator_id),
+        "reset_id": event.reset_id,
+        "language": event.language.value,
+    }
+    return [TaskCall("accounts.send_password_reset_mail", kwargs)]
+
+
+def _email_change_mail(event: EmailChangeRequested) -> list[TaskCall]:
+    kwargs = {"account_id": str(event.originator_id), "change_id": event.change_id}
+    return [TaskCall("accounts.send_email_change_mail", kwargs)]
+
+
 # Event class -> what to start. Filled by the features that need reactions
 # (confirmation mail on registration, deadlines on virtual accounts, ...).
-REACTIONS: dict[type[Any], Reaction] = {}
+REACTIONS: dict[type[Any], Reaction] = {
+    AccountRegistered: _confirmation_mail,
+    ConfirmationMailRequested: _confirmation_mail,
+    PasswordResetRequested: _password_reset_mail,
+    EmailChangeRequested: _email_change_mail,
+}
 
 
 class ReactionProcessor:

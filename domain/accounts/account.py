@@ -1,4 +1,4 @@
-"""The account aggregate and the index that keeps email addresses unique."""
+"""The account aggregate and the indexes that keep email addresses and nicknames unique."""
 
 from __future__ import annotations
 
@@ -9,13 +9,37 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from events.accounts import AccountRegistered, EmailClaimed
+from domain.errors import DomainError, ErrorCode
+from events.accounts import (
+    AccountDeleted,
+    AccountRegistered,
+    ConfirmationMailRequested,
+    EmailChanged,
+    EmailChangeRequested,
+    EmailClaimed,
+    EmailConfirmed,
+    EmailReclaimed,
+    EmailReleased,
+    LoggedIn,
+    NicknameClaimed,
+    NicknameReclaimed,
+    NicknameReleased,
+    PasswordChanged,
+    PasswordResetCompleted,
+    PasswordResetRequested,
+    ProfileChanged,
+)
 from events.values import Language
 
 
 def normalise_email(email: str) -> str:
     """The form of an email address used for uniqueness (trimmed, lower-case)."""
     return email.strip().lower()
+
+
+def normalise_nickname(nickname: str) -> str:
+    """The form of a nickname used for uniqueness (trimmed, case-folded)."""
+    return nickname.strip().casefold()
 
 
 class Account(Aggregate):
@@ -42,6 +66,98 @@ class Account(Aggregate):
             marketing_push_enabled=marketing_push_enabled,
         )
 
+    @property
+    def scope(self) -> int:
+        """0 until the email is confirmed, then 1."""
+        return 1 if self.email_confirmed else 0
+
+    def ensure_active(self) -> None:
+        """Refuse (401) anything on a deleted account."""
+        if self.deleted:
+            raise DomainError(ErrorCode.UNAUTHORIZED, "account deleted")
+
+    def confirm_email(self, email: str, at: datetime) -> None:
+        """Record that ``email`` (which must be the current address) is confirmed; idempotent."""
+        self.ensure_active()
+        if normalise_email(email) != self.email:
+            raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "link for another address")
+        if not self.email_confirmed:
+            self.trigger_event(EmailConfirmed, timestamp=at, email=self.email)
+
+    def log_in(self, at: datetime) -> None:
+        """Record a successful login."""
+        self.ensure_active()
+        self.trigger_event(LoggedIn, timestamp=at)
+
+    def change_password(self, password_hash: str, at: datetime) -> None:
+        """Replace the password hash."""
+        self.ensure_active()
+        self.trigger_event(PasswordChanged, timestamp=at, password_hash=password_hash)
+
+    def request_confirmation_mail(self, at: datetime) -> bool:
+        """Ask for the confirmation mail again; False (nothing recorded) when already confirmed."""
+        self.ensure_active()
+        if self.email_confirmed:
+            return False
+        self.trigger_event(ConfirmationMailRequested, timestamp=at)
+        return True
+
+    def request_password_reset(self, reset_id: str, language: Language, at: datetime) -> None:
+        """Remember which reset link is the valid one (a new request replaces the old)."""
+        self.ensure_active()
+        self.trigger_event(PasswordResetRequested, timestamp=at, reset_id=reset_id, language=language)
+
+    def request_email_change(self, email: str, change_id: str, at: datetime) -> None:
+        """Remember the address to move to and the link that may complete the move."""
+        self.ensure_active()
+        email = normalise_email(email)
+        if email == self.email:
+            raise DomainError(ErrorCode.EMAIL_UNUSABLE, "same address")
+        self.trigger_event(EmailChangeRequested, timestamp=at, email=email, change_id=change_id)
+
+    def change_email(self, email: str, change_id: str, at: datetime) -> None:
+        """Move to the requested address through its link, once (-405 otherwise)."""
+        self.ensure_active()
+        if not self.pending_change_id or (self.pending_email, self.pending_change_id) != (
+            normalise_email(email),
+            change_id,
+        ):
+            raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "email change link used or replaced")
+        self.trigger_event(EmailChanged, timestamp=at, email=self.pending_email, change_id=change_id)
+
+    def complete_password_reset(self, reset_id: str, password_hash: str, at: datetime) -> None:
+        """Set the new password through the current reset link, once (-405 otherwise)."""
+        self.ensure_active()
+        if not self.pending_reset_id or reset_id != self.pending_reset_id:
+            raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "reset link used or replaced")
+        self.trigger_event(
+            PasswordResetCompleted, timestamp=at, reset_id=reset_id, password_hash=password_hash
+        )
+
+    def change_profile(
+        self, *, name: str | None, language: Language, marketing_push_enabled: bool, at: datetime
+    ) -> None:
+        """Record the profile as it is now (nothing when unchanged)."""
+        self.ensure_active()
+        if (name, language, marketing_push_enabled) == (
+            self.name,
+            self.language,
+            self.marketing_push_enabled,
+        ):
+            return
+        self.trigger_event(
+            ProfileChanged,
+            timestamp=at,
+            name=name,
+            language=language,
+            marketing_push_enabled=marketing_push_enabled,
+        )
+
+    def delete(self, reason: str, at: datetime) -> None:
+        """Delete the account (its indexes must be released in the same save)."""
+        self.ensure_active()
+        self.trigger_event(AccountDeleted, timestamp=at, reason=reason)
+
     @singledispatchmethod
     def when(self, event: Any) -> None:
         raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
@@ -53,10 +169,74 @@ class Account(Aggregate):
         self.language = event.language
         self.marketing_push_enabled = event.marketing_push_enabled
         self.email_confirmed = False
+        self.name: str | None = None
+        self.last_logged_in_at: datetime | None = None
+        self.credentials_changed_at = event.timestamp
+        self.pending_reset_id: str | None = None
+        self.pending_email: str | None = None
+        self.pending_change_id: str | None = None
+        self.deleted = False
+        self.deleted_reason = ""
+
+    @when.register
+    def _email_confirmed(self, event: EmailConfirmed) -> None:
+        self.email_confirmed = True
+
+    @when.register
+    def _logged_in(self, event: LoggedIn) -> None:
+        self.last_logged_in_at = event.timestamp
+
+    @when.register
+    def _password_changed(self, event: PasswordChanged) -> None:
+        self.password_hash = event.password_hash
+        self.credentials_changed_at = event.timestamp
+        self.pending_reset_id = None
+
+    @when.register
+    def _confirmation_requested(self, event: ConfirmationMailRequested) -> None:
+        pass
+
+    @when.register
+    def _reset_requested(self, event: PasswordResetRequested) -> None:
+        self.pending_reset_id = event.reset_id
+
+    @when.register
+    def _email_change_requested(self, event: EmailChangeRequested) -> None:
+        self.pending_email = event.email
+        self.pending_change_id = event.change_id
+
+    @when.register
+    def _email_changed(self, event: EmailChanged) -> None:
+        self.email = event.email
+        self.email_confirmed = True
+        self.pending_email = None
+        self.pending_change_id = None
+
+    @when.register
+    def _reset_completed(self, event: PasswordResetCompleted) -> None:
+        self.password_hash = event.password_hash
+        self.credentials_changed_at = event.timestamp
+        self.pending_reset_id = None
+
+    @when.register
+    def _profile_changed(self, event: ProfileChanged) -> None:
+        self.name = event.name
+        self.language = event.language
+        self.marketing_push_enabled = event.marketing_push_enabled
+
+    @when.register
+    def _deleted(self, event: AccountDeleted) -> None:
+        self.deleted = True
+        self.deleted_reason = event.reason
+        self.credentials_changed_at = event.timestamp
 
 
 class EmailIndex(Aggregate):
-    """Claims one normalised email address for one account (uuid5 of the address)."""
+    """Claims one normalised email address for one account (uuid5 of the address).
+
+    Deleting an account releases its address; a later registration re-claims the
+    same index aggregate, so optimistic concurrency still lets only one win.
+    """
 
     @staticmethod
     def id_for(email: str) -> UUID:
@@ -74,6 +254,23 @@ class EmailIndex(Aggregate):
             account_id=account_id,
         )
 
+    @property
+    def is_taken(self) -> bool:
+        """True while an account holds the address."""
+        return self.account_id is not None
+
+    def release(self, account_id: UUID, at: datetime) -> None:
+        """Free the address held by ``account_id``."""
+        if self.account_id != account_id:
+            raise DomainError(ErrorCode.FORBIDDEN, "address held by another account")
+        self.trigger_event(EmailReleased, timestamp=at, account_id=account_id)
+
+    def reclaim(self, account_id: UUID, at: datetime) -> None:
+        """Take a released address again (-402 while it is held)."""
+        if self.is_taken:
+            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
+        self.trigger_event(EmailReclaimed, timestamp=at, account_id=account_id)
+
     @singledispatchmethod
     def when(self, event: Any) -> None:
         raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
@@ -81,4 +278,66 @@ class EmailIndex(Aggregate):
     @when.register
     def _claimed(self, event: EmailClaimed) -> None:
         self.email = event.email
+        self.account_id: UUID | None = event.account_id
+
+    @when.register
+    def _released(self, event: EmailReleased) -> None:
+        self.account_id = None
+
+    @when.register
+    def _reclaimed(self, event: EmailReclaimed) -> None:
+        self.account_id = event.account_id
+
+
+class NicknameIndex(Aggregate):
+    """Claims one normalised nickname for one account (uuid5 of the nickname)."""
+
+    @staticmethod
+    def id_for(nickname: str) -> UUID:
+        """The index aggregate id of a nickname."""
+        return uuid5(NAMESPACE_URL, f"/nicknames/{normalise_nickname(nickname)}")
+
+    @classmethod
+    def claim(cls, *, nickname: str, account_id: UUID, at: datetime) -> NicknameIndex:
+        """Take the nickname; saving it fails with IntegrityError if already taken."""
+        return cls._create(
+            NicknameClaimed,
+            id=cls.id_for(nickname),
+            timestamp=at,
+            nickname=normalise_nickname(nickname),
+            account_id=account_id,
+        )
+
+    @property
+    def is_taken(self) -> bool:
+        """True while an account holds the nickname."""
+        return self.account_id is not None
+
+    def release(self, account_id: UUID, at: datetime) -> None:
+        """Free the nickname held by ``account_id``."""
+        if self.account_id != account_id:
+            raise DomainError(ErrorCode.FORBIDDEN, "nickname held by another account")
+        self.trigger_event(NicknameReleased, timestamp=at, account_id=account_id)
+
+    def reclaim(self, account_id: UUID, at: datetime) -> None:
+        """Take a released nickname again (-411 while it is held)."""
+        if self.is_taken:
+            raise DomainError(ErrorCode.NICKNAME_IN_USE)
+        self.trigger_event(NicknameReclaimed, timestamp=at, account_id=account_id)
+
+    @singledispatchmethod
+    def when(self, event: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
+
+    @when.register
+    def _claimed(self, event: NicknameClaimed) -> None:
+        self.nickname = event.nickname
+        self.account_id: UUID | None = event.account_id
+
+    @when.register
+    def _released(self, event: NicknameReleased) -> None:
+        self.account_id = None
+
+    @when.register
+    def _reclaimed(self, event: NicknameReclaimed) -> None:
         self.account_id = event.account_id

@@ -8,6 +8,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.accounts.account import Account, EmailIndex
+from domain.accounts.passwords import is_valid_password
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.ports import PasswordHasher
@@ -35,11 +36,17 @@ def register_account(
     language: Language,
     marketing_push_enabled: bool,
 ) -> Registered:
-    """Record a new account and claim its email in one transaction (-402 when taken)."""
+    """Record a new account and claim its email in one transaction (-402 when taken).
+
+    An address released by a deleted account is claimed again through the same index.
+    """
+    if not is_valid_password(password):
+        raise DomainError(ErrorCode.INVALID_VALUE, "password rule")
     password_hash = hasher.hash(password)
 
     def attempt() -> Registered:
-        if _email_taken(store, email):
+        existing = _email_index(store, email)
+        if existing is not None and existing.is_taken:
             raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
         now = clock.now()
         account = Account.register(
@@ -49,16 +56,20 @@ def register_account(
             marketing_push_enabled=marketing_push_enabled,
             at=now,
         )
-        index = EmailIndex.claim(email=email, account_id=account.id, at=now)
+        if existing is None:
+            index = EmailIndex.claim(email=email, account_id=account.id, at=now)
+        else:  # released by a deleted account: take the same index again
+            index = existing
+            index.reclaim(account.id, now)
         recordings = store.save(account, index)
         return Registered(account.id, account.email_confirmed, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)
 
 
-def _email_taken(store: Storefront, email: str) -> bool:
+def _email_index(store: Storefront, email: str) -> EmailIndex | None:
     try:
-        store.repository.get(EmailIndex.id_for(email))
+        index: EmailIndex = store.repository.get(EmailIndex.id_for(email))
     except AggregateNotFoundError:
-        return False
-    return True
+        return None
+    return index

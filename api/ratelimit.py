@@ -1,0 +1,64 @@
+"""Rate limits on login and on requests that send mail (-4 with HTTP 429).
+
+Counters live in Redis when REDIS_URL is set (shared by every API process), in
+memory otherwise. Each action is limited per address and per client.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+from limits import RateLimitItem, parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+
+from config.settings import Settings
+from domain.accounts.account import normalise_email
+from domain.errors import DomainError, ErrorCode
+
+LOGIN_PER_ADDRESS = parse("10 per 10 minutes")
+LOGIN_PER_CLIENT = parse("30 per 10 minutes")
+MAIL_PER_ADDRESS = parse("5 per hour")
+MAIL_PER_CLIENT = parse("20 per hour")
+
+
+class RateLimiter:
+    """Moving-window counters keyed by action and identity."""
+
+    def __init__(self, storage_uri: str = "memory://") -> None:
+        self._limiter = MovingWindowRateLimiter(storage_from_string(storage_uri))
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RateLimiter:
+        """Redis when configured, else memory."""
+        return cls(settings.redis_url or "memory://")
+
+    def hit(self, rule: RateLimitItem, action: str, identity: str) -> bool:
+        """Count one attempt; False when the limit is already reached."""
+        return self._limiter.hit(rule, "storefront", action, identity)
+
+    def check_address_and_client(
+        self,
+        request: Request,
+        action: str,
+        address: str,
+        per_address: RateLimitItem,
+        per_client: RateLimitItem,
+    ) -> None:
+        """Count an attempt for the address and the client; -4 when either is over its limit."""
+        client = request.client.host if request.client else "unknown"
+        address_ok = self.hit(per_address, f"{action}:address", normalise_email(address))
+        client_ok = self.hit(per_client, f"{action}:client", client)
+        if not (address_ok and client_ok):
+            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
+
+    def login(self, request: Request, email: str) -> None:
+        """Limit login attempts."""
+        self.check_address_and_client(request, "login", email, LOGIN_PER_ADDRESS, LOGIN_PER_CLIENT)
+
+    def mail(self, request: Request, email: str) -> None:
+        """Limit requests that send a mail to an address."""
+        self.check_address_and_client(request, "mail", email, MAIL_PER_ADDRESS, MAIL_PER_CLIENT)
+
+    def password_check(self, request: Request, account: str) -> None:
+        """Limit password checks of a logged-in account (same budget as logins)."""
+        self.check_address_and_client(request, "check-password", account, LOGIN_PER_ADDRESS, LOGIN_PER_CLIENT)

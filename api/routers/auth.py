@@ -1,0 +1,124 @@
+"""Auth calls of spec section 7: log in, refresh (rotating the rt cookie), log out."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, EmailStr, Field
+from pydantic.alias_generators import to_camel
+
+from api.auth import CallerDep, clear_session_cookies, refresh_cookie, set_session_cookies
+from api.errors import error_response
+from api.services import ServicesDep
+from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
+from domain.errors import DomainError, ErrorCode
+from integrations.zendesk import zendesk_jwt
+from projections.accounts import find_account
+
+router = APIRouter(prefix="/auth", tags=["auth"])
+
+
+class CamelModel(BaseModel):
+    """JSON in camelCase, as the spec names fields."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class Credentials(CamelModel):
+    """Email and password."""
+
+    email: EmailStr
+    pw: str = Field(min_length=1)
+
+
+class AuthBody(CamelModel):
+    """The answer to a login or a refresh; ``exp`` is the access token's expiry in epoch seconds."""
+
+    id: str
+    email: str
+    scope: int
+    access_token: str
+    exp: int
+
+
+class Done(CamelModel):
+    """An empty success."""
+
+    result: bool = True
+
+
+class ZendeskBody(CamelModel):
+    """The support desk's sign-on token."""
+
+    zendesk_jwt: str = Field(alias="zendeskJWT")
+
+
+def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
+    body = AuthBody(
+        id=str(session.account_id),
+        email=session.email,
+        scope=session.scope,
+        access_token=session.access.token,
+        exp=session.access.exp,
+    )
+    response = JSONResponse(body.model_dump(by_alias=True), headers={"Cache-Control": "no-store"})
+    set_session_cookies(response, session, services.secure_cookies)
+    return response
+
+
+@router.post("/login", response_model=AuthBody)
+def login(services: ServicesDep, request: Request, credentials: Credentials) -> JSONResponse:
+    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies."""
+    services.limiter.login(request, credentials.email)
+    session = log_in(
+        services.store,
+        services.clock,
+        services.hasher,
+        services.settings.auth_secret,
+        email=credentials.email,
+        password=credentials.pw,
+    )
+    return _answer(services, session)
+
+
+@router.get("/refresh", response_model=AuthBody)
+def refresh(services: ServicesDep, request: Request) -> JSONResponse:
+    """A new access token for the rt cookie, which is rotated; an old rt revokes the whole family."""
+    try:
+        session = refresh_session(
+            services.store, services.clock, services.settings.auth_secret, refresh_cookie(request)
+        )
+    except DomainError as error:
+        response = error_response(request, error.code)
+        clear_session_cookies(response, services.secure_cookies)
+        return response
+    return _answer(services, session)
+
+
+@router.post("/logout", response_model=Done)
+def logout(services: ServicesDep, request: Request) -> JSONResponse:
+    """End the session of the rt cookie and clear both cookies."""
+    log_out(services.store, services.clock, refresh_cookie(request))
+    response = JSONResponse(Done().model_dump(by_alias=True))
+    clear_session_cookies(response, services.secure_cookies)
+    return response
+
+
+@router.get("/zendesk", response_model=ZendeskBody)
+def zendesk(services: ServicesDep, caller: CallerDep) -> ZendeskBody:
+    """A support-desk sign-on token (-2101 until the account has a name, -401 until it is confirmed)."""
+    row = find_account(services.views, caller.account_id)
+    if row is None:
+        raise DomainError(ErrorCode.UNAUTHORIZED, "no such account")
+    if not row.email_confirmed:
+        raise DomainError(ErrorCode.ACCOUNT_NOT_APPROVED)
+    if not row.name:
+        raise DomainError(ErrorCode.NAME_REQUIRED_FOR_SSO)
+    token = zendesk_jwt(
+        services.settings.zendesk_secret,
+        account_id=row.account_id,
+        name=row.name,
+        email=row.email,
+        now=services.clock.now(),
+    )
+    return ZendeskBody(zendesk_jwt=token)

@@ -1,0 +1,1 @@
+"""Customers' licences: validity, licence keys and devices."""

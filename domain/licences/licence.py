@@ -1,0 +1,298 @@
+"""The user licence aggregate (a licence a customer holds) and the licence-key index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import ROUND_FLOOR, Decimal
+from enum import Enum
+from functools import singledispatchmethod
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.errors import DomainError, ErrorCode
+from domain.licences.keys import normalise_licence_key
+from events.licences import (
+    DeviceActivated,
+    DeviceRemoved,
+    DeviceRenamed,
+    LicenceActivated,
+    LicenceGranted,
+    LicenceKeyClaimed,
+    LicenceReservationLapsed,
+    LicenceReserved,
+    LicenceRevoked,
+    LicenceShortened,
+)
+
+MAX_DEVICE_NAME = 50
+
+
+class LicenceState(Enum):
+    """Reserved (waiting for a deposit), active, lapsed (never paid) or revoked (refunded)."""
+
+    RESERVED = "reserved"
+    ACTIVE = "active"
+    LAPSED = "lapsed"
+    REVOKED = "revoked"
+
+
+@dataclass(frozen=True)
+class LicenceTerms:
+    """What a licence grants, copied from the catalogue at purchase time."""
+
+    licence_id: int
+    product_code: str
+    life: int
+    max_devices_count: int
+    name: str
+
+
+@dataclass
+class Device:
+    """A device the licence is activated on."""
+
+    device_id: str
+    device_name: str
+    platform: str
+    registered_at: datetime
+
+
+def expiry(starts_at: datetime, life_days: int) -> datetime:
+    """A licence of ``life_days`` is valid until start + life (lifetime = 36500 days)."""
+    return starts_at + timedelta(days=life_days)
+
+
+class UserLicence(Aggregate):
+    """A licence held by one account, with its key and devices."""
+
+    @staticmethod
+    def id_for_payment(merchant_uid: str) -> UUID:
+        """The licence a payment buys has an id derived from it, so a repeated confirm finds it."""
+        return uuid5(NAMESPACE_URL, f"/licences/by-payment/{merchant_uid}")
+
+    @classmethod
+    def grant(
+        cls,
+        *,
+        account_id: UUID,
+        terms: LicenceTerms,
+        licence_key: str,
+        merchant_uid: str | None,
+        source: str,
+        at: datetime,
+        user_licence_id: UUID | None = None,
+    ) -> UserLicence:
+        """A licence valid from ``at`` for its life."""
+        return cls._create(
+            LicenceGranted,
+            id=user_licence_id or uuid4(),
+            timestamp=at,
+            account_id=account_id,
+            licence_id=terms.licence_id,
+            product_code=terms.product_code,
+            life=terms.life,
+            max_devices_count=terms.max_devices_count,
+            name=terms.name,
+            licence_key=licence_key,
+            merchant_uid=merchant_uid,
+            source=source,
+            starts_at=at,
+            expires_at=expiry(at, terms.life),
+        )
+
+    @classmethod
+    def reserve(
+        cls,
+        *,
+        account_id: UUID,
+        terms: LicenceTerms,
+        licence_key: str,
+        merchant_uid: str,
+        deposit_deadline: datetime,
+        at: datetime,
+        user_licence_id: UUID | None = None,
+    ) -> UserLicence:
+        """A licence held for a virtual-account deposit."""
+        return cls._create(
+            LicenceReserved,
+            id=user_licence_id or uuid4(),
+            timestamp=at,
+            account_id=account_id,
+            licence_id=terms.licence_id,
+            product_code=terms.product_code,
+            life=terms.life,
+            max_devices_count=terms.max_devices_count,
+            name=terms.name,
+            licence_key=licence_key,
+            merchant_uid=merchant_uid,
+            deposit_deadline=deposit_deadline,
+        )
+
+    def is_valid(self, now: datetime) -> bool:
+        """Active and not yet expired."""
+        return self.state is LicenceState.ACTIVE and self.expires_at is not None and now < self.expires_at
+
+    def activate(self, at: datetime) -> None:
+        """The deposit arrived."""
+        if self.state is LicenceState.ACTIVE:
+            return
+        if self.state is not LicenceState.RESERVED:
+            raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, f"licence is {self.state.value}")
+        self.trigger_event(LicenceActivated, timestamp=at, starts_at=at, expires_at=expiry(at, self.life))
+
+    def lapse(self, reason: str, at: datetime) -> None:
+        """The reservation ran out unpaid."""
+        if self.state is LicenceState.RESERVED:
+            self.trigger_event(LicenceReservationLapsed, timestamp=at, reason=reason)
+
+    def apply_refund(self, refunded: int, paid: int, reason: str, at: datetime) -> None:
+        """Shorten the licence in proportion to what was refunded; a full refund revokes it."""
+        if self.state is not LicenceState.ACTIVE or self.starts_at is None or self.expires_at is None:
+            return
+        if refunded >= paid:
+            self.trigger_event(LicenceRevoked, timestamp=at, revoked_at=at, reason=reason)
+            return
+        kept = Decimal(paid - refunded) / Decimal(paid)
+        days = int((Decimal(self.life) * kept).to_integral_value(rounding=ROUND_FLOOR))
+        new_expiry = max(expiry(self.starts_at, days), at)
+        if new_expiry < self.expires_at:
+            self.trigger_event(LicenceShortened, timestamp=at, expires_at=new_expiry, reason=reason)
+
+    def activate_device(self, device_id: str, device_name: str, platform: str, at: datetime) -> bool:
+        """Add a device (True), or recognise one already there (False); refuse past the limit."""
+        if device_id in self.devices:
+            return False
+        if not self.is_valid(at):
+            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence is not valid")
+        if len(self.devices) >= self.max_devices_count:
+            raise DomainError(ErrorCode.LICENSE_KEY_IN_USE, "every device slot is taken")
+        self.trigger_event(
+            DeviceActivated,
+            timestamp=at,
+            device_id=device_id,
+            device_name=_device_name(device_name),
+            platform=platform,
+        )
+        return True
+
+    def rename_device(self, device_id: str, device_name: str, at: datetime) -> None:
+        """Give a device a new name (-1404 when missing, -2 when the name is unusable)."""
+        self.check_has_device(device_id)
+        self.trigger_event(
+            DeviceRenamed, timestamp=at, device_id=device_id, device_name=_device_name(device_name)
+        )
+
+    def remove_device(self, device_id: str, at: datetime) -> None:
+        """Free the device's slot."""
+        self.check_has_device(device_id)
+        self.trigger_event(DeviceRemoved, timestamp=at, device_id=device_id)
+
+    def check_has_device(self, device_id: str) -> None:
+        """-1404 when the device is not on this licence."""
+        if device_id not in self.devices:
+            raise DomainError(ErrorCode.DEVICE_NOT_FOUND)
+
+    @singledispatchmethod
+    def when(self, event: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
+
+    def _terms(self, event: LicenceGranted | LicenceReserved) -> None:
+        self.account_id = event.account_id
+        self.licence_id = event.licence_id
+        self.product_code = event.product_code
+        self.life = event.life
+        self.max_devices_count = event.max_devices_count
+        self.name = event.name
+        self.licence_key = event.licence_key
+        self.merchant_uid = event.merchant_uid
+        self.devices: dict[str, Device] = {}
+
+    @when.register
+    def _granted(self, event: LicenceGranted) -> None:
+        self._terms(event)
+        self.state = LicenceState.ACTIVE
+        self.starts_at: datetime | None = event.starts_at
+        self.expires_at: datetime | None = event.expires_at
+        self.deposit_deadline: datetime | None = None
+
+    @when.register
+    def _reserved(self, event: LicenceReserved) -> None:
+        self._terms(event)
+        self.state = LicenceState.RESERVED
+        self.starts_at = None
+        self.expires_at = None
+        self.deposit_deadline = event.deposit_deadline
+
+    @when.register
+    def _activated(self, event: LicenceActivated) -> None:
+        self.state = LicenceState.ACTIVE
+        self.starts_at = event.starts_at
+        self.expires_at = event.expires_at
+
+    @when.register
+    def _lapsed(self, event: LicenceReservationLapsed) -> None:
+        self.state = LicenceState.LAPSED
+
+    @when.register
+    def _shortened(self, event: LicenceShortened) -> None:
+        self.expires_at = event.expires_at
+
+    @when.register
+    def _revoked(self, event: LicenceRevoked) -> None:
+        self.state = LicenceState.REVOKED
+        self.expires_at = event.revoked_at
+
+    @when.register
+    def _device_activated(self, event: DeviceActivated) -> None:
+        self.devices[event.device_id] = Device(
+            event.device_id, event.device_name, event.platform, event.timestamp
+        )
+
+    @when.register
+    def _device_renamed(self, event: DeviceRenamed) -> None:
+        self.devices[event.device_id].device_name = event.device_name
+
+    @when.register
+    def _device_removed(self, event: DeviceRemoved) -> None:
+        del self.devices[event.device_id]
+
+
+def _device_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise DomainError(ErrorCode.EMPTY_PARAMETER, "a device needs a name")
+    if len(cleaned) > MAX_DEVICE_NAME:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"device names are at most {MAX_DEVICE_NAME} characters")
+    return cleaned
+
+
+class LicenceKeyIndex(Aggregate):
+    """Makes a licence key point at exactly one user licence."""
+
+    @staticmethod
+    def id_for(licence_key: str) -> UUID:
+        """The index id of a key."""
+        return uuid5(NAMESPACE_URL, f"/licence-keys/{normalise_licence_key(licence_key)}")
+
+    @classmethod
+    def claim(cls, *, licence_key: str, user_licence_id: UUID, at: datetime) -> LicenceKeyIndex:
+        """Take the key (saving fails with IntegrityError if it already exists)."""
+        return cls._create(
+            LicenceKeyClaimed,
+            id=cls.id_for(licence_key),
+            timestamp=at,
+            licence_key=normalise_licence_key(licence_key),
+            user_licence_id=user_licence_id,
+        )
+
+    @singledispatchmethod
+    def when(self, event: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
+
+    @when.register
+    def _claimed(self, event: LicenceKeyClaimed) -> None:
+        self.licence_key = event.licence_key
+        self.user_licence_id = event.user_licence_id

@@ -1,0 +1,1 @@
+"""Payments: orders keyed by merchantUid, confirmed against the gateway, refunded."""

@@ -1,0 +1,64 @@
+"""The payment gateway port (PortOne V1 in production, its sandbox locally)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Protocol
+
+
+class GatewayStatus(Enum):
+    """Where the gateway says a payment stands."""
+
+    READY = "ready"
+    PAID = "paid"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class GatewayPayment:
+    """What the gateway reports about one payment (never the card itself, only its mask)."""
+
+    imp_uid: str
+    merchant_uid: str
+    status: GatewayStatus
+    amount: int
+    currency: str
+    cancel_amount: int = 0
+    pay_method: str = ""
+    pg_provider: str = ""
+    paid_at: datetime | None = None
+    failed_at: datetime | None = None
+    fail_reason: str | None = None
+    receipt_url: str | None = None
+    card_name: str | None = None
+    card_number: str | None = None
+    bank_name: str | None = None
+    vbank_code: str | None = None
+    vbank_name: str | None = None
+    vbank_num: str | None = None
+    vbank_holder: str | None = None
+    vbank_date: datetime | None = None
+    vbank_issued_at: datetime | None = None
+
+
+class PaymentNotFoundAtGatewayError(Exception):
+    """The gateway has no payment with that id."""
+
+
+class PaymentGateway(Protocol):
+    """The calls the purchase flow makes to the gateway."""
+
+    def prepare(self, merchant_uid: str, amount: int) -> None:
+        """Register the expected amount, so a tampered amount is refused at the gateway too."""
+        ...
+
+    def get_payment(self, imp_uid: str) -> GatewayPayment:
+        """Re-read a payment (the only source of truth about money)."""
+        ...
+
+    def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
+        """Cancel all (amount None) or part of a payment; ``checksum`` is the refundable balance."""
+        ...

@@ -1,0 +1,185 @@
+"""The payment aggregate: one per merchantUid, from order to refund."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from functools import singledispatchmethod
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.errors import DomainError, ErrorCode
+from domain.payments.gateway import GatewayPayment
+from events.payments import (
+    PaymentCancelled,
+    PaymentFailed,
+    PaymentOrdered,
+    PaymentRefunded,
+    PaymentReserved,
+    PaymentSucceeded,
+)
+from events.values import Currency
+
+
+class PaymentState(Enum):
+    """Where a payment stands in our books."""
+
+    ORDERED = "ordered"
+    RESERVED = "reserved"
+    PAID = "paid"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class Payment(Aggregate):
+    """What a customer owes and paid for one order; the amount is fixed when ordering."""
+
+    @staticmethod
+    def id_for(merchant_uid: str) -> UUID:
+        """The aggregate id of a merchantUid (so repeating an order id is a conflict)."""
+        return uuid5(NAMESPACE_URL, f"/payments/{merchant_uid}")
+
+    @classmethod
+    def order(cls, *, merchant_uid: str, at: datetime, **details: Any) -> Payment:
+        """Record an order; ``details`` are the PaymentOrdered fields."""
+        return cls._create(
+            PaymentOrdered, id=cls.id_for(merchant_uid), timestamp=at, merchant_uid=merchant_uid, **details
+        )
+
+    @property
+    def refundable(self) -> int:
+        """What can still go back to the customer."""
+        return self.amount - self.cancel_amount if self.state is PaymentState.PAID else 0
+
+    def matches(self, gateway: GatewayPayment) -> bool:
+        """Does the gateway's payment carry exactly the amount and currency we ordered?"""
+        return (
+            gateway.merchant_uid == self.merchant_uid
+            and gateway.amount == self.amount
+            and gateway.currency.upper() == self.currency.value
+        )
+
+    def succeed(self, gateway: GatewayPayment, at: datetime) -> None:
+        """The money arrived (card approval, or a deposit into the virtual account)."""
+        self.check_open()
+        self.trigger_event(
+            PaymentSucceeded,
+            timestamp=at,
+            imp_uid=gateway.imp_uid,
+            paid_at=gateway.paid_at or at,
+            pay_method=gateway.pay_method,
+            pg_provider=gateway.pg_provider,
+            card_name=gateway.card_name,
+            card_number=gateway.card_number,
+            bank_name=gateway.bank_name,
+            receipt_url=gateway.receipt_url,
+        )
+
+    def reserve(self, gateway: GatewayPayment, at: datetime) -> None:
+        """A virtual account was issued; wait for the deposit until its deadline."""
+        if self.state is not PaymentState.ORDERED:
+            raise DomainError(
+                ErrorCode.PAYMENT_DIFFERS_FROM_INIT, f"cannot reserve a {self.state.value} payment"
+            )
+        if gateway.vbank_date is None or not gateway.vbank_num or not gateway.vbank_name:
+            raise DomainError(
+                ErrorCode.RESERVED_PAYMENT_MISSING, "the virtual account has no number or deadline"
+            )
+        self.trigger_event(
+            PaymentReserved,
+            timestamp=at,
+            imp_uid=gateway.imp_uid,
+            pg_provider=gateway.pg_provider,
+            vbank_code=gateway.vbank_code,
+            vbank_name=gateway.vbank_name,
+            vbank_num=gateway.vbank_num,
+            vbank_holder=gateway.vbank_holder,
+            vbank_date=gateway.vbank_date,
+            vbank_issued_at=gateway.vbank_issued_at or at,
+        )
+
+    def fail(self, imp_uid: str | None, reason: str, at: datetime) -> None:
+        """Nothing was charged: the gateway refused, or the customer closed the window."""
+        self.check_open()
+        self.trigger_event(PaymentFailed, timestamp=at, imp_uid=imp_uid, failed_at=at, fail_reason=reason)
+
+    def cancel(self, imp_uid: str | None, reason: str, error_code: ErrorCode | None, at: datetime) -> None:
+        """We call it off: tampering, or an unpaid virtual account past its deadline."""
+        if self.state in (PaymentState.CANCELLED, PaymentState.FAILED):
+            return
+        code = error_code.value if error_code is not None and isinstance(error_code.value, int) else None
+        self.trigger_event(
+            PaymentCancelled, timestamp=at, imp_uid=imp_uid, reason=reason, error_code=code, cancelled_at=at
+        )
+
+    def refund(self, amount: int, reason: str, at: datetime) -> None:
+        """Give back ``amount`` of a paid payment (partial refunds add up)."""
+        if self.state is not PaymentState.PAID:
+            raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {self.state.value} payment")
+        if not 0 < amount <= self.refundable:
+            raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{self.refundable}")
+        self.trigger_event(
+            PaymentRefunded,
+            timestamp=at,
+            amount=amount,
+            cancel_amount=self.cancel_amount + amount,
+            reason=reason,
+            refunded_at=at,
+        )
+
+    def check_open(self) -> None:
+        """Only an ordered or reserved payment can still succeed or fail."""
+        if self.state not in (PaymentState.ORDERED, PaymentState.RESERVED):
+            raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, f"payment is already {self.state.value}")
+
+    @singledispatchmethod
+    def when(self, event: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
+
+    @when.register
+    def _ordered(self, event: PaymentOrdered) -> None:
+        self.merchant_uid = event.merchant_uid
+        self.licence_id = event.licence_id
+        self.catalogue_version = event.catalogue_version
+        self.product_code = event.product_code
+        self.life = event.life
+        self.max_devices_count = event.max_devices_count
+        self.name = event.name
+        self.original_amount = event.original_amount
+        self.amount = event.amount
+        self.currency: Currency = event.currency
+        self.country_code = event.country_code
+        self.account_id: UUID | None = event.account_id
+        self.buyer_email = event.buyer_email
+        self.purchase_type = event.purchase_type
+        self.state = PaymentState.ORDERED
+        self.imp_uid: str | None = None
+        self.cancel_amount = 0
+        self.vbank_date: datetime | None = None
+
+    @when.register
+    def _succeeded(self, event: PaymentSucceeded) -> None:
+        self.state = PaymentState.PAID
+        self.imp_uid = event.imp_uid
+
+    @when.register
+    def _reserved(self, event: PaymentReserved) -> None:
+        self.state = PaymentState.RESERVED
+        self.imp_uid = event.imp_uid
+        self.vbank_date = event.vbank_date
+
+    @when.register
+    def _failed(self, event: PaymentFailed) -> None:
+        self.state = PaymentState.FAILED
+        self.imp_uid = event.imp_uid or self.imp_uid
+
+    @when.register
+    def _cancelled(self, event: PaymentCancelled) -> None:
+        self.state = PaymentState.CANCELLED
+        self.imp_uid = event.imp_uid or self.imp_uid
+
+    @when.register
+    def _refunded(self, event: PaymentRefunded) -> None:
+        self.cancel_amount = event.cancel_amount

@@ -1,0 +1,363 @@
+"""Use cases of buying a licence: order, confirm (also from webhooks), lapse unpaid virtual accounts, refund.
+
+The gateway is the only source of truth about money: confirm always re-reads the
+payment by imp_uid and compares it with the order. Each command is idempotent by
+merchantUid; racing confirms (the browser and the webhook, or a double click)
+conflict on the payment's version and the losers see the winner's outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from domain.accounts.account import Account, EmailIndex, normalise_email
+from domain.catalogue.licences import Catalogue
+from domain.clock import Clock
+from domain.errors import DomainError, ErrorCode
+from domain.licences.keys import new_licence_key
+from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
+from domain.payments.gateway import (
+    GatewayPayment,
+    GatewayStatus,
+    PaymentGateway,
+    PaymentNotFoundAtGatewayError,
+)
+from domain.payments.methods import gateway_choice
+from domain.payments.payment import Payment, PaymentState
+from domain.store import Storefront
+from events.concurrency import retry_on_conflict
+from events.values import Language
+
+log = logging.getLogger(__name__)
+
+TAMPERED = "the paid amount or currency differs from the order"
+
+
+@dataclass(frozen=True)
+class Order:
+    """What the browser needs to open the payment window (request_pay)."""
+
+    merchant_uid: str
+    amount: int
+    currency: str
+    name: str
+    pg: str
+    pay_method: str
+    buyer_email: str
+    notification_id: int
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The outcome of a confirmed payment."""
+
+    merchant_uid: str
+    state: PaymentState
+    user_licence_id: UUID
+    licence_key: str
+    account_id: UUID
+    account_created: bool
+    notification_id: int
+
+
+def new_merchant_uid(now: datetime) -> str:
+    """A unique, readable order id such as ``unc-20261122-3f9a0c1b2d4e``."""
+    return f"unc-{now:%Y%m%d}-{uuid.uuid4().hex[:12]}"
+
+
+def place_order(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    catalogue: Catalogue,
+    *,
+    licence_id: int,
+    country_code: str,
+    language: Language,
+    payment_method: str,
+    account_id: UUID | None,
+    email: str | None,
+) -> Order:
+    """Fix the amount of a new licence purchase under a fresh merchantUid and tell the gateway."""
+    licence = catalogue.get(licence_id)
+    if licence is None:
+        raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not on sale")
+    choice = gateway_choice(payment_method)
+    buyer_email = _buyer_email(store, account_id, email)
+    price = licence.price_for(country_code)
+    amount = licence.charged_amount(price)
+    now = clock.now()
+    merchant_uid = new_merchant_uid(now)
+    name = licence.localization_for(language).name
+    payment = Payment.order(
+        merchant_uid=merchant_uid,
+        at=now,
+        licence_id=licence.id,
+        catalogue_version=catalogue.version,
+        product_code=licence.product_code,
+        life=licence.life,
+        max_devices_count=licence.max_devices_count,
+        name=name,
+        original_amount=price.price,
+        amount=amount,
+        currency=price.currency,
+        country_code=price.country_code,
+        account_id=account_id,
+        buyer_email=buyer_email,
+        purchase_type="new",
+    )
+    recordings = store.save(payment)
+    gateway.prepare(merchant_uid, amount)
+    return Order(
+        merchant_uid,
+        amount,
+        price.currency.value,
+        name,
+        choice.pg,
+        choice.pay_method,
+        buyer_email,
+        recordings[-1].notification.id,
+    )
+
+
+def _buyer_email(store: Storefront, account_id: UUID | None, email: str | None) -> str:
+    if account_id is not None:
+        account: Account = store.repository.get(account_id)
+        return str(account.email)
+    if not email or not email.strip():
+        raise DomainError(ErrorCode.EMPTY_PARAMETER, "a guest purchase needs an email")
+    return normalise_email(email)
+
+
+def confirm_payment(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    *,
+    imp_uid: str,
+    merchant_uid: str,
+    language: Language = Language.KO,
+) -> Confirmation:
+    """Settle an order from what the gateway says about ``imp_uid``; safe to repeat and to race."""
+    try:
+        reported = gateway.get_payment(imp_uid)
+    except PaymentNotFoundAtGatewayError:
+        raise DomainError(
+            ErrorCode.RESERVED_PAYMENT_MISSING, f"no payment {imp_uid} at the gateway"
+        ) from None
+    if reported.merchant_uid != merchant_uid:
+        raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, "imp_uid belongs to another order")
+
+    def attempt() -> Confirmation:
+        payment = _load_payment(store, merchant_uid)
+        settled = payment.state in (PaymentState.PAID, PaymentState.RESERVED) and payment.imp_uid == imp_uid
+        deposit_arrived = payment.state is PaymentState.RESERVED and reported.status is GatewayStatus.PAID
+        if settled and not deposit_arrived:
+            return _outcome(store, payment, created=False)
+        if payment.state in (PaymentState.FAILED, PaymentState.CANCELLED):
+            raise DomainError(_refusal_code(payment), f"payment is {payment.state.value}")
+        now = clock.now()
+        if not payment.matches(reported):
+            payment.cancel(imp_uid, TAMPERED, ErrorCode.PAYMENT_DIFFERS_FROM_INIT, now)
+            store.save(payment)
+            _give_money_back(gateway, reported)
+            raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, TAMPERED)
+        if reported.status is GatewayStatus.PAID:
+            return _settle_paid(store, payment, reported, language, now)
+        if reported.status is GatewayStatus.READY and reported.pay_method == "vbank":
+            return _reserve(store, payment, reported, language, now)
+        payment.fail(imp_uid, reported.fail_reason or f"gateway status {reported.status.value}", now)
+        store.save(payment)
+        raise DomainError(ErrorCode.PAYMENT_REFUSED, reported.fail_reason or "")
+
+    return retry_on_conflict(attempt)
+
+
+def _refusal_code(payment: Payment) -> ErrorCode:
+    return (
+        ErrorCode.PAYMENT_DIFFERS_FROM_INIT
+        if payment.state is PaymentState.CANCELLED
+        else ErrorCode.PAYMENT_REFUSED
+    )
+
+
+def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
+    try:
+        payment: Payment = store.repository.get(Payment.id_for(merchant_uid))
+    except AggregateNotFoundError:
+        raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}") from None
+    return payment
+
+
+def _terms(payment: Payment) -> LicenceTerms:
+    return LicenceTerms(
+        payment.licence_id, payment.product_code, payment.life, payment.max_devices_count, payment.name
+    )
+
+
+def _settle_paid(
+    store: Storefront, payment: Payment, reported: GatewayPayment, language: Language, now: datetime
+) -> Confirmation:
+    if payment.state is PaymentState.RESERVED:  # the deposit into a virtual account
+        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(payment.merchant_uid))
+        payment.succeed(reported, now)
+        licence.activate(now)
+        recordings = store.save(payment, licence)
+        return _confirmation(payment, licence, False, recordings[-1].notification.id)
+    account_id, account_aggregates = _account_for(store, payment, language, now)
+    key = new_licence_key()
+    licence = UserLicence.grant(
+        account_id=account_id,
+        terms=_terms(payment),
+        licence_key=key,
+        merchant_uid=payment.merchant_uid,
+        source="purchase",
+        at=now,
+        user_licence_id=UserLicence.id_for_payment(payment.merchant_uid),
+    )
+    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
+    payment.succeed(reported, now)
+    recordings = store.save(payment, licence, index, *account_aggregates)
+    return _confirmation(payment, licence, bool(account_aggregates), recordings[-1].notification.id)
+
+
+def _reserve(
+    store: Storefront, payment: Payment, reported: GatewayPayment, language: Language, now: datetime
+) -> Confirmation:
+    account_id, account_aggregates = _account_for(store, payment, language, now)
+    payment.reserve(reported, now)
+    key = new_licence_key()
+    licence = UserLicence.reserve(
+        account_id=account_id,
+        terms=_terms(payment),
+        licence_key=key,
+        merchant_uid=payment.merchant_uid,
+        deposit_deadline=payment.vbank_date or now,
+        at=now,
+        user_licence_id=UserLicence.id_for_payment(payment.merchant_uid),
+    )
+    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
+    recordings = store.save(payment, licence, index, *account_aggregates)
+    return _confirmation(payment, licence, bool(account_aggregates), recordings[-1].notification.id)
+
+
+def _account_for(
+    store: Storefront, payment: Payment, language: Language, now: datetime
+) -> tuple[UUID, list[Aggregate]]:
+    """The buyer's account; a guest's address gets a new, unconfirmed account without a password."""
+    if payment.account_id is not None:
+        return payment.account_id, []
+    index: EmailIndex | None
+    try:
+        index = store.repository.get(EmailIndex.id_for(payment.buyer_email))
+    except AggregateNotFoundError:
+        index = None
+    if index is not None and index.is_taken and index.account_id is not None:
+        return index.account_id, []
+    account = Account.register(
+        email=payment.buyer_email, password_hash="", language=language, marketing_push_enabled=False, at=now
+    )
+    if index is None:
+        return account.id, [
+            account,
+            EmailIndex.claim(email=payment.buyer_email, account_id=account.id, at=now),
+        ]
+    index.reclaim(account.id, now)
+    return account.id, [account, index]
+
+
+def _outcome(store: Storefront, payment: Payment, *, created: bool) -> Confirmation:
+    licence: UserLicence = store.repository.get(UserLicence.id_for_payment(payment.merchant_uid))
+    return _confirmation(payment, licence, created, store.max_notification_id())
+
+
+def _confirmation(
+    payment: Payment, licence: UserLicence, created: bool, notification_id: int
+) -> Confirmation:
+    return Confirmation(
+        payment.merchant_uid,
+        payment.state,
+        licence.id,
+        licence.licence_key,
+        licence.account_id,
+        created,
+        notification_id,
+    )
+
+
+def _give_money_back(gateway: PaymentGateway, reported: GatewayPayment) -> None:
+    """Cancel a tampered payment at the gateway; the refundable balance is the checksum."""
+    if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY):
+        return
+    try:
+        gateway.cancel(reported.imp_uid, None, reported.amount - reported.cancel_amount, TAMPERED)
+    except Exception:  # recorded as cancelled already; an operator reconciles from the log
+        log.exception("could not cancel tampered payment %s at the gateway", reported.imp_uid)
+
+
+def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *, merchant_uid: str) -> bool:
+    """Past its deadline, cancel a reserved virtual-account payment; True when it lapsed now."""
+    payment = _load_payment(store, merchant_uid)
+    if payment.state is not PaymentState.RESERVED or payment.imp_uid is None:
+        return False
+    reported = gateway.get_payment(payment.imp_uid)
+    if reported.status is GatewayStatus.PAID:  # the deposit's webhook never reached us
+        confirm_payment(store, clock, gateway, imp_uid=payment.imp_uid, merchant_uid=merchant_uid)
+        return False
+    now = clock.now()
+    if payment.vbank_date is None or now < payment.vbank_date:
+        return False
+    if reported.status is GatewayStatus.READY:
+        gateway.cancel(payment.imp_uid, None, None, "virtual account not paid by its deadline")
+
+    def attempt() -> bool:
+        current = _load_payment(store, merchant_uid)
+        if current.state is not PaymentState.RESERVED:
+            return False
+        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(merchant_uid))
+        current.cancel(current.imp_uid, "virtual account not paid by its deadline", None, now)
+        licence.lapse("virtual account not paid by its deadline", now)
+        store.save(current, licence)
+        return True
+
+    return retry_on_conflict(attempt)
+
+
+def refund_payment(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    *,
+    merchant_uid: str,
+    amount: int | None,
+    reason: str,
+) -> int:
+    """An operator gives back all (amount None) or part of a paid payment; returns the amount refunded."""
+    payment = _load_payment(store, merchant_uid)
+    if payment.state is not PaymentState.PAID or payment.imp_uid is None:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
+    wanted = payment.refundable if amount is None else amount
+    if not 0 < wanted <= payment.refundable:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{payment.refundable}")
+    reported = gateway.cancel(payment.imp_uid, wanted, payment.refundable, reason)
+
+    def attempt() -> int:
+        current = _load_payment(store, merchant_uid)
+        refunded_now = reported.cancel_amount - current.cancel_amount
+        if refunded_now <= 0:
+            return 0
+        current.refund(refunded_now, reason, clock.now())
+        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(merchant_uid))
+        if licence.state is LicenceState.ACTIVE:
+            licence.apply_refund(current.cancel_amount, current.amount, reason, clock.now())
+        store.save(current, licence)
+        return refunded_now
+
+    return retry_on_conflict(attempt)

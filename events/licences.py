@@ -1,0 +1,103 @@
+"""Events of a customer's licence (a user licence) and of the licence-key index."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from events.contract import StoredCreation, StoredEvent
+
+
+class LicenceGranted(StoredCreation):
+    """A licence became the customer's and is valid from ``starts_at`` until ``expires_at``."""
+
+    TOPIC = "licence.Granted"
+    account_id: UUID
+    licence_id: int
+    product_code: str
+    life: int
+    max_devices_count: int
+    name: str
+    licence_key: str
+    merchant_uid: str | None
+    source: str
+    starts_at: datetime
+    expires_at: datetime
+
+
+class LicenceReserved(StoredCreation):
+    """A licence waits for a virtual-account deposit; it is not valid yet."""
+
+    TOPIC = "licence.Reserved"
+    account_id: UUID
+    licence_id: int
+    product_code: str
+    life: int
+    max_devices_count: int
+    name: str
+    licence_key: str
+    merchant_uid: str
+    deposit_deadline: datetime
+
+
+class LicenceActivated(StoredEvent):
+    """The deposit arrived: the reserved licence is valid from now on."""
+
+    TOPIC = "licence.Activated"
+    starts_at: datetime
+    expires_at: datetime
+
+
+class LicenceReservationLapsed(StoredEvent):
+    """No deposit by the deadline: the reservation is void."""
+
+    TOPIC = "licence.ReservationLapsed"
+    reason: str
+
+
+class LicenceShortened(StoredEvent):
+    """A partial refund ended the licence earlier."""
+
+    TOPIC = "licence.Shortened"
+    expires_at: datetime
+    reason: str
+
+
+class LicenceRevoked(StoredEvent):
+    """A full refund ended the licence now."""
+
+    TOPIC = "licence.Revoked"
+    revoked_at: datetime
+    reason: str
+
+
+class DeviceActivated(StoredEvent):
+    """An app activated the licence on a device."""
+
+    TOPIC = "licence.DeviceActivated"
+    device_id: str
+    device_name: str
+    platform: str
+
+
+class DeviceRenamed(StoredEvent):
+    """The customer renamed a device."""
+
+    TOPIC = "licence.DeviceRenamed"
+    device_id: str
+    device_name: str
+
+
+class DeviceRemoved(StoredEvent):
+    """The customer removed a device, freeing a slot."""
+
+    TOPIC = "licence.DeviceRemoved"
+    device_id: str
+
+
+class LicenceKeyClaimed(StoredCreation):
+    """A licence key points at one user licence (uniqueness index)."""
+
+    TOPIC = "licence.KeyClaimed"
+    licence_key: str
+    user_licence_id: UUID

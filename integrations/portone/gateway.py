@@ -1,0 +1,60 @@
+"""The domain's PaymentGateway port, implemented with the PortOne V1 client."""
+
+from __future__ import annotations
+
+from domain.payments.gateway import GatewayPayment, GatewayStatus, PaymentNotFoundAtGatewayError
+from integrations.portone.client import PortOneClient
+from integrations.portone.errors import PaymentNotFoundError
+from integrations.portone.models import Payment
+
+
+class PortOneGateway:
+    """Adapts PortOne's payments to the domain's view of them."""
+
+    def __init__(self, client: PortOneClient) -> None:
+        self._client = client
+
+    def prepare(self, merchant_uid: str, amount: int) -> None:
+        self._client.prepare(merchant_uid, amount)
+
+    def get_payment(self, imp_uid: str) -> GatewayPayment:
+        try:
+            return to_gateway_payment(self._client.get_payment(imp_uid))
+        except PaymentNotFoundError as error:
+            raise PaymentNotFoundAtGatewayError(imp_uid) from error
+
+    def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
+        return to_gateway_payment(
+            self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason)
+        )
+
+    def close(self) -> None:
+        """Release the HTTP connection pool."""
+        self._client.close()
+
+
+def to_gateway_payment(payment: Payment) -> GatewayPayment:
+    """The fields the domain uses, with PortOne's status mapped onto ours."""
+    return GatewayPayment(
+        imp_uid=payment.imp_uid,
+        merchant_uid=payment.merchant_uid,
+        status=GatewayStatus(payment.status.value),
+        amount=payment.amount,
+        currency=payment.currency,
+        cancel_amount=payment.cancel_amount,
+        pay_method=payment.pay_method or "",
+        pg_provider=payment.pg_provider or "",
+        paid_at=payment.paid_at,
+        failed_at=payment.failed_at,
+        fail_reason=payment.fail_reason,
+        receipt_url=payment.receipt_url,
+        card_name=payment.card_name,
+        card_number=payment.card_number,
+        bank_name=payment.bank_name,
+        vbank_code=payment.vbank_code,
+        vbank_name=payment.vbank_name,
+        vbank_num=payment.vbank_num,
+        vbank_holder=payment.vbank_holder,
+        vbank_date=payment.vbank_date,
+        vbank_issued_at=payment.vbank_issued_at,
+    )

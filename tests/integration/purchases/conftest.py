@@ -1,0 +1,51 @@
+"""Purchases run against the PortOne sandbox over real HTTP, on each store, on one test clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from config.settings import Settings
+from domain.catalogue.licences import Catalogue, load_catalogue
+from domain.store import Storefront
+from integrations.portone.gateway import PortOneGateway
+from tests.integration.portone.conftest import clock, portone, sandbox, start_sandbox, webhook_receiver
+from tests.integration.portone.harness import RunningSandbox, TestClock
+
+__all__ = ["clock", "portone", "sandbox", "start_sandbox", "webhook_receiver"]
+
+
+class SharedClock:
+    """The domain's Clock, reading the same test clock the sandbox uses."""
+
+    def __init__(self, test_clock: TestClock) -> None:
+        self._test_clock = test_clock
+
+    def now(self) -> datetime:
+        return self._test_clock()
+
+
+@pytest.fixture
+def store(settings: Settings) -> Iterator[Storefront]:
+    log = Storefront(settings.event_store_env)
+    yield log
+    log.close()
+
+
+@pytest.fixture
+def gateway(sandbox: RunningSandbox) -> Iterator[PortOneGateway]:
+    adapter = PortOneGateway(sandbox.client())
+    yield adapter
+    adapter.close()
+
+
+@pytest.fixture
+def domain_clock(clock: TestClock) -> SharedClock:
+    return SharedClock(clock)
+
+
+@pytest.fixture
+def catalogue() -> Catalogue:
+    return load_catalogue()

@@ -9,7 +9,7 @@ from fastapi import APIRouter, FastAPI
 
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
-from api.routers import accounts, auth, health, licences
+from api.routers import accounts, auth, health, licences, payments
 from api.services import Services, build_services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
@@ -45,6 +45,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(accounts.router)
     api.include_router(auth.router)
     api.include_router(licences.router)
+    api.include_router(licences.mine)
+    api.include_router(payments.router)
     app.include_router(api)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -38,9 +38,7 @@ def current_caller(
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise DomainError(ErrorCode.UNAUTHORIZED, "no bearer token")
     try:
-        claims = read_access_token(
-            services.settings.auth_secret, credentials.credentials, services.clock.now()
-        )
+        claims = read_access_token(services.settings.auth_secret, credentials.credentials, services.clock.now())
     except InvalidTokenError:
         raise DomainError(ErrorCode.UNAUTHORIZED, "bad bearer token") from None
     return Caller(claims.account_id, claims.scope)
@@ -90,7 +88,5 @@ def set_session_cookies(response: Response, session: Authenticated, secure: bool
 
 def clear_session_cookies(response: Response, secure: bool) -> None:
     """Remove both cookies."""
-    response.delete_cookie(
-        REFRESH_COOKIE, path=REFRESH_COOKIE_PATH, httponly=True, samesite="lax", secure=secure
-    )
+    response.delete_cookie(REFRESH_COOKIE, path=REFRESH_COOKIE_PATH, httponly=True, samesite="lax", secure=secure)
     response.delete_cookie(LOGGED_IN_COOKIE, path="/", samesite="lax", secure=secure)

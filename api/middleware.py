@@ -43,9 +43,7 @@ class BudgetAndBoundary:
         try:
             await asyncio.wait_for(self.app(scope, receive, watched_send), timeout=self.budget_seconds)
         except TimeoutError:
-            log.warning(
-                "request over its %ss budget: %s %s", self.budget_seconds, scope["method"], scope["path"]
-            )
+            log.warning("request over its %ss budget: %s %s", self.budget_seconds, scope["method"], scope["path"])
             if not started:
                 response = error_response(Request(scope), ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503)
                 await response(scope, receive, send)

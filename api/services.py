@@ -9,10 +9,14 @@ from fastapi import Depends, Request
 
 from api.ratelimit import RateLimiter
 from config.settings import Settings
+from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.clock import Clock, SystemClock
+from domain.payments.gateway import PaymentGateway
 from domain.ports import PasswordHasher
 from domain.store import Storefront
 from integrations.passwords import Argon2Hasher
+from integrations.portone.client import PortOneClient
+from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
 from projections.follower import ViewProcessor
@@ -29,6 +33,22 @@ class Services:
     clock: Clock = field(default_factory=SystemClock)
     hasher: PasswordHasher = field(default_factory=Argon2Hasher)
     limiter: RateLimiter = field(default_factory=RateLimiter)
+    gateway: PaymentGateway | None = None
+    catalogue: Catalogue = field(default_factory=load_catalogue)
+
+    @property
+    def payments(self) -> PaymentGateway:
+        """The payment gateway (PortOne, or its sandbox), connected on first use."""
+        if self.gateway is None:
+            self.gateway = PortOneGateway(
+                PortOneClient(
+                    self.settings.portone_base_url,
+                    self.settings.portone_imp_key,
+                    self.settings.portone_imp_secret,
+                    timeout=10.0,
+                )
+            )
+        return self.gateway
 
     @property
     def secure_cookies(self) -> bool:
@@ -37,9 +57,7 @@ class Services:
 
     def see_own_write(self, notification_id: int, *view_names: str) -> bool:
         """Wait (bounded) until the named views include the given log position."""
-        return wait_for_views(
-            self.views, self.store.name, view_names, notification_id, self.settings.view_wait_seconds
-        )
+        return wait_for_views(self.views, self.store.name, view_names, notification_id, self.settings.view_wait_seconds)
 
     def close(self) -> None:
         """Release connections."""

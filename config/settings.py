@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -34,15 +35,23 @@ class Settings(BaseSettings):
     request_budget_seconds: float = Field(default=15.0, alias="REQUEST_BUDGET_SECONDS")
     view_wait_seconds: float = Field(default=2.0, alias="VIEW_WAIT_SECONDS")
     projector_poll_seconds: float = Field(default=0.1, alias="PROJECTOR_POLL_SECONDS")
-    auth_secret: str = Field(
-        default="dev-only-auth-secret-change-me-0123456789abcdef", alias="AUTH_SECRET", repr=False
-    )
+    auth_secret: str = Field(default="dev-only-auth-secret-change-me-0123456789abcdef", alias="AUTH_SECRET", repr=False)
     zendesk_secret: str = Field(
         default="dev-only-zendesk-secret-change-me-0123456789ab", alias="ZENDESK_SECRET", repr=False
     )
     portone_base_url: str = Field(default="http://127.0.0.1:8001", alias="PORTONE_BASE_URL")
     portone_imp_key: str = Field(default="sandbox-imp-key", alias="PORTONE_IMP_KEY")
-    portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET")
+    portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET", repr=False)
+    portone_imp_code: str = Field(default="imp_sandbox", alias="PORTONE_IMP_CODE")
+    portone_script_url: str = Field(default="", alias="PORTONE_SCRIPT_URL")
+    open_beta_ends_at: datetime = Field(
+        default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
+    )
+
+    @property
+    def payment_script_url(self) -> str:
+        """Where the browser loads PortOne's script: the sandbox's stand-in unless configured."""
+        return self.portone_script_url or f"{self.portone_base_url.rstrip('/')}/sandbox/iamport.js"
 
     @property
     def uses_postgres(self) -> bool:

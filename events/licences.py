@@ -101,3 +101,19 @@ class LicenceKeyClaimed(StoredCreation):
     TOPIC = "licence.KeyClaimed"
     licence_key: str
     user_licence_id: UUID
+
+
+class LicenceTransferred(StoredEvent):
+    """The holder of a guest purchase's key registered it to their own account."""
+
+    TOPIC = "licence.Transferred"
+    from_account_id: UUID
+    to_account_id: UUID
+
+
+class OpenBetaJoined(StoredCreation):
+    """An account joined the open beta (once per account: the aggregate id is derived from it)."""
+
+    TOPIC = "licence.OpenBetaJoined"
+    account_id: UUID
+    user_licence_id: UUID

@@ -23,9 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("run", help="follow the log and keep every view up to date (default)")
     rebuild = commands.add_parser("rebuild", help="empty views and replay the whole log into them")
     rebuild.add_argument("views", nargs="*", help="view names (default: all)")
-    rebuild.add_argument(
-        "--no-catch-up", action="store_true", help="only reset; let a running projector replay"
-    )
+    rebuild.add_argument("--no-catch-up", action="store_true", help="only reset; let a running projector replay")
     commands.add_parser("status", help="print each view's position and the log's head")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(levelname)s %(message)s")

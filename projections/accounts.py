@@ -63,16 +63,14 @@ class AccountsView(View):
     @apply.register
     def _email_confirmed(self, event: EmailConfirmed, cursor: ViewCursor) -> None:
         cursor.execute(
-            "UPDATE accounts_view SET email_confirmed = %(confirmed)s, email = %(email)s "
-            "WHERE account_id = %(id)s",
+            "UPDATE accounts_view SET email_confirmed = %(confirmed)s, email = %(email)s WHERE account_id = %(id)s",
             {"id": str(event.originator_id), "confirmed": True, "email": event.email},
         )
 
     @apply.register
     def _email_changed(self, event: EmailChanged, cursor: ViewCursor) -> None:
         cursor.execute(
-            "UPDATE accounts_view SET email = %(email)s, email_confirmed = %(confirmed)s "
-            "WHERE account_id = %(id)s",
+            "UPDATE accounts_view SET email = %(email)s, email_confirmed = %(confirmed)s WHERE account_id = %(id)s",
             {"id": str(event.originator_id), "email": event.email, "confirmed": True},
         )
 
@@ -98,9 +96,7 @@ class AccountsView(View):
 
     @apply.register
     def _deleted(self, event: AccountDeleted, cursor: ViewCursor) -> None:
-        cursor.execute(
-            "DELETE FROM accounts_view WHERE account_id = %(id)s", {"id": str(event.originator_id)}
-        )
+        cursor.execute("DELETE FROM accounts_view WHERE account_id = %(id)s", {"id": str(event.originator_id)})
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.licences import LicencesView
+from projections.payments import PaymentsView
 from projections.view import View
 
 
 def all_views() -> list[View]:
     """Every view, in the order the projector starts them."""
-    return [AccountsView()]
+    return [AccountsView(), LicencesView(), PaymentsView()]

@@ -11,7 +11,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,9 +36,9 @@ class ViewDatabase(Protocol):
 
     dialect: str
 
-    def transaction(self) -> Any: ...
+    def transaction(self) -> AbstractContextManager[ViewCursor]: ...
 
-    def read(self) -> Any: ...
+    def read(self) -> AbstractContextManager[ViewCursor]: ...
 
     def close(self) -> None: ...
 

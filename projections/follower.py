@@ -53,8 +53,7 @@ class ViewProcessor:
     def position(self) -> int:
         with self._db.read() as cursor:
             cursor.execute(
-                "SELECT notification_id FROM view_tracking "
-                "WHERE view_name = %(view)s AND application_name = %(app)s",
+                "SELECT notification_id FROM view_tracking WHERE view_name = %(view)s AND application_name = %(app)s",
                 {"view": self.name, "app": self._application_name},
             )
             row = cursor.fetchone()

@@ -51,8 +51,7 @@ def reset(cursor: ViewCursor, view_name: str, application_name: str) -> None:
     """Put the view back at the start of the log (used by a rebuild)."""
     ensure_tracking_row(cursor, view_name, application_name)
     cursor.execute(
-        "UPDATE view_tracking SET notification_id = 0 "
-        "WHERE view_name = %(view)s AND application_name = %(app)s",
+        "UPDATE view_tracking SET notification_id = 0 WHERE view_name = %(view)s AND application_name = %(app)s",
         {"view": view_name, "app": application_name},
     )
 

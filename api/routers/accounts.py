@@ -202,9 +202,7 @@ def change_own_account(services: ServicesDep, caller: CallerDep, patch: ProfileP
 
 
 @router.post("/check-password", response_model=Done)
-def check_own_password(
-    services: ServicesDep, request: Request, caller: CallerDep, form: PasswordForm
-) -> Done:
+def check_own_password(services: ServicesDep, request: Request, caller: CallerDep, form: PasswordForm) -> Done:
     """Is this the caller's current password? (-406 when not)"""
     services.limiter.password_check(request, str(caller.account_id))
     check_password(services.store, services.hasher, caller.account_id, form.pw)
@@ -261,9 +259,7 @@ def ask_password_reset(services: ServicesDep, request: Request, form: ResetReque
 @router.get("/password-change-check", response_model=EmailOnly)
 def check_reset_link(services: ServicesDep, t: Annotated[str, Query(min_length=1)]) -> EmailOnly:
     """Is this reset link still good? (-405 when used, replaced or expired)"""
-    return EmailOnly(
-        email=check_password_reset(services.store, services.clock, services.settings.auth_secret, t)
-    )
+    return EmailOnly(email=check_password_reset(services.store, services.clock, services.settings.auth_secret, t))
 
 
 @router.put("/password-change", response_model=Done)

@@ -2,31 +2,34 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
-from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, Any
+from uuid import UUID
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
-from domain.catalogue.licences import Catalogue, PurchasableLicence, load_catalogue
+from api.auth import CallerDep
+from api.routers.payments import PaymentRecord
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.catalogue.licences import PurchasableLicence
 from domain.errors import DomainError, ErrorCode
+from domain.licences.management import (
+    activate_device,
+    join_open_beta,
+    register_by_key,
+    remove_device,
+    rename_device,
+)
+from projections.licences import licence_of, licences_of
+from projections.payments import payments_of
 
 router = APIRouter(prefix="/purchasable-licenses", tags=["licences"])
 
 
-@lru_cache(maxsize=1)
-def current_catalogue() -> Catalogue:
-    """The catalogue file, read once per process (an operator's change takes effect on restart)."""
-    return load_catalogue()
-
-
-class _Schema(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True)
-
-
-class PriceOut(_Schema):
+class PriceOut(CamelModel):
     """A price in one country: list price and the amount charged after discounts."""
 
     country_code: str
@@ -35,7 +38,7 @@ class PriceOut(_Schema):
     request_price: int
 
 
-class LocalizationOut(_Schema):
+class LocalizationOut(CamelModel):
     """A licence's name in one language."""
 
     lang_code: str
@@ -43,14 +46,14 @@ class LocalizationOut(_Schema):
     description: str
 
 
-class DiscountFactorOut(_Schema):
+class DiscountFactorOut(CamelModel):
     """A discount applied to the list price (``factor`` is a fraction, e.g. "0.3")."""
 
     type: str
     factor: Decimal
 
 
-class PurchasableLicenceOut(_Schema):
+class PurchasableLicenceOut(CamelModel):
     """A licence on sale."""
 
     id: int
@@ -83,9 +86,7 @@ class PurchasableLicenceOut(_Schema):
                 for item in licence.localizations
             ],
             discount_factors=(
-                [DiscountFactorOut(type="base", factor=licence.base_discount)]
-                if licence.base_discount
-                else []
+                [DiscountFactorOut(type="base", factor=licence.base_discount)] if licence.base_discount else []
             ),
         )
 
@@ -99,6 +100,7 @@ def _parse_ids(raw: str) -> list[int]:
 
 @router.get("/new", response_model=list[PurchasableLicenceOut])
 def purchasable_licences(
+    services: ServicesDep,
     code: Annotated[str | None, Query(description="coupon or promotion code")] = None,
     op: Annotated[str | None, Query(description="comparison; only 'eq'")] = None,
     prop: Annotated[str | None, Query(description="life, maxDevicesCount or id")] = None,
@@ -118,9 +120,197 @@ def purchasable_licences(
         condition = (prop, value)
     ids = _parse_ids(license_ids) if license_ids is not None else None
     try:
-        chosen = current_catalogue().select(licence_ids=ids, equal_to=condition)
+        chosen = services.catalogue.select(licence_ids=ids, equal_to=condition)
     except ValueError:
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot filter on {prop}") from None
     if not chosen:
         raise DomainError(ErrorCode.NOTHING_PURCHASABLE)
     return [PurchasableLicenceOut.of(licence) for licence in chosen]
+
+
+mine = APIRouter(prefix="/licenses", tags=["licences"])
+
+
+class DeviceOut(CamelModel):
+    """A device a licence is activated on."""
+
+    id: str
+    registration_data: dict[str, str]
+    platform: str
+    registered_at: datetime
+
+
+class UserLicenceOut(CamelModel):
+    """A licence the caller holds."""
+
+    id: UUID
+    new_license_id: int
+    name: str
+    product_code: str
+    life: int
+    max_devices_count: int
+    state: str
+    starts_at: datetime | None
+    expires_at: datetime | None
+    deposit_deadline: datetime | None
+    license_key: str
+    devices: list[DeviceOut]
+    discount_factors: list[DiscountFactorOut]
+    is_scheduled: bool
+    scheduled_payment: dict[str, object] | None
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> UserLicenceOut:
+        """From a licences-view row."""
+        return cls(
+            id=row["user_licence_id"],
+            new_license_id=row["licence_id"],
+            name=row["name"],
+            product_code=row["product_code"],
+            life=row["life"],
+            max_devices_count=row["max_devices_count"],
+            state=row["state"],
+            starts_at=row["starts_at"],
+            expires_at=row["expires_at"],
+            deposit_deadline=row["deposit_deadline"],
+            license_key=row["licence_key"],
+            devices=[
+                DeviceOut(
+                    id=device["device_id"],
+                    registration_data={"deviceName": device["device_name"]},
+                    platform=device["platform"],
+                    registered_at=device["registered_at"],
+                )
+                for device in row["devices"]
+            ],
+            discount_factors=[],
+            is_scheduled=False,
+            scheduled_payment=None,
+        )
+
+
+class UserLicenceDetailOut(UserLicenceOut):
+    """A licence with its payments."""
+
+    payments: list[PaymentRecord]
+    is_disable_upgrade: bool
+
+
+@mine.get("/mine", response_model=list[UserLicenceOut])
+def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
+    """The caller's licences, newest first."""
+    return [UserLicenceOut.of(row) for row in licences_of(services.views, caller.account_id)]
+
+
+@mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut)
+def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
+    """One of the caller's licences with its payments (404 when not theirs)."""
+    row = licence_of(services.views, caller.account_id, user_license_id)
+    if row is None:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    payments = [
+        PaymentRecord.of(record)
+        for record in payments_of(services.views, caller.account_id)
+        if record["user_licence_id"] == str(user_license_id)
+    ]
+    summary = UserLicenceOut.of(row)
+    # Licences bought in Apple's store cannot be upgraded here; none of ours carry an Apple transaction id yet.
+    return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=False)
+
+
+class DeviceRename(CamelModel):
+    """A device's new name."""
+
+    device_name: str = Field(min_length=1, max_length=200)
+
+
+class Written(CamelModel):
+    """The licence a command changed."""
+
+    user_license_id: UUID
+
+
+@mine.patch("/{user_license_id}/devices/{device_id}", response_model=Written)
+def rename_my_device(
+    user_license_id: UUID, device_id: str, body: DeviceRename, services: ServicesDep, caller: CallerDep
+) -> Written:
+    """Rename a device (-2 when the name is not allowed, -1404 when the device is gone)."""
+    written = rename_device(
+        services.store,
+        services.clock,
+        account_id=caller.account_id,
+        user_licence_id=user_license_id,
+        device_id=device_id,
+        device_name=body.device_name,
+    )
+    services.see_own_write(written.notification_id, "licences")
+    return Written(user_license_id=written.user_licence_id)
+
+
+@mine.delete("/{user_license_id}/devices/{device_id}", response_model=Written)
+def remove_my_device(user_license_id: UUID, device_id: str, services: ServicesDep, caller: CallerDep) -> Written:
+    """Remove a device from a licence (-1404 when it is not there)."""
+    written = remove_device(
+        services.store,
+        services.clock,
+        account_id=caller.account_id,
+        user_licence_id=user_license_id,
+        device_id=device_id,
+    )
+    services.see_own_write(written.notification_id, "licences")
+    return Written(user_license_id=written.user_licence_id)
+
+
+@mine.post("/{license_key}/giveme", response_model=Written)
+def register_licence_by_key(license_key: str, services: ServicesDep, caller: CallerDep) -> Written:
+    """Add a licence to the caller's account by its key (404, -100, -105, -106)."""
+    written = register_by_key(services.store, services.clock, account_id=caller.account_id, licence_key=license_key)
+    services.see_own_write(written.notification_id, "licences", "payments")
+    return Written(user_license_id=written.user_licence_id)
+
+
+@mine.post("/open-beta", response_model=Written)
+def open_beta(services: ServicesDep, caller: CallerDep) -> Written:
+    """Join the open beta: once per account (-114), not after it ended (-1002)."""
+    written = join_open_beta(
+        services.store, services.clock, account_id=caller.account_id, ends_at=services.settings.open_beta_ends_at
+    )
+    services.see_own_write(written.notification_id, "licences")
+    return Written(user_license_id=written.user_licence_id)
+
+
+class DeviceActivationIn(CamelModel):
+    """An app asks to run on a device under a licence key."""
+
+    license_key: str = Field(min_length=1, max_length=40)
+    device_id: str = Field(min_length=1, max_length=128)
+    device_name: str = Field(min_length=1, max_length=200)
+    platform: str = Field(min_length=1, max_length=20)
+
+
+class DeviceActivationOut(CamelModel):
+    """The licence the device now runs under."""
+
+    user_license_id: UUID
+    expires_at: datetime | None
+    devices_count: int
+    max_devices_count: int
+
+
+@mine.post("/activate", response_model=DeviceActivationOut)
+def activate_app_device(body: DeviceActivationIn, services: ServicesDep) -> DeviceActivationOut:
+    """For the apps: activate a device (404 unknown key, -100 expired or other platform, -105 no free slot)."""
+    activation = activate_device(
+        services.store,
+        services.clock,
+        licence_key=body.license_key,
+        device_id=body.device_id,
+        device_name=body.device_name,
+        platform=body.platform,
+    )
+    return DeviceActivationOut(
+        user_license_id=activation.user_licence_id,
+        expires_at=activation.expires_at,
+        devices_count=activation.devices_count,
+        max_devices_count=activation.max_devices_count,
+    )

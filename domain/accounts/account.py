@@ -130,9 +130,7 @@ class Account(Aggregate):
         self.ensure_active()
         if not self.pending_reset_id or reset_id != self.pending_reset_id:
             raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "reset link used or replaced")
-        self.trigger_event(
-            PasswordResetCompleted, timestamp=at, reset_id=reset_id, password_hash=password_hash
-        )
+        self.trigger_event(PasswordResetCompleted, timestamp=at, reset_id=reset_id, password_hash=password_hash)
 
     def change_profile(
         self, *, name: str | None, language: Language, marketing_push_enabled: bool, at: datetime

@@ -82,9 +82,7 @@ def log_in(
         )
         recordings = store.save(current, session)
         access = issue_access_token(secret, current.id, current.scope, now)
-        return Authenticated(
-            current.id, current.email, current.scope, access, refresh, recordings[-1].notification.id
-        )
+        return Authenticated(current.id, current.email, current.scope, access, refresh, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)
 
@@ -121,9 +119,7 @@ def refresh_session(store: Storefront, clock: Clock, secret: str, presented: str
         session.rotate(hash_secret(rotated.secret), now)
         recordings = store.save(session)
         access = issue_access_token(secret, account.id, account.scope, now)
-        return Authenticated(
-            account.id, account.email, account.scope, access, rotated, recordings[-1].notification.id
-        )
+        return Authenticated(account.id, account.email, account.scope, access, rotated, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)
 

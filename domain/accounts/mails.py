@@ -70,9 +70,7 @@ _EMAIL_CHANGE = {
 }
 
 
-def _render(
-    templates: dict[Language, tuple[str, str]], to: str, language: Language, link: str
-) -> MailMessage:
+def _render(templates: dict[Language, tuple[str, str]], to: str, language: Language, link: str) -> MailMessage:
     brand = _BRAND[language]
     subject, text = templates[language]
     body = text.format(brand=brand, link=link)

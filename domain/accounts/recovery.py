@@ -48,9 +48,7 @@ def reset_link_token(secret: str, account_id: UUID, reset_id: str, now: datetime
 
 def email_change_link_token(secret: str, account_id: UUID, change_id: str, email: str, now: datetime) -> str:
     """The token of an email-change link, mailed to the new address (valid for a day)."""
-    return sign_link(
-        secret, CHANGE_EMAIL, account_id, now, CONFIRMATION_LINK_LIFETIME, cid=change_id, email=email
-    )
+    return sign_link(secret, CHANGE_EMAIL, account_id, now, CONFIRMATION_LINK_LIFETIME, cid=change_id, email=email)
 
 
 def request_confirmation_mail(store: Storefront, clock: Clock, account_id: UUID) -> int:

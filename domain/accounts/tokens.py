@@ -104,9 +104,7 @@ def read_access_token(secret: str, token: str, now: datetime) -> AccessClaims:
         raise InvalidTokenError("bad claims") from error
 
 
-def sign_link(
-    secret: str, purpose: str, account_id: UUID, now: datetime, lifetime: timedelta, **extra: str
-) -> str:
+def sign_link(secret: str, purpose: str, account_id: UUID, now: datetime, lifetime: timedelta, **extra: str) -> str:
     """A signed token for a mailed link (purpose is the audience)."""
     claims: dict[str, Any] = {
         **extra,

@@ -25,6 +25,8 @@ from events.licences import (
     LicenceReserved,
     LicenceRevoked,
     LicenceShortened,
+    LicenceTransferred,
+    OpenBetaJoined,
 )
 
 MAX_DEVICE_NAME = 50
@@ -181,14 +183,18 @@ class UserLicence(Aggregate):
     def rename_device(self, device_id: str, device_name: str, at: datetime) -> None:
         """Give a device a new name (-1404 when missing, -2 when the name is unusable)."""
         self.check_has_device(device_id)
-        self.trigger_event(
-            DeviceRenamed, timestamp=at, device_id=device_id, device_name=_device_name(device_name)
-        )
+        self.trigger_event(DeviceRenamed, timestamp=at, device_id=device_id, device_name=_device_name(device_name))
 
     def remove_device(self, device_id: str, at: datetime) -> None:
         """Free the device's slot."""
         self.check_has_device(device_id)
         self.trigger_event(DeviceRemoved, timestamp=at, device_id=device_id)
+
+    def transfer(self, to_account_id: UUID, at: datetime) -> None:
+        """Move the licence to the account that registered its key."""
+        self.trigger_event(
+            LicenceTransferred, timestamp=at, from_account_id=self.account_id, to_account_id=to_account_id
+        )
 
     def check_has_device(self, device_id: str) -> None:
         """-1404 when the device is not on this licence."""
@@ -246,10 +252,12 @@ class UserLicence(Aggregate):
         self.expires_at = event.revoked_at
 
     @when.register
+    def _transferred(self, event: LicenceTransferred) -> None:
+        self.account_id = event.to_account_id
+
+    @when.register
     def _device_activated(self, event: DeviceActivated) -> None:
-        self.devices[event.device_id] = Device(
-            event.device_id, event.device_name, event.platform, event.timestamp
-        )
+        self.devices[event.device_id] = Device(event.device_id, event.device_name, event.platform, event.timestamp)
 
     @when.register
     def _device_renamed(self, event: DeviceRenamed) -> None:
@@ -295,4 +303,33 @@ class LicenceKeyIndex(Aggregate):
     @when.register
     def _claimed(self, event: LicenceKeyClaimed) -> None:
         self.licence_key = event.licence_key
+        self.user_licence_id = event.user_licence_id
+
+
+class OpenBetaMembership(Aggregate):
+    """Proof that an account took its one open-beta licence."""
+
+    @staticmethod
+    def id_for(account_id: UUID) -> UUID:
+        """One membership per account."""
+        return uuid5(NAMESPACE_URL, f"/open-beta/{account_id}")
+
+    @classmethod
+    def join(cls, *, account_id: UUID, user_licence_id: UUID, at: datetime) -> OpenBetaMembership:
+        """Record the membership (saving a second one for the account fails)."""
+        return cls._create(
+            OpenBetaJoined,
+            id=cls.id_for(account_id),
+            timestamp=at,
+            account_id=account_id,
+            user_licence_id=user_licence_id,
+        )
+
+    @singledispatchmethod
+    def when(self, event: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
+
+    @when.register
+    def _joined(self, event: OpenBetaJoined) -> None:
+        self.account_id = event.account_id
         self.user_licence_id = event.user_licence_id

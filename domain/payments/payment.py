@@ -80,13 +80,9 @@ class Payment(Aggregate):
     def reserve(self, gateway: GatewayPayment, at: datetime) -> None:
         """A virtual account was issued; wait for the deposit until its deadline."""
         if self.state is not PaymentState.ORDERED:
-            raise DomainError(
-                ErrorCode.PAYMENT_DIFFERS_FROM_INIT, f"cannot reserve a {self.state.value} payment"
-            )
+            raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, f"cannot reserve a {self.state.value} payment")
         if gateway.vbank_date is None or not gateway.vbank_num or not gateway.vbank_name:
-            raise DomainError(
-                ErrorCode.RESERVED_PAYMENT_MISSING, "the virtual account has no number or deadline"
-            )
+            raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, "the virtual account has no number or deadline")
         self.trigger_event(
             PaymentReserved,
             timestamp=at,

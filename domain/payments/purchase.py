@@ -149,9 +149,7 @@ def confirm_payment(
     try:
         reported = gateway.get_payment(imp_uid)
     except PaymentNotFoundAtGatewayError:
-        raise DomainError(
-            ErrorCode.RESERVED_PAYMENT_MISSING, f"no payment {imp_uid} at the gateway"
-        ) from None
+        raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, f"no payment {imp_uid} at the gateway") from None
     if reported.merchant_uid != merchant_uid:
         raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, "imp_uid belongs to another order")
 
@@ -181,11 +179,7 @@ def confirm_payment(
 
 
 def _refusal_code(payment: Payment) -> ErrorCode:
-    return (
-        ErrorCode.PAYMENT_DIFFERS_FROM_INIT
-        if payment.state is PaymentState.CANCELLED
-        else ErrorCode.PAYMENT_REFUSED
-    )
+    return ErrorCode.PAYMENT_DIFFERS_FROM_INIT if payment.state is PaymentState.CANCELLED else ErrorCode.PAYMENT_REFUSED
 
 
 def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
@@ -197,9 +191,7 @@ def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
 
 
 def _terms(payment: Payment) -> LicenceTerms:
-    return LicenceTerms(
-        payment.licence_id, payment.product_code, payment.life, payment.max_devices_count, payment.name
-    )
+    return LicenceTerms(payment.licence_id, payment.product_code, payment.life, payment.max_devices_count, payment.name)
 
 
 def _settle_paid(
@@ -278,9 +270,7 @@ def _outcome(store: Storefront, payment: Payment, *, created: bool) -> Confirmat
     return _confirmation(payment, licence, created, store.max_notification_id())
 
 
-def _confirmation(
-    payment: Payment, licence: UserLicence, created: bool, notification_id: int
-) -> Confirmation:
+def _confirmation(payment: Payment, licence: UserLicence, created: bool, notification_id: int) -> Confirmation:
     return Confirmation(
         payment.merchant_uid,
         payment.state,

@@ -24,9 +24,7 @@ class PortOneGateway:
             raise PaymentNotFoundAtGatewayError(imp_uid) from error
 
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
-        return to_gateway_payment(
-            self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason)
-        )
+        return to_gateway_payment(self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason))
 
     def close(self) -> None:
         """Release the HTTP connection pool."""

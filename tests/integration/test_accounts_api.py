@@ -141,9 +141,7 @@ def test_register_confirm_log_in_refresh_change_profile_and_log_out(site: Site) 
     registered = site.register("Mina@Example.com", language="en")
     assert registered["emailConfirmed"] is False
     user_id = str(registered["userId"])
-    assert client.get(f"{V1}/accounts/check", params={"email": "mina@example.com"}).json() == {
-        "isRegistered": True
-    }
+    assert client.get(f"{V1}/accounts/check", params={"email": "mina@example.com"}).json() == {"isRegistered": True}
 
     # Logging in before confirming works, with scope 0.
     early = site.login("mina@example.com")
@@ -202,9 +200,7 @@ def test_register_confirm_log_in_refresh_change_profile_and_log_out(site: Site) 
         "prefferedLanguage": "ja",
         "marketingPushEnabled": False,
     }
-    assert (
-        client.get(f"{V1}/accounts", headers=bearer(refreshed.json()["accessToken"])).json()["name"] == "Mina"
-    )
+    assert client.get(f"{V1}/accounts", headers=bearer(refreshed.json()["accessToken"])).json()["name"] == "Mina"
 
     checked = client.post(
         f"{V1}/accounts/check-password",
@@ -289,10 +285,7 @@ def test_registration_refusals(site: Site) -> None:
         answer = post(f"{V1}/accounts", json=body)
         assert (answer.status_code, answer.json()["errorCode"]) == (400, code), body
     assert (
-        post(
-            f"{V1}/accounts", json={"email": "new@example.com", "pw": "abcd1234", "language": "ja"}
-        ).status_code
-        == 200
+        post(f"{V1}/accounts", json={"email": "new@example.com", "pw": "abcd1234", "language": "ja"}).status_code == 200
     )
 
 
@@ -308,9 +301,7 @@ def test_bearer_calls_refuse_a_missing_or_bad_token_with_401(site: Site) -> None
 def test_a_wrong_password_check_answers_minus_406(site: Site) -> None:
     site.register("check@example.com")
     token = site.login("check@example.com")["accessToken"]
-    answer = site.client.post(
-        f"{V1}/accounts/check-password", headers=bearer(token), json={"pw": "wrong9999"}
-    )
+    answer = site.client.post(f"{V1}/accounts/check-password", headers=bearer(token), json={"pw": "wrong9999"})
     assert (answer.status_code, answer.json()["errorCode"]) == (400, -406)
 
 
@@ -319,18 +310,14 @@ def test_a_nickname_belongs_to_one_account_until_it_is_given_up(site: Site) -> N
     site.register("two@example.com")
     one = site.login("one@example.com")["accessToken"]
     two = site.login("two@example.com")["accessToken"]
-    assert (
-        site.client.patch(f"{V1}/accounts", headers=bearer(one), json={"name": "Unicorn"}).status_code == 200
-    )
+    assert site.client.patch(f"{V1}/accounts", headers=bearer(one), json={"name": "Unicorn"}).status_code == 200
     taken = site.client.patch(f"{V1}/accounts", headers=bearer(two), json={"name": " unicorn "})
     assert (taken.status_code, taken.json()["errorCode"]) == (409, -411)
     assert (
-        site.client.patch(f"{V1}/accounts", headers=bearer(one), json={"name": "Pegasus"}).json()["name"]
-        == "Pegasus"
+        site.client.patch(f"{V1}/accounts", headers=bearer(one), json={"name": "Pegasus"}).json()["name"] == "Pegasus"
     )
     assert (
-        site.client.patch(f"{V1}/accounts", headers=bearer(two), json={"name": "Unicorn"}).json()["name"]
-        == "Unicorn"
+        site.client.patch(f"{V1}/accounts", headers=bearer(two), json={"name": "Unicorn"}).json()["name"] == "Unicorn"
     )
     same = site.client.patch(f"{V1}/accounts", headers=bearer(one), json={"name": "Pegasus"})
     assert same.status_code == 200, "keeping one's own nickname is not a conflict"
@@ -342,36 +329,27 @@ def test_one_account_never_reads_or_changes_another(site: Site) -> None:
     token = site.login("first@example.com")["accessToken"]
     mine = site.client.get(f"{V1}/accounts", headers=bearer(token)).json()
     assert (mine["id"], mine["email"]) == (first["userId"], "first@example.com")
-    site.client.patch(
-        f"{V1}/accounts", headers=bearer(token), json={"name": "First", "prefferedLanguage": "en"}
-    )
+    site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "First", "prefferedLanguage": "en"})
     second_token = site.login("second@example.com")["accessToken"]
     theirs = site.client.get(f"{V1}/accounts", headers=bearer(second_token)).json()
     assert (theirs["id"], theirs["name"], theirs["prefferedLanguage"]) == (second["userId"], None, "ko")
     # A token for the first account cannot be bent into the second: the id comes only from the signature.
     forged = str(token).split(".")
-    assert (
-        site.client.get(f"{V1}/accounts", headers=bearer(f"{forged[0]}.{forged[1]}x.{forged[2]}")).status_code
-        == 401
-    )
+    assert site.client.get(f"{V1}/accounts", headers=bearer(f"{forged[0]}.{forged[1]}x.{forged[2]}")).status_code == 401
 
 
 def test_deleting_frees_the_address_for_a_new_registration_and_ends_the_session(site: Site) -> None:
     first = site.register("gone@example.com")
     token = site.login("gone@example.com")["accessToken"]
     site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Gone"})
-    deleted = site.client.put(
-        f"{V1}/accounts/delete", headers=bearer(token), json={"deletedReason": "too many mails"}
-    )
+    deleted = site.client.put(f"{V1}/accounts/delete", headers=bearer(token), json={"deletedReason": "too many mails"})
     assert deleted.status_code == 200, deleted.text
     assert site.client.cookies.get("rt") is None
     assert site.client.get(f"{V1}/accounts/check", params={"email": "gone@example.com"}).json() == {
         "isRegistered": False
     }
     assert site.client.get(f"{V1}/accounts", headers=bearer(token)).status_code == 404
-    assert (
-        site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Back"}).status_code == 401
-    )
+    assert site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Back"}).status_code == 401
     refused = site.client.post(f"{V1}/auth/login", json={"email": "gone@example.com", "pw": "abcd1234"})
     assert refused.json()["errorCode"] == -400
 
@@ -381,9 +359,7 @@ def test_deleting_frees_the_address_for_a_new_registration_and_ends_the_session(
     new_token = site.login("gone@example.com", "newpass99")["accessToken"]
     renamed = site.client.patch(f"{V1}/accounts", headers=bearer(new_token), json={"name": "Gone"})
     assert renamed.status_code == 200, "the deleted account's nickname is free too"
-    taken = site.client.post(
-        f"{V1}/accounts", json={"email": "gone@example.com", "pw": "abcd1234", "language": "ko"}
-    )
+    taken = site.client.post(f"{V1}/accounts", json={"email": "gone@example.com", "pw": "abcd1234", "language": "ko"})
     assert taken.json()["errorCode"] == -402
 
 
@@ -470,9 +446,7 @@ def test_a_forgotten_password_is_reset_through_a_mailed_link_once(site: Site) ->
     assert (again.status_code, again.json()["errorCode"]) == (400, -405), "a link works once"
     assert client.get(f"{V1}/accounts/password-change-check", params={"t": token}).json()["errorCode"] == -405
     assert (
-        client.post(f"{V1}/auth/login", json={"email": "forgot@example.com", "pw": "abcd1234"}).json()[
-            "errorCode"
-        ]
+        client.post(f"{V1}/auth/login", json={"email": "forgot@example.com", "pw": "abcd1234"}).json()["errorCode"]
         == -400
     )
     client.cookies.clear()
@@ -493,14 +467,10 @@ def test_a_newer_reset_request_makes_the_older_link_stale_and_links_expire(site:
     resent = site.link_token("twice@example.com", "/password/reset", nth=-2)
     newest = site.link_token("twice@example.com", "/password/reset")
     assert client.get(f"{V1}/accounts/password-change-check", params={"t": first}).json()["errorCode"] == -405
-    assert (
-        client.get(f"{V1}/accounts/password-change-check", params={"t": resent}).json()["errorCode"] == -405
-    )
+    assert client.get(f"{V1}/accounts/password-change-check", params={"t": resent}).json()["errorCode"] == -405
     assert client.get(f"{V1}/accounts/password-change-check", params={"t": newest}).status_code == 200
     site.clock.advance(timedelta(hours=1))
-    assert (
-        client.get(f"{V1}/accounts/password-change-check", params={"t": newest}).json()["errorCode"] == -405
-    )
+    assert client.get(f"{V1}/accounts/password-change-check", params={"t": newest}).json()["errorCode"] == -405
 
 
 def test_an_email_change_needs_the_password_and_a_link_mailed_to_the_new_address(site: Site) -> None:
@@ -530,10 +500,7 @@ def test_an_email_change_needs_the_password_and_a_link_mailed_to_the_new_address
     assert client.get(f"{V1}/accounts", headers=bearer(token)).json()["email"] == "new@example.com"
     assert site.login("new@example.com")["scope"] == 1, "the new address is proven by its link"
     assert (
-        client.post(f"{V1}/auth/login", json={"email": "old@example.com", "pw": "abcd1234"}).json()[
-            "errorCode"
-        ]
-        == -400
+        client.post(f"{V1}/auth/login", json={"email": "old@example.com", "pw": "abcd1234"}).json()["errorCode"] == -400
     )
     assert site.register("old@example.com")["emailConfirmed"] is False, "the old address is free again"
 
@@ -542,9 +509,7 @@ def test_the_confirmation_mail_can_be_asked_for_again_but_only_for_ones_own_acco
     mine = site.register("again@example.com")
     other = site.register("someone@example.com")
     token = site.login("again@example.com")["accessToken"]
-    foreign = site.client.post(
-        f"{V1}/accounts/{other['userId']}/please-one-more-confirm-email", headers=bearer(token)
-    )
+    foreign = site.client.post(f"{V1}/accounts/{other['userId']}/please-one-more-confirm-email", headers=bearer(token))
     assert foreign.status_code == 403
     path = f"{V1}/accounts/{mine['userId']}/please-one-more-confirm-email"
     assert site.client.post(path, headers=bearer(token), params={"redirectionUri": "x"}).status_code == 200
@@ -573,9 +538,7 @@ def test_support_desk_sign_on_needs_a_confirmed_account_with_a_name(site: Site) 
     assert site.client.get(f"{V1}/auth/zendesk").status_code == 401
     assert site.client.get(f"{V1}/auth/zendesk", headers=bearer(token)).json()["errorCode"] == -401
     site.deliver_mails()
-    site.client.get(
-        f"{V1}/accounts/confirm", params={"t": site.link_token("desk@example.com", "/accounts/confirm")}
-    )
+    site.client.get(f"{V1}/accounts/confirm", params={"t": site.link_token("desk@example.com", "/accounts/confirm")})
     unnamed = site.client.get(f"{V1}/auth/zendesk", headers=bearer(token))
     assert (unnamed.status_code, unnamed.json()["errorCode"]) == (400, -2101)
     site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Desk"})

@@ -68,8 +68,6 @@ def test_eight_racing_registrations_of_one_address_make_exactly_one_account(sett
         outcomes = list(pool.map(attempt, stores))
     assert sorted(outcomes) == ["-402"] * 7 + ["registered"]
     registrations = [
-        n
-        for n in stores[0].recorder.select_notifications(start=1, limit=100)
-        if n.topic == "account.Registered"
+        n for n in stores[0].recorder.select_notifications(start=1, limit=100) if n.topic == "account.Registered"
     ]
     assert len(registrations) == 1

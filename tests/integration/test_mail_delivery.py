@@ -59,9 +59,7 @@ def _text_of(message: Message) -> str:
     raise AssertionError("no text part")
 
 
-def test_a_korean_mail_crosses_a_real_smtp_exchange_intact(
-    smtp_server: tuple[int, _Inbox], tmp_path: Path
-) -> None:
+def test_a_korean_mail_crosses_a_real_smtp_exchange_intact(smtp_server: tuple[int, _Inbox], tmp_path: Path) -> None:
     port, inbox = smtp_server
     mailer = mailer_from_settings(make_settings(tmp_path, SMTP_URL=f"smtp://127.0.0.1:{port}"))
     assert isinstance(mailer, SmtpMailer)

@@ -35,9 +35,7 @@ def test_a_visitor_sees_every_licence_with_prices_and_names(client: TestClient) 
 
 
 def test_filtering_by_life_keeps_only_that_period(client: TestClient) -> None:
-    lives = {
-        item["life"] for item in client.get(URL, params={"op": "eq", "prop": "life", "value": 36500}).json()
-    }
+    lives = {item["life"] for item in client.get(URL, params={"op": "eq", "prop": "life", "value": 36500}).json()}
     assert lives == {36500}
 
 

@@ -57,7 +57,7 @@ def celery_with_worker(broker_settings: Settings) -> Iterator[Celery]:
         yield app
 
 
-def _wait_for(count: int, timeout: float = 20) -> None:
+def _wait_for(count: int, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while len(received) < count:
         assert time.monotonic() < deadline, f"only {len(received)} of {count} tasks ran"
@@ -72,9 +72,7 @@ class CrashAfterSending(ReactionProcessor):
     def process(self, event: Any, notification_id: int, previous: int) -> None:
         if isinstance(event, AccountRegistered) and event.email == self.crash_at_email:
             for call in self.calls_for(event):
-                self._celery.send_task(
-                    call.name, kwargs=call.kwargs, task_id=f"Storefront-{notification_id}-0"
-                )
+                self._celery.send_task(call.name, kwargs=call.kwargs, task_id=f"Storefront-{notification_id}-0")
             raise RuntimeError("power cut")
         super().process(event, notification_id, previous)
 

@@ -32,9 +32,7 @@ plain_values = st.recursive(
         st.sampled_from(list(Language)),
         st.sampled_from(list(Currency)),
     ),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
-    ),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
 )
 

@@ -34,9 +34,7 @@ def _plain(annotation: object) -> bool:
 def test_every_event_field_is_a_plain_value_an_auditor_can_read() -> None:
     for topic, cls in registered_topics().items():
         hints = typing.get_type_hints(cls)
-        own = {
-            name: hint for name, hint in hints.items() if name not in ("originator_id", "originator_version")
-        }
+        own = {name: hint for name, hint in hints.items() if name not in ("originator_id", "originator_version")}
         for name, hint in own.items():
             if name in ("TOPIC", "originator_topic", "timestamp"):
                 continue

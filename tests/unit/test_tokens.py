@@ -32,9 +32,7 @@ def test_an_access_token_carries_the_account_and_its_scope_for_thirty_minutes() 
     issued = issue_access_token(SECRET, account_id, 1, NOW)
     assert issued.expires_at == NOW + ACCESS_TOKEN_LIFETIME
     assert issued.exp == int((NOW + timedelta(minutes=30)).timestamp())
-    claims = jwt.decode(
-        issued.token, SECRET, algorithms=["HS256"], audience="access", options={"verify_exp": False}
-    )
+    claims = jwt.decode(issued.token, SECRET, algorithms=["HS256"], audience="access", options={"verify_exp": False})
     assert (claims["sub"], claims["scope"], claims["exp"]) == (str(account_id), 1, issued.exp)
     read = read_access_token(SECRET, issued.token, NOW + timedelta(minutes=29, seconds=59))
     assert (read.account_id, read.scope) == (account_id, 1)
@@ -64,9 +62,7 @@ def test_a_token_signed_with_another_secret_or_tampered_with_is_refused() -> Non
 
 
 def test_an_unsigned_token_is_refused() -> None:
-    unsigned = jwt.encode(
-        {"sub": str(uuid4()), "scope": 1, "aud": "access", "exp": 2**40}, None, algorithm="none"
-    )
+    unsigned = jwt.encode({"sub": str(uuid4()), "scope": 1, "aud": "access", "exp": 2**40}, None, algorithm="none")
     with pytest.raises(InvalidTokenError):
         read_access_token(SECRET, unsigned, NOW)
 
@@ -95,8 +91,6 @@ def test_a_refresh_token_is_family_dot_secret_and_only_its_hash_is_kept() -> Non
     assert new_secret() != new_secret()
 
 
-@pytest.mark.parametrize(
-    "value", [None, "", "nodot", "not-a-uuid.secret", f"{uuid4()}.", f"{uuid4()}." + "x" * 300]
-)
+@pytest.mark.parametrize("value", [None, "", "nodot", "not-a-uuid.secret", f"{uuid4()}.", f"{uuid4()}." + "x" * 300])
 def test_anything_that_cannot_be_a_refresh_token_parses_to_none(value: str | None) -> None:
     assert parse_refresh_token(value) is None

@@ -53,9 +53,7 @@ def password_reset_path(language: Language) -> str:
     return f"/{language.value}/password/reset"
 
 
-def send_once(
-    db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind: str, message: MailMessage
-) -> bool:
+def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind: str, message: MailMessage) -> bool:
     """Send unless this task id already sent its mail; True when sent now."""
     with db.transaction() as cursor:
         cursor.execute(SENT_MAIL_DDL)
@@ -144,9 +142,7 @@ def deliver_email_change_mail(
     account = _account(store, account_id)
     if account is None or account.pending_change_id != change_id or not account.pending_email:
         return False
-    token = email_change_link_token(
-        settings.auth_secret, account.id, change_id, account.pending_email, clock.now()
-    )
+    token = email_change_link_token(settings.auth_secret, account.id, change_id, account.pending_email, clock.now())
     link = f"{_base(settings)}{EMAIL_CHANGE_PATH}?t={token}"
     message = render_email_change_mail(to=account.pending_email, language=account.language, link=link)
     return send_once(db, mailer, clock, task_id, "email-change", message)

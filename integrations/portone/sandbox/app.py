@@ -88,9 +88,7 @@ def _api_router(sandbox: Sandbox) -> APIRouter:
         """Issue (or return the live) access token."""
         params = parse(TokenParams, body)
         token = sandbox.issue_token(params.imp_key, params.imp_secret)
-        return envelope(
-            {"access_token": token.access_token, "now": token.now, "expired_at": token.expired_at}
-        )
+        return envelope({"access_token": token.access_token, "now": token.now, "expired_at": token.expired_at})
 
     @authed.get("/payments/find/{merchant_uid}", tags=["payments"])
     def find_payment(merchant_uid: str) -> Params:
@@ -231,9 +229,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = [f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}" for error in exc.errors()]
-        return JSONResponse(
-            envelope(code=-1, message="invalid parameters: " + "; ".join(parts)), status_code=400
-        )
+        return JSONResponse(envelope(code=-1, message="invalid parameters: " + "; ".join(parts)), status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -149,8 +149,7 @@ def render_receipt(record: PaymentRecord) -> str:
         ("virtual account", f"{record.vbank_name or ''} {record.vbank_num or ''}".strip()),
     )
     rows = "".join(
-        f"<tr><th scope='row'>{escape(label)}</th><td>{escape(str(value or '-'))}</td></tr>"
-        for label, value in fields
+        f"<tr><th scope='row'>{escape(label)}</th><td>{escape(str(value or '-'))}</td></tr>" for label, value in fields
     )
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"

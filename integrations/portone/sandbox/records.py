@@ -107,9 +107,7 @@ class PaymentRecord(_Record):
         if self.is_unpaid_vbank:
             if amount:
                 raise RefusedError("an unpaid virtual account can only be cancelled in full")
-            return self.model_copy(
-                update={"status": "cancelled", "cancelled_at": now, "cancel_reason": reason}
-            )
+            return self.model_copy(update={"status": "cancelled", "cancelled_at": now, "cancel_reason": reason})
         refundable = self.refundable
         if checksum is not None and checksum != refundable:
             raise RefusedError(f"checksum mismatch: the refundable balance is {refundable}, not {checksum}")

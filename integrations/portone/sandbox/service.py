@@ -120,9 +120,7 @@ class Sandbox:
     def issue_token(self, imp_key: str, imp_secret: str) -> IssuedToken:
         """Same token until it expires; asked within its last minute, it gains 5 minutes."""
         key_ok = secrets.compare_digest(imp_key.encode(), self.settings.imp_key.encode())
-        secret_ok = secrets.compare_digest(
-            imp_secret.encode(), self.settings.imp_secret.get_secret_value().encode()
-        )
+        secret_ok = secrets.compare_digest(imp_secret.encode(), self.settings.imp_secret.get_secret_value().encode())
         if not (key_ok and secret_ok):
             raise UnauthorizedError("imp_key and imp_secret do not match")
         now = int(self.now().timestamp())
@@ -466,9 +464,7 @@ class Sandbox:
         url = record.notice_url or self.settings.notice_url
         if not url:
             return None
-        webhook = Webhook(
-            url=url, imp_uid=record.imp_uid, merchant_uid=record.merchant_uid, status=record.status
-        )
+        webhook = Webhook(url=url, imp_uid=record.imp_uid, merchant_uid=record.merchant_uid, status=record.status)
         try:
             self.notifier.notify(webhook)
         except Exception:  # a webhook must never break the call that caused it

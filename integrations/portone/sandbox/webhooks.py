@@ -85,9 +85,7 @@ class WebhookSender:
                 logger.warning("portone sandbox: webhook for %s dropped (closed)", webhook.imp_uid)
                 return
             if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="portone-sandbox-webhooks", daemon=True
-                )
+                self._thread = threading.Thread(target=self._run, name="portone-sandbox-webhooks", daemon=True)
                 self._thread.start()
         self._queue.put(webhook)
 
@@ -142,6 +140,4 @@ class WebhookSender:
                 error,
             )
         with self._lock:
-            self._deliveries.append(
-                Delivery(webhook=webhook, at=datetime.now(UTC), http_status=status, error=error)
-            )
+            self._deliveries.append(Delivery(webhook=webhook, at=datetime.now(UTC), http_status=status, error=error))

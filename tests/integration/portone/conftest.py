@@ -39,9 +39,7 @@ def webhook_receiver() -> Iterator[WebhookReceiver]:
     thread.start()
     host, port = server.server_address[:2]
     try:
-        yield WebhookReceiver(
-            url=f"http://{host!s}:{port}/web/unicornpro/v1/payments/webhook", received=received
-        )
+        yield WebhookReceiver(url=f"http://{host!s}:{port}/web/unicornpro/v1/payments/webhook", received=received)
     finally:
         server.shutdown()
         server.server_close()
@@ -70,9 +68,7 @@ def start_sandbox(tmp_path: Path, clock: TestClock) -> Iterator[Callable[..., Ru
 
 
 @pytest.fixture
-def sandbox(
-    start_sandbox: Callable[..., RunningSandbox], webhook_receiver: WebhookReceiver
-) -> RunningSandbox:
+def sandbox(start_sandbox: Callable[..., RunningSandbox], webhook_receiver: WebhookReceiver) -> RunningSandbox:
     """A sandbox whose webhooks go to the test's receiver."""
     return start_sandbox(notice_url=webhook_receiver.url)
 

@@ -73,9 +73,7 @@ def test_no_card_detail_reaches_the_sandbox_store_or_the_logs(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     portone.issue_billing_key("customer-4", CARD, pg="kcp_billing")
-    sandbox.checkout(
-        merchant_uid="order-1", amount=1000, card_number="5555-6666-7777-8888", customer_uid="customer-5"
-    )
+    sandbox.checkout(merchant_uid="order-1", amount=1000, card_number="5555-6666-7777-8888", customer_uid="customer-5")
     sandbox.stop()  # everything flushed to the file
 
     stored = sandbox.db_path.read_bytes()
@@ -92,12 +90,8 @@ def test_a_recurring_charge_is_paid_once_per_merchant_uid(
 ) -> None:
     portone.issue_billing_key("customer-6", CARD, pg="kcp_billing")
 
-    first = portone.charge_again(
-        customer_uid="customer-6", merchant_uid="renewal-6-1", amount=9_900, name="Renewal"
-    )
-    repeat = portone.charge_again(
-        customer_uid="customer-6", merchant_uid="renewal-6-1", amount=9_900, name="Renewal"
-    )
+    first = portone.charge_again(customer_uid="customer-6", merchant_uid="renewal-6-1", amount=9_900, name="Renewal")
+    repeat = portone.charge_again(customer_uid="customer-6", merchant_uid="renewal-6-1", amount=9_900, name="Renewal")
 
     assert first.status is PaymentStatus.PAID
     assert first.channel == "api" and first.customer_uid == "customer-6"
@@ -108,9 +102,7 @@ def test_a_recurring_charge_is_paid_once_per_merchant_uid(
     assert len(webhook_receiver.matching(merchant_uid="renewal-6-1")) == 1
 
 
-def test_concurrent_repeats_of_a_charge_still_charge_once(
-    sandbox: RunningSandbox, portone: PortOneClient
-) -> None:
+def test_concurrent_repeats_of_a_charge_still_charge_once(sandbox: RunningSandbox, portone: PortOneClient) -> None:
     portone.issue_billing_key("customer-7", CARD, pg="kcp_billing")
 
     def charge(_: int) -> str:
@@ -132,9 +124,7 @@ def test_a_card_ending_0003_fails_recurring_charges_for_insufficient_funds(
     issued = portone.issue_billing_key("customer-8", BROKE_CARD, pg="kcp_billing")
     assert issued.card_number and issued.card_number.endswith("0003")
 
-    charge = portone.charge_again(
-        customer_uid="customer-8", merchant_uid="renewal-8-1", amount=9_900, name="Renewal"
-    )
+    charge = portone.charge_again(customer_uid="customer-8", merchant_uid="renewal-8-1", amount=9_900, name="Renewal")
 
     assert charge.status is PaymentStatus.FAILED  # code 0: the gateway was reached, the charge failed
     assert charge.fail_reason == "insufficient funds"
@@ -169,16 +159,12 @@ def test_the_pg_window_issues_a_billing_key_with_the_first_payment(
     assert payment.customer_uid == "customer-9" and payment.customer_uid_usage == "issue"
     key = portone.get_billing_key("customer-9")
     assert (key.pg_provider, key.card_number) == ("kakaopay", "400011******3333")
-    renewal = portone.charge_again(
-        customer_uid="customer-9", merchant_uid="order-9-r1", amount=9_900, name="Renewal"
-    )
+    renewal = portone.charge_again(customer_uid="customer-9", merchant_uid="order-9-r1", amount=9_900, name="Renewal")
     assert renewal.status is PaymentStatus.PAID
 
 
 def test_the_pg_window_can_issue_only_a_billing_key(sandbox: RunningSandbox, portone: PortOneClient) -> None:
-    result = sandbox.checkout(
-        pg="kcp_billing", merchant_uid="register-10", amount=0, customer_uid="customer-10"
-    )
+    result = sandbox.checkout(pg="kcp_billing", merchant_uid="register-10", amount=0, customer_uid="customer-10")
 
     assert result["success"] is True
     assert portone.get_billing_key("customer-10").card_number == "424242******4242"

@@ -105,9 +105,7 @@ def test_a_merchant_uid_that_is_already_paid_cannot_be_paid_twice(
     assert portone.find_payment("order-5").imp_uid == first["imp_uid"]
 
 
-def test_find_returns_the_newest_payment_for_a_merchant_uid(
-    sandbox: RunningSandbox, portone: PortOneClient
-) -> None:
+def test_find_returns_the_newest_payment_for_a_merchant_uid(sandbox: RunningSandbox, portone: PortOneClient) -> None:
     declined = sandbox.checkout(merchant_uid="order-6", amount=5000, card_number="4111111111110002")
     paid = sandbox.checkout(merchant_uid="order-6", amount=5000)
 

@@ -15,9 +15,7 @@ def test_payments_billing_keys_and_tokens_survive_a_restart(sandbox: RunningSand
         before.prepare("order-1", 5_000)
         card_payment = sandbox.checkout(merchant_uid="order-1", amount=5_000)
         vbank = sandbox.checkout(merchant_uid="order-2", amount=7_000, pay_method="vbank")
-        before.issue_billing_key(
-            "customer-1", CardDetails("4242-4242-4242-1111", "2030-01", "900101"), pg="nice"
-        )
+        before.issue_billing_key("customer-1", CardDetails("4242-4242-4242-1111", "2030-01", "900101"), pg="nice")
         before.cancel(imp_uid=card_payment["imp_uid"], amount=1_000, checksum=5_000)
         token = before.get_token()
 

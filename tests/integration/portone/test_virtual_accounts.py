@@ -21,9 +21,7 @@ pytestmark = pytest.mark.integration
 
 
 def issue_vbank(sandbox: RunningSandbox, merchant_uid: str, amount: int, **extra: str) -> str:
-    result = sandbox.checkout(
-        pay_method="vbank", merchant_uid=merchant_uid, amount=amount, name="Licence", **extra
-    )
+    result = sandbox.checkout(pay_method="vbank", merchant_uid=merchant_uid, amount=amount, name="Licence", **extra)
     assert result["success"] is True, result
     imp_uid: str = result["imp_uid"]
     return imp_uid

@@ -29,9 +29,7 @@ CARD = "4111111111111111"
 DECLINED_CARD = "4111111111110002"
 
 
-def _order(
-    store: Storefront, clock: SharedClock, gateway: Any, catalogue: Catalogue, **overrides: Any
-) -> Order:
+def _order(store: Storefront, clock: SharedClock, gateway: Any, catalogue: Catalogue, **overrides: Any) -> Order:
     arguments: dict[str, Any] = {
         "licence_id": ANNUAL_ANDROID_PRO, "country_code": "KR", "language": Language.KO,
         "payment_method": "creditCard", "account_id": None, "email": "guest@example.com",
@@ -119,9 +117,7 @@ def test_twenty_racing_confirms_of_one_payment_make_exactly_one_licence(
     with ThreadPoolExecutor(max_workers=20) as pool:
         licence_ids = set(pool.map(confirm, range(20)))
     assert len(licence_ids) == 1
-    grants = [
-        n for n in store.recorder.select_notifications(start=1, limit=1000) if n.topic == "licence.Granted"
-    ]
+    grants = [n for n in store.recorder.select_notifications(start=1, limit=1000) if n.topic == "licence.Granted"]
     assert len(grants) == 1
     for each in stores:
         each.close()
@@ -143,16 +139,12 @@ def test_a_payment_for_another_amount_is_refused_and_cancelled_at_the_gateway(
     assert callback["success"] is True  # the customer paid 100 won for a 24,360 won licence
 
     with pytest.raises(DomainError) as refused:
-        confirm_payment(
-            store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid
-        )
+        confirm_payment(store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid)
     assert refused.value.code is ErrorCode.PAYMENT_DIFFERS_FROM_INIT
     payment: Payment = store.repository.get(Payment.id_for(order.merchant_uid))
     assert payment.state is PaymentState.CANCELLED
     assert gateway.get_payment(callback["imp_uid"]).cancel_amount == 100
-    assert not [
-        n for n in store.recorder.select_notifications(start=1, limit=100) if n.topic == "licence.Granted"
-    ]
+    assert not [n for n in store.recorder.select_notifications(start=1, limit=100) if n.topic == "licence.Granted"]
     gateway.close()
 
 
@@ -164,9 +156,7 @@ def test_a_declined_card_fails_the_payment_with_minus_300(
     callback = _pay(sandbox, order, card_number=DECLINED_CARD)
     assert callback["success"] is False
     with pytest.raises(DomainError) as refused:
-        confirm_payment(
-            store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid
-        )
+        confirm_payment(store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid)
     assert refused.value.code is ErrorCode.PAYMENT_REFUSED
     assert store.repository.get(Payment.id_for(order.merchant_uid)).state is PaymentState.FAILED
 
@@ -208,10 +198,7 @@ def test_an_unpaid_virtual_account_is_cancelled_once_its_deadline_passes(
     assert store.repository.get(Payment.id_for(order.merchant_uid)).state is PaymentState.CANCELLED
     assert store.repository.get(reserved.user_licence_id).state is LicenceState.LAPSED
     assert gateway.get_payment(imp_uid).status.value == "cancelled"
-    assert (
-        sandbox.deposit(imp_uid).status_code != 200
-        or gateway.get_payment(imp_uid).status.value == "cancelled"
-    )
+    assert sandbox.deposit(imp_uid).status_code != 200 or gateway.get_payment(imp_uid).status.value == "cancelled"
 
 
 def test_refunds_shorten_then_revoke_the_licence(
@@ -220,15 +207,11 @@ def test_refunds_shorten_then_revoke_the_licence(
 ) -> None:  # fmt: skip
     order = _order(store, domain_clock, gateway, catalogue)
     imp_uid = _pay(sandbox, order)["imp_uid"]
-    confirmed = confirm_payment(
-        store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid
-    )
+    confirmed = confirm_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
     bought_at = domain_clock.now()
 
     assert (
-        refund_payment(
-            store, domain_clock, gateway, merchant_uid=order.merchant_uid, amount=12180, reason="half"
-        )
+        refund_payment(store, domain_clock, gateway, merchant_uid=order.merchant_uid, amount=12180, reason="half")
         == 12180
     )
     licence: UserLicence = store.repository.get(confirmed.user_licence_id)
@@ -236,9 +219,7 @@ def test_refunds_shorten_then_revoke_the_licence(
     assert store.repository.get(Payment.id_for(order.merchant_uid)).cancel_amount == 12180
 
     assert (
-        refund_payment(
-            store, domain_clock, gateway, merchant_uid=order.merchant_uid, amount=None, reason="rest"
-        )
+        refund_payment(store, domain_clock, gateway, merchant_uid=order.merchant_uid, amount=None, reason="rest")
         == 12180
     )
     licence = store.repository.get(confirmed.user_licence_id)

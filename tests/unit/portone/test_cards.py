@@ -33,9 +33,7 @@ def test_a_masked_number_never_reveals_the_middle_digits(digits: str) -> None:
     assert (masked[:6], masked[-4:]) == (digits[:6], digits[-4:])
 
 
-@pytest.mark.parametrize(
-    "number", ["", "4111", "4111-1111-1111-111", "4111 1111 1111 11111", "4111-1111-1111-111x"]
-)
+@pytest.mark.parametrize("number", ["", "4111", "4111-1111-1111-111", "4111 1111 1111 11111", "4111-1111-1111-111x"])
 def test_anything_but_sixteen_digits_is_refused(number: str) -> None:
     with pytest.raises(CardRejectedError) as raised:
         cards.mask(number)

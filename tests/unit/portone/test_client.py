@@ -65,9 +65,7 @@ class FakePortOne:
         return self.handler(request)
 
     def client(self, clock: Callable[[], datetime] = lambda: NOW) -> PortOneClient:
-        return PortOneClient(
-            "https://portone.test", "key", "secret", transport=httpx.MockTransport(self), clock=clock
-        )
+        return PortOneClient("https://portone.test", "key", "secret", transport=httpx.MockTransport(self), clock=clock)
 
 
 def answer(status: int, body: Any) -> Callable[[httpx.Request], httpx.Response]:
@@ -227,9 +225,7 @@ def test_card_details_go_to_the_gateway_and_nowhere_else(caplog: pytest.LogCaptu
 def test_charge_again_sends_only_the_given_fields() -> None:
     fake = FakePortOne(answer(200, envelope({**PAYMENT, "channel": "api"})))
 
-    fake.client().charge_again(
-        customer_uid="customer-1", merchant_uid="renewal-1", amount=9900, name="Renewal"
-    )
+    fake.client().charge_again(customer_uid="customer-1", merchant_uid="renewal-1", amount=9900, name="Renewal")
 
     assert json.loads(fake.requests[-1].content) == {
         "customer_uid": "customer-1",

@@ -40,9 +40,7 @@ def vbank_payment(status: str = "ready", amount: int = 10_000) -> PaymentRecord:
 
 
 def cancel(payment: PaymentRecord, amount: int | None = None, checksum: int | None = None) -> PaymentRecord:
-    return payment.cancel(
-        amount=amount, checksum=checksum, reason="test", has_refund_account=False, now=T0 + 60
-    )
+    return payment.cancel(amount=amount, checksum=checksum, reason="test", has_refund_account=False, now=T0 + 60)
 
 
 def test_a_partial_cancel_keeps_the_payment_paid() -> None:

@@ -1,0 +1,286 @@
+"""Buying a licence (init, confirm, gateway webhook) and purchase history (spec section 7)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Annotated, Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from fastapi import APIRouter, Query, Request
+from pydantic import EmailStr, Field
+from starlette.concurrency import run_in_threadpool
+
+from api.auth import CallerDep, OptionalCallerDep
+from api.language import request_language
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.errors import DomainError, ErrorCode
+from domain.payments.payment import Payment, PaymentState
+from domain.payments.purchase import confirm_payment, place_order
+from projections.payments import payment_of, payments_of
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/payments", tags=["payments"])
+VIEWS = ("licences", "payments")
+
+
+class PaymentSettings(CamelModel):
+    """What the browser needs to load the payment window script."""
+
+    imp_code: str
+    script_url: str
+
+
+@router.get("/settings", response_model=PaymentSettings)
+def payment_settings(services: ServicesDep) -> PaymentSettings:
+    """Where to load PortOne's script from, and the merchant code to init it with."""
+    return PaymentSettings(imp_code=services.settings.portone_imp_code, script_url=services.settings.payment_script_url)
+
+
+class NewLicencePayment(CamelModel):
+    """A purchase of a new licence; guests give an email."""
+
+    license_id: int = Field(gt=0)
+    country_code: str = Field(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$")
+    payment_method: str = Field(min_length=1)
+    email: EmailStr | None = None
+
+
+class PaymentRequest(CamelModel):
+    """The parameters of request_pay."""
+
+    merchant_uid: str
+    amount: int
+    currency: str
+    name: str
+    pg: str
+    pay_method: str
+    buyer_email: str
+
+
+@router.post("/licenses/new", response_model=PaymentRequest)
+def new_licence_payment(
+    body: NewLicencePayment, request: Request, services: ServicesDep, caller: OptionalCallerDep
+) -> PaymentRequest:
+    """Start buying a licence: fixes the amount under a new merchantUid."""
+    order = place_order(
+        services.store,
+        services.clock,
+        services.payments,
+        services.catalogue,
+        licence_id=body.license_id,
+        country_code=body.country_code.upper(),
+        language=request_language(request),
+        payment_method=body.payment_method,
+        account_id=caller.account_id if caller else None,
+        email=str(body.email) if body.email else None,
+    )
+    return PaymentRequest(
+        merchant_uid=order.merchant_uid,
+        amount=order.amount,
+        currency=order.currency,
+        name=order.name,
+        pg=order.pg,
+        pay_method=order.pay_method,
+        buyer_email=order.buyer_email,
+    )
+
+
+class PaymentConfirmation(CamelModel):
+    """The gateway's word on a payment, as the browser reports it."""
+
+    imp_uid: str = Field(min_length=1, max_length=64)
+    merchant_uid: str = Field(min_length=1, max_length=64)
+
+
+class VirtualAccount(CamelModel):
+    """Where a virtual-account buyer sends the money, and by when."""
+
+    vbank_name: str | None
+    vbank_num: str | None
+    vbank_holder: str | None
+    vbank_date: datetime | None
+
+
+class ConfirmedPurchase(CamelModel):
+    """The licence a confirmed payment bought (reserved until a virtual account is paid)."""
+
+    user_license_id: UUID
+    license_key: str
+    state: str
+    email: str
+    account_created: bool
+    vbank: VirtualAccount | None = None
+
+
+@router.post("/licenses/new/confirm", response_model=ConfirmedPurchase)
+def confirm_new_licence_payment(
+    body: PaymentConfirmation,
+    request: Request,
+    services: ServicesDep,
+    caller: OptionalCallerDep,
+    locale_code: Annotated[str | None, Query(alias="localeCode")] = None,
+) -> ConfirmedPurchase:
+    """Re-read the payment at the gateway and record it with its licence (idempotent)."""
+    _check_buyer(services, body.merchant_uid, caller.account_id if caller else None)
+    confirmed = confirm_payment(
+        services.store,
+        services.clock,
+        services.payments,
+        imp_uid=body.imp_uid,
+        merchant_uid=body.merchant_uid,
+        language=request_language(request),
+    )
+    services.see_own_write(confirmed.notification_id, *VIEWS)
+    payment: Payment = services.store.repository.get(Payment.id_for(body.merchant_uid))
+    vbank = None
+    if confirmed.state is PaymentState.RESERVED:
+        record = payment_of(services.views, confirmed.account_id, body.merchant_uid) or {}
+        vbank = VirtualAccount(
+            vbank_name=record.get("vbank_name"),
+            vbank_num=record.get("vbank_num"),
+            vbank_holder=record.get("vbank_holder"),
+            vbank_date=payment.vbank_date,
+        )
+    return ConfirmedPurchase(
+        user_license_id=confirmed.user_licence_id,
+        license_key=confirmed.licence_key,
+        state=confirmed.state.value,
+        email=payment.buyer_email,
+        account_created=confirmed.account_created,
+        vbank=vbank,
+    )
+
+
+def _check_buyer(services: ServicesDep, merchant_uid: str, account_id: UUID | None) -> None:
+    """An order placed by an account can only be confirmed by that account (or the gateway's webhook)."""
+    try:
+        payment: Payment = services.store.repository.get(Payment.id_for(merchant_uid))
+    except AggregateNotFoundError:
+        raise DomainError(ErrorCode.NOT_FOUND) from None
+    if payment.account_id is not None and payment.account_id != account_id:
+        raise DomainError(ErrorCode.FORBIDDEN)
+
+
+@router.post("/webhook", include_in_schema=False)
+async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, bool]:
+    """PortOne's notice: never trusted, only a hint to re-read the payment; always acknowledged."""
+    try:
+        body: dict[str, Any] = (
+            await request.json()
+            if request.headers.get("content-type", "").startswith("application/json")
+            else dict(await request.form())
+        )
+    except ValueError:
+        body = {}
+    imp_uid, merchant_uid = str(body.get("imp_uid") or ""), str(body.get("merchant_uid") or "")
+    if not imp_uid or not merchant_uid:
+        return {"ok": False}
+    try:
+        await run_in_threadpool(
+            confirm_payment,
+            services.store,
+            services.clock,
+            services.payments,
+            imp_uid=imp_uid,
+            merchant_uid=merchant_uid,
+        )
+    except DomainError as refused:
+        log.info("webhook for %s settled nothing: %s", merchant_uid, refused.code.name)
+    return {"ok": True}
+
+
+class Refund(CamelModel):
+    """One (partial) refund of a payment."""
+
+    amount: int
+    reason: str
+    refunded_at: datetime | None
+
+
+class PaymentRecord(CamelModel):
+    """A purchase-history record with every payment-record field of spec section 3."""
+
+    merchant_uid: str
+    name: str
+    status: str
+    purchase_type: str
+    amount: int
+    original_amount: int
+    cancel_amount: int
+    currency: str
+    discount_rate: str
+    discount_factors: list[dict[str, str]]
+    coupon_code: str | None = None
+    pay_method: str | None
+    pg_provider: str | None
+    paid_at: datetime | None
+    failed_at: datetime | None
+    fail_reason: str | None
+    receipt_url: str | None
+    refunds: list[Refund]
+    is_manual: bool = False
+    card_name: str | None
+    card_number: str | None
+    bank_name: str | None
+    vbank_code: str | None
+    vbank_date: datetime | None
+    vbank_holder: str | None
+    vbank_name: str | None
+    vbank_num: str | None
+    vbank_issued_at: datetime | None
+    license_id: int
+    user_license_id: UUID | None
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> PaymentRecord:
+        """A record from a payments-view row."""
+        original, amount = int(row["original_amount"]), int(row["amount"])
+        rate = f"{(original - amount) / original:.4f}".rstrip("0").rstrip(".") if original else "0"
+        return cls(
+            merchant_uid=row["merchant_uid"],
+            name=row["name"],
+            status=row["state"],
+            purchase_type=row["purchase_type"],
+            amount=amount,
+            original_amount=original,
+            cancel_amount=int(row["cancel_amount"]),
+            currency=row["currency"],
+            discount_rate=rate,
+            discount_factors=[{"type": "base", "factor": rate}] if rate != "0" else [],
+            pay_method=row["pay_method"],
+            pg_provider=row["pg_provider"],
+            paid_at=row["paid_at"],
+            failed_at=row["failed_at"],
+            fail_reason=row["fail_reason"],
+            receipt_url=row["receipt_url"],
+            refunds=[Refund(**refund) for refund in row["refunds"]],
+            card_name=row["card_name"],
+            card_number=row["card_number"],
+            bank_name=row["bank_name"],
+            vbank_code=row["vbank_code"],
+            vbank_date=row["vbank_date"],
+            vbank_holder=row["vbank_holder"],
+            vbank_name=row["vbank_name"],
+            vbank_num=row["vbank_num"],
+            vbank_issued_at=row["vbank_issued_at"],
+            license_id=row["licence_id"],
+            user_license_id=row["user_licence_id"],
+        )
+
+
+@router.get("/licenses", response_model=list[PaymentRecord])
+def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
+    """The caller's payments, newest first."""
+    return [PaymentRecord.of(row) for row in payments_of(services.views, caller.account_id)]
+
+
+@router.get("/licenses/{merchant_uid}", response_model=PaymentRecord)
+def purchase_record(merchant_uid: str, services: ServicesDep, caller: CallerDep) -> PaymentRecord:
+    """One of the caller's payments (404 when not theirs)."""
+    row = payment_of(services.views, caller.account_id, merchant_uid)
+    if row is None:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    return PaymentRecord.of(row)

@@ -1,0 +1,180 @@
+"""The licences view: each customer's licences with their devices, for the list and detail pages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import singledispatchmethod
+from typing import Any
+from uuid import UUID
+
+from events.licences import (
+    DeviceActivated,
+    DeviceRemoved,
+    DeviceRenamed,
+    LicenceActivated,
+    LicenceGranted,
+    LicenceReservationLapsed,
+    LicenceReserved,
+    LicenceRevoked,
+    LicenceShortened,
+    LicenceTransferred,
+)
+from projections.database import ViewCursor, ViewDatabase
+from projections.view import View
+
+
+class LicencesView(View):
+    """One row per user licence and one per activated device."""
+
+    name = "licences"
+    tables = ("licences_view", "licence_devices_view")
+
+    def schema(self) -> list[str]:
+        return [
+            "CREATE TABLE IF NOT EXISTS licences_view ("
+            "user_licence_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, licence_id INTEGER NOT NULL, "
+            "product_code TEXT NOT NULL, name TEXT NOT NULL, life INTEGER NOT NULL, "
+            "max_devices_count INTEGER NOT NULL, state TEXT NOT NULL, starts_at TEXT, expires_at TEXT, "
+            "deposit_deadline TEXT, licence_key TEXT NOT NULL, merchant_uid TEXT, source TEXT NOT NULL, "
+            "created_at TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS licences_view_account ON licences_view (account_id)",
+            "CREATE TABLE IF NOT EXISTS licence_devices_view ("
+            "user_licence_id TEXT NOT NULL, device_id TEXT NOT NULL, device_name TEXT NOT NULL, "
+            "platform TEXT NOT NULL, registered_at TEXT NOT NULL, PRIMARY KEY (user_licence_id, device_id))",
+        ]
+
+    @singledispatchmethod
+    def apply(self, event: Any, cursor: ViewCursor) -> None:
+        return None
+
+    @apply.register
+    def _granted(self, event: LicenceGranted, cursor: ViewCursor) -> None:
+        self._insert(cursor, event, "active", event.starts_at, event.expires_at, None)
+
+    @apply.register
+    def _reserved(self, event: LicenceReserved, cursor: ViewCursor) -> None:
+        self._insert(cursor, event, "reserved", None, None, event.deposit_deadline)
+
+    def _insert(
+        self,
+        cursor: ViewCursor,
+        event: LicenceGranted | LicenceReserved,
+        state: str,
+        starts_at: datetime | None,
+        expires_at: datetime | None,
+        deadline: datetime | None,
+    ) -> None:
+        cursor.execute(
+            "INSERT INTO licences_view (user_licence_id, account_id, licence_id, product_code, name, life, "
+            "max_devices_count, state, starts_at, expires_at, deposit_deadline, licence_key, merchant_uid, "
+            "source, created_at) VALUES (%(id)s, %(account)s, %(licence)s, %(product)s, %(name)s, %(life)s, "
+            "%(devices)s, %(state)s, %(starts)s, %(expires)s, %(deadline)s, %(key)s, %(merchant)s, "
+            "%(source)s, %(created)s)",
+            {
+                "id": str(event.originator_id),
+                "account": str(event.account_id),
+                "licence": event.licence_id,
+                "product": event.product_code,
+                "name": event.name,
+                "life": event.life,
+                "devices": event.max_devices_count,
+                "state": state,
+                "starts": _iso(starts_at),
+                "expires": _iso(expires_at),
+                "deadline": _iso(deadline),
+                "key": event.licence_key,
+                "merchant": event.merchant_uid,
+                "source": getattr(event, "source", "purchase"),
+                "created": event.timestamp.isoformat(),
+            },
+        )
+
+    @apply.register
+    def _activated(self, event: LicenceActivated, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="active",
+            starts_at=_iso(event.starts_at),
+            expires_at=_iso(event.expires_at),
+        )
+
+    @apply.register
+    def _lapsed(self, event: LicenceReservationLapsed, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, state="lapsed")
+
+    @apply.register
+    def _shortened(self, event: LicenceShortened, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, expires_at=_iso(event.expires_at))
+
+    @apply.register
+    def _revoked(self, event: LicenceRevoked, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, state="revoked", expires_at=_iso(event.revoked_at))
+
+    @apply.register
+    def _transferred(self, event: LicenceTransferred, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, account_id=str(event.to_account_id))
+
+    def _update(self, cursor: ViewCursor, licence_id: UUID, **columns: str | None) -> None:
+        assignments = ", ".join(f"{column} = %({column})s" for column in columns)
+        cursor.execute(
+            f"UPDATE licences_view SET {assignments} WHERE user_licence_id = %(id)s",
+            {**columns, "id": str(licence_id)},
+        )
+
+    @apply.register
+    def _device_activated(self, event: DeviceActivated, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "INSERT INTO licence_devices_view (user_licence_id, device_id, device_name, platform, registered_at) "
+            "VALUES (%(licence)s, %(device)s, %(name)s, %(platform)s, %(at)s)",
+            {
+                "licence": str(event.originator_id),
+                "device": event.device_id,
+                "name": event.device_name,
+                "platform": event.platform,
+                "at": event.timestamp.isoformat(),
+            },
+        )
+
+    @apply.register
+    def _device_renamed(self, event: DeviceRenamed, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE licence_devices_view SET device_name = %(name)s "
+            "WHERE user_licence_id = %(licence)s AND device_id = %(device)s",
+            {"name": event.device_name, "licence": str(event.originator_id), "device": event.device_id},
+        )
+
+    @apply.register
+    def _device_removed(self, event: DeviceRemoved, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "DELETE FROM licence_devices_view WHERE user_licence_id = %(licence)s AND device_id = %(device)s",
+            {"licence": str(event.originator_id), "device": event.device_id},
+        )
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def licences_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
+    """An account's licences, newest first, each with its devices."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT * FROM licences_view WHERE account_id = %(account)s ORDER BY created_at DESC, user_licence_id",
+            {"account": str(account_id)},
+        )
+        licences = cursor.fetchall()
+        cursor.execute(
+            "SELECT d.* FROM licence_devices_view d JOIN licences_view l ON l.user_licence_id = d.user_licence_id "
+            "WHERE l.account_id = %(account)s ORDER BY d.registered_at, d.device_id",
+            {"account": str(account_id)},
+        )
+        devices = cursor.fetchall()
+    for licence in licences:
+        licence["devices"] = [d for d in devices if d["user_licence_id"] == licence["user_licence_id"]]
+    return licences
+
+
+def licence_of(db: ViewDatabase, account_id: UUID, user_licence_id: UUID) -> dict[str, Any] | None:
+    """One licence of an account (None when it is not theirs or does not exist)."""
+    return next((row for row in licences_of(db, account_id) if row["user_licence_id"] == str(user_licence_id)), None)

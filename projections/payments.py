@@ -1,0 +1,241 @@
+"""The payments view: purchase history records, and the index of virtual accounts awaiting deposit."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import singledispatchmethod
+from typing import Any
+from uuid import UUID
+
+from events.licences import LicenceGranted, LicenceReserved, LicenceTransferred
+from events.payments import (
+    PaymentCancelled,
+    PaymentFailed,
+    PaymentOrdered,
+    PaymentRefunded,
+    PaymentReserved,
+    PaymentSucceeded,
+)
+from projections.database import ViewCursor, ViewDatabase
+from projections.view import View
+
+_COLUMNS = (
+    "payment_id",
+    "merchant_uid",
+    "account_id",
+    "buyer_email",
+    "licence_id",
+    "user_licence_id",
+    "name",
+    "purchase_type",
+    "amount",
+    "original_amount",
+    "cancel_amount",
+    "currency",
+    "country_code",
+    "state",
+    "imp_uid",
+    "pay_method",
+    "pg_provider",
+    "ordered_at",
+    "paid_at",
+    "failed_at",
+    "fail_reason",
+    "receipt_url",
+    "card_name",
+    "card_number",
+    "bank_name",
+    "vbank_code",
+    "vbank_name",
+    "vbank_num",
+    "vbank_holder",
+    "vbank_date",
+    "vbank_issued_at",
+    "refunds",
+)
+
+
+class PaymentsView(View):
+    """One row per merchantUid, with every payment-record field of the spec."""
+
+    name = "payments"
+    tables = ("payments_view",)
+
+    def schema(self) -> list[str]:
+        return [
+            "CREATE TABLE IF NOT EXISTS payments_view ("
+            "payment_id TEXT PRIMARY KEY, merchant_uid TEXT NOT NULL UNIQUE, account_id TEXT, "
+            "buyer_email TEXT NOT NULL, licence_id INTEGER NOT NULL, "
+            "user_licence_id TEXT, name TEXT NOT NULL, purchase_type TEXT NOT NULL, amount BIGINT NOT NULL, "
+            "original_amount BIGINT NOT NULL, cancel_amount BIGINT NOT NULL, currency TEXT NOT NULL, "
+            "country_code TEXT NOT NULL, state TEXT NOT NULL, imp_uid TEXT, pay_method TEXT, pg_provider TEXT, "
+            "ordered_at TEXT NOT NULL, paid_at TEXT, failed_at TEXT, fail_reason TEXT, receipt_url TEXT, "
+            "card_name TEXT, card_number TEXT, bank_name TEXT, vbank_code TEXT, vbank_name TEXT, vbank_num TEXT, "
+            "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS payments_view_account ON payments_view (account_id)",
+            "CREATE INDEX IF NOT EXISTS payments_view_deadline ON payments_view (state, vbank_date)",
+        ]
+
+    @singledispatchmethod
+    def apply(self, event: Any, cursor: ViewCursor) -> None:
+        return None
+
+    @apply.register
+    def _ordered(self, event: PaymentOrdered, cursor: ViewCursor) -> None:
+        row: dict[str, Any] = dict.fromkeys(_COLUMNS)
+        row.update(
+            payment_id=str(event.originator_id),
+            merchant_uid=event.merchant_uid,
+            account_id=str(event.account_id) if event.account_id else None,
+            buyer_email=event.buyer_email,
+            licence_id=event.licence_id,
+            name=event.name,
+            purchase_type=event.purchase_type,
+            amount=event.amount,
+            original_amount=event.original_amount,
+            cancel_amount=0,
+            currency=event.currency.value,
+            country_code=event.country_code,
+            state="ordered",
+            ordered_at=event.timestamp.isoformat(),
+            refunds="[]",
+        )
+        columns = ", ".join(_COLUMNS)
+        values = ", ".join(f"%({column})s" for column in _COLUMNS)
+        cursor.execute(f"INSERT INTO payments_view ({columns}) VALUES ({values})", row)
+
+    @apply.register
+    def _succeeded(self, event: PaymentSucceeded, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="paid",
+            imp_uid=event.imp_uid,
+            paid_at=_iso(event.paid_at),
+            pay_method=event.pay_method,
+            pg_provider=event.pg_provider,
+            card_name=event.card_name,
+            card_number=event.card_number,
+            bank_name=event.bank_name,
+            receipt_url=event.receipt_url,
+        )
+
+    @apply.register
+    def _reserved(self, event: PaymentReserved, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="reserved",
+            imp_uid=event.imp_uid,
+            pay_method="vbank",
+            pg_provider=event.pg_provider,
+            vbank_code=event.vbank_code,
+            vbank_name=event.vbank_name,
+            vbank_num=event.vbank_num,
+            vbank_holder=event.vbank_holder,
+            vbank_date=_iso(event.vbank_date),
+            vbank_issued_at=_iso(event.vbank_issued_at),
+        )
+
+    @apply.register
+    def _failed(self, event: PaymentFailed, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="failed",
+            imp_uid=event.imp_uid,
+            failed_at=_iso(event.failed_at),
+            fail_reason=event.fail_reason,
+        )
+
+    @apply.register
+    def _cancelled(self, event: PaymentCancelled, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="cancelled",
+            failed_at=_iso(event.cancelled_at),
+            fail_reason=event.reason,
+        )
+
+    @apply.register
+    def _refunded(self, event: PaymentRefunded, cursor: ViewCursor) -> None:
+        cursor.execute("SELECT refunds FROM payments_view WHERE payment_id = %(id)s", {"id": str(event.originator_id)})
+        row = cursor.fetchone()
+        refunds = json.loads(row["refunds"]) if row else []
+        refunds.append({"amount": event.amount, "reason": event.reason, "refundedAt": _iso(event.refunded_at)})
+        self._update(cursor, event.originator_id, cancel_amount=event.cancel_amount, refunds=json.dumps(refunds))
+
+    @apply.register
+    def _licence_granted(self, event: LicenceGranted, cursor: ViewCursor) -> None:
+        if event.merchant_uid:
+            self._link_licence(cursor, event.merchant_uid, event.originator_id, event.account_id)
+
+    @apply.register
+    def _licence_reserved(self, event: LicenceReserved, cursor: ViewCursor) -> None:
+        self._link_licence(cursor, event.merchant_uid, event.originator_id, event.account_id)
+
+    @apply.register
+    def _licence_transferred(self, event: LicenceTransferred, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE payments_view SET account_id = %(account)s WHERE user_licence_id = %(licence)s",
+            {"account": str(event.to_account_id), "licence": str(event.originator_id)},
+        )
+
+    def _link_licence(self, cursor: ViewCursor, merchant_uid: str, licence_id: UUID, account_id: UUID) -> None:
+        cursor.execute(
+            "UPDATE payments_view SET user_licence_id = %(licence)s, account_id = %(account)s "
+            "WHERE merchant_uid = %(merchant)s",
+            {"licence": str(licence_id), "account": str(account_id), "merchant": merchant_uid},
+        )
+
+    def _update(self, cursor: ViewCursor, payment_id: UUID, **columns: Any) -> None:
+        assignments = ", ".join(f"{column} = %({column})s" for column in columns)
+        cursor.execute(
+            f"UPDATE payments_view SET {assignments} WHERE payment_id = %(payment_id)s",
+            {**columns, "payment_id": str(payment_id)},
+        )
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
+    """An account's payment records, newest first (orders never paid are left out)."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT * FROM payments_view WHERE account_id = %(account)s AND state <> 'ordered' "
+            "ORDER BY ordered_at DESC, merchant_uid",
+            {"account": str(account_id)},
+        )
+        rows = cursor.fetchall()
+    for row in rows:
+        row["refunds"] = json.loads(row["refunds"])
+    return rows
+
+
+def payment_of(db: ViewDatabase, account_id: UUID, merchant_uid: str) -> dict[str, Any] | None:
+    """One payment record of an account (None when not theirs)."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT * FROM payments_view WHERE account_id = %(account)s AND merchant_uid = %(merchant)s",
+            {"account": str(account_id), "merchant": merchant_uid},
+        )
+        row = cursor.fetchone()
+    if row is not None:
+        row["refunds"] = json.loads(row["refunds"])
+    return row
+
+
+def overdue_virtual_accounts(db: ViewDatabase, now: datetime) -> list[str]:
+    """merchantUids of virtual accounts still waiting for a deposit past their deadline."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT merchant_uid, vbank_date FROM payments_view WHERE state = 'reserved' ORDER BY vbank_date",
+        )
+        rows = cursor.fetchall()
+    return [
+        row["merchant_uid"] for row in rows if row["vbank_date"] and datetime.fromisoformat(row["vbank_date"]) <= now
+    ]

@@ -1,0 +1,208 @@
+"""The purchase, licence and history calls through HTTP, against the sandbox, on each store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import Services, build_services
+from config.settings import Settings
+from integrations.portone.gateway import PortOneGateway
+from tests.integration.portone.harness import RunningSandbox, TestClock
+from tests.integration.purchases.conftest import SharedClock
+from tests.support import PlainHasher, running_projector
+
+pytestmark = pytest.mark.integration
+V1 = "/web/unicornpro/v1"
+CARD = "4111111111111111"
+
+
+@dataclass
+class Shop:
+    client: TestClient
+    services: Services
+    sandbox: RunningSandbox
+    clock: TestClock
+
+    def account(self, email: str) -> dict[str, str]:
+        """Register and log in; the bearer header of the new account."""
+        answer = self.client.post(f"{V1}/accounts", json={"email": email, "pw": "abcd1234", "language": "ko"})
+        assert answer.status_code == 200, answer.text
+        login = self.client.post(f"{V1}/auth/login", json={"email": email, "pw": "abcd1234"})
+        assert login.status_code == 200, login.text
+        return {"Authorization": f"Bearer {login.json()['accessToken']}"}
+
+    def order(self, headers: dict[str, str] | None = None, **body: Any) -> dict[str, Any]:
+        payload = {"licenseId": 121, "countryCode": "KR", "paymentMethod": "creditCard", **body}
+        answer = self.client.post(f"{V1}/payments/licenses/new", json=payload, headers=headers or {})
+        assert answer.status_code == 200, answer.text
+        result: dict[str, Any] = answer.json()
+        return result
+
+    def pay(self, order: dict[str, Any], **overrides: Any) -> str:
+        params = {
+            "pg": order["pg"],
+            "pay_method": order["payMethod"],
+            "merchant_uid": order["merchantUid"],
+            "name": order["name"],
+            "amount": order["amount"],
+            "currency": order["currency"],
+            "buyer_email": order["buyerEmail"],
+            "card_number": CARD,
+            **overrides,
+        }
+        imp_uid: str = self.sandbox.checkout(**params)["imp_uid"]
+        return imp_uid
+
+    def confirm(self, order: dict[str, Any], imp_uid: str, headers: dict[str, str] | None = None) -> Any:
+        return self.client.post(
+            f"{V1}/payments/licenses/new/confirm",
+            params={"localeCode": "ko"},
+            json={"impUid": imp_uid, "merchantUid": order["merchantUid"]},
+            headers=headers or {},
+        )
+
+
+@pytest.fixture
+def shop(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[Shop]:
+    services = build_services(settings, clock=SharedClock(clock))
+    services.hasher = PlainHasher()
+    services.gateway = PortOneGateway(sandbox.client())
+    with running_projector(settings):
+        yield Shop(TestClient(create_app(services=services)), services, sandbox, clock)
+    services.close()
+
+
+def test_a_guest_buys_a_licence_then_registers_its_key_activates_and_renames_a_device(shop: Shop) -> None:
+    order = shop.order(email="guest@example.com")
+    assert (order["amount"], order["currency"], order["pg"], order["payMethod"]) == (24360, "KRW", "nice", "card")
+    imp_uid = shop.pay(order)
+    confirmed = shop.confirm(order, imp_uid)
+    assert confirmed.status_code == 200, confirmed.text
+    body = confirmed.json()
+    assert (body["state"], body["email"], body["accountCreated"]) == ("paid", "guest@example.com", True)
+    assert shop.confirm(order, imp_uid).json()["userLicenseId"] == body["userLicenseId"]
+
+    owner = shop.account("owner@example.com")
+    claimed = shop.client.post(f"{V1}/licenses/{body['licenseKey'].lower()}/giveme", headers=owner)
+    assert claimed.status_code == 200, claimed.text
+    licences = shop.client.get(f"{V1}/licenses/mine", headers=owner).json()
+    assert [licence["id"] for licence in licences] == [body["userLicenseId"]]
+    assert licences[0]["life"] == 365
+
+    activated = shop.client.post(
+        f"{V1}/licenses/activate",
+        json={
+            "licenseKey": body["licenseKey"],
+            "deviceId": "pixel-8-abc",
+            "deviceName": "Pixel 8",
+            "platform": "android",
+        },
+    )
+    assert activated.status_code == 200, activated.text
+    assert (activated.json()["devicesCount"], activated.json()["maxDevicesCount"]) == (1, 1)
+    renamed = shop.client.patch(
+        f"{V1}/licenses/{body['userLicenseId']}/devices/pixel-8-abc", json={"deviceName": "Mina's phone"}, headers=owner
+    )
+    assert renamed.status_code == 200, renamed.text
+    detail = shop.client.get(f"{V1}/licenses/mine/{body['userLicenseId']}", headers=owner).json()
+    assert [d["registrationData"]["deviceName"] for d in detail["devices"]] == ["Mina's phone"]
+    assert [p["merchantUid"] for p in detail["payments"]] == [order["merchantUid"]]
+    history = shop.client.get(f"{V1}/payments/licenses", headers=owner).json()
+    assert history[0]["amount"] == 24360
+    assert history[0]["originalAmount"] == 34800
+    assert history[0]["discountRate"] == "0.3"
+    assert history[0]["cardNumber"] and "4111" not in history[0]["cardNumber"][6:]
+
+
+def test_one_customer_never_sees_or_touches_anothers_licence_or_payment(shop: Shop) -> None:
+    buyer = shop.account("buyer@example.com")
+    order = shop.order(buyer)
+    body = shop.confirm(order, shop.pay(order), buyer).json()
+    stranger = shop.account("stranger@example.com")
+    assert shop.client.get(f"{V1}/licenses/mine/{body['userLicenseId']}", headers=stranger).status_code == 404
+    assert shop.client.get(f"{V1}/payments/licenses/{order['merchantUid']}", headers=stranger).status_code == 404
+    assert shop.client.get(f"{V1}/licenses/mine", headers=stranger).json() == []
+    assert shop.confirm(order, "imp_000000000000", stranger).status_code == 403
+    gone = shop.client.delete(f"{V1}/licenses/{body['userLicenseId']}/devices/any", headers=stranger)
+    assert gone.status_code == 404
+    taken = shop.client.post(f"{V1}/licenses/{body['licenseKey']}/giveme", headers=stranger)
+    assert taken.json()["errorCode"] == -105
+    again = shop.client.post(f"{V1}/licenses/{body['licenseKey']}/giveme", headers=buyer)
+    assert again.json()["errorCode"] == -106
+
+
+def test_device_rules_answer_with_the_spec_codes(shop: Shop) -> None:
+    buyer = shop.account("devices@example.com")
+    order = shop.order(buyer)
+    body = shop.confirm(order, shop.pay(order), buyer).json()
+    activate = f"{V1}/licenses/activate"
+    device = {"licenseKey": body["licenseKey"], "deviceId": "d1", "deviceName": "Tab", "platform": "android"}
+    assert shop.client.post(activate, json=device).status_code == 200
+    assert shop.client.post(activate, json=device).status_code == 200  # the same device again is fine
+    assert shop.client.post(activate, json={**device, "deviceId": "d2"}).json()["errorCode"] == -105
+    assert shop.client.post(activate, json={**device, "deviceId": "d3", "platform": "ios"}).json()["errorCode"] == -100
+    assert shop.client.post(activate, json={**device, "licenseKey": "0000-0000-0000-0000"}).status_code == 404
+    assert shop.client.post(activate, json={**device, "platform": "amiga"}).json()["errorCode"] == -2
+
+    device_url = f"{V1}/licenses/{body['userLicenseId']}/devices"
+    assert shop.client.patch(f"{device_url}/d1", json={"deviceName": "x" * 60}, headers=buyer).json()["errorCode"] == -2
+    assert (
+        shop.client.patch(f"{device_url}/nope", json={"deviceName": "New"}, headers=buyer).json()["errorCode"] == -1404
+    )
+    assert shop.client.delete(f"{device_url}/d1", headers=buyer).status_code == 200
+    assert shop.client.delete(f"{device_url}/d1", headers=buyer).json()["errorCode"] == -1404
+    assert shop.client.post(activate, json={**device, "deviceId": "d2"}).status_code == 200
+
+
+def test_the_open_beta_is_once_per_account_and_closes_at_its_end(shop: Shop) -> None:
+    tester = shop.account("beta@example.com")
+    assert shop.client.post(f"{V1}/licenses/open-beta", headers=tester).status_code == 200
+    assert shop.client.post(f"{V1}/licenses/open-beta", headers=tester).json()["errorCode"] == -114
+    late = shop.account("late@example.com")
+    ends = shop.services.settings.open_beta_ends_at
+    shop.clock.advance(ends - shop.clock() + timedelta(seconds=1))
+    refreshed = shop.client.post(f"{V1}/auth/login", json={"email": "late@example.com", "pw": "abcd1234"})
+    late = {"Authorization": f"Bearer {refreshed.json()['accessToken']}"}
+    assert shop.client.post(f"{V1}/licenses/open-beta", headers=late).json()["errorCode"] == -1002
+
+
+def test_a_virtual_account_purchase_is_reserved_then_paid_through_the_webhook(shop: Shop) -> None:
+    buyer = shop.account("vbank@example.com")
+    order = shop.order(buyer, paymentMethod="virtualAccount")
+    imp_uid = shop.pay(order)
+    reserved = shop.confirm(order, imp_uid, buyer).json()
+    assert reserved["state"] == "reserved"
+    assert reserved["vbank"]["vbankNum"]
+    record = shop.client.get(f"{V1}/payments/licenses/{order['merchantUid']}", headers=buyer).json()
+    assert record["status"] == "reserved"
+    assert record["vbankNum"] == reserved["vbank"]["vbankNum"]
+
+    assert shop.sandbox.deposit(imp_uid).status_code == 200
+    hook = {"imp_uid": imp_uid, "merchant_uid": order["merchantUid"], "status": "paid"}
+    assert shop.client.post(f"{V1}/payments/webhook", json=hook).json() == {"ok": True}
+    assert shop.client.post(f"{V1}/payments/webhook", json=hook).json() == {"ok": True}  # deliveries repeat
+    shop.services.see_own_write(shop.services.store.max_notification_id(), "licences", "payments")
+    licence = shop.client.get(f"{V1}/licenses/mine/{reserved['userLicenseId']}", headers=buyer).json()
+    assert licence["state"] == "active"
+    assert shop.client.get(f"{V1}/payments/licenses/{order['merchantUid']}", headers=buyer).json()["status"] == "paid"
+
+
+def test_bad_purchase_input_gets_the_spec_codes_and_never_a_500(shop: Shop) -> None:
+    new = f"{V1}/payments/licenses/new"
+    base = {"licenseId": 121, "countryCode": "KR", "paymentMethod": "creditCard"}
+    assert shop.client.post(new, json=base).json()["errorCode"] == -1  # a guest without an email
+    assert shop.client.post(new, json={**base, "email": "nope"}).json()["errorCode"] == -2
+    assert shop.client.post(new, json={**base, "email": "a@b.co", "licenseId": 1}).json()["errorCode"] == -302
+    assert shop.client.post(new, json={**base, "email": "a@b.co", "paymentMethod": "gold"}).json()["errorCode"] == -2
+    confirm = f"{V1}/payments/licenses/new/confirm"
+    assert shop.client.post(confirm, json={"impUid": "imp_1", "merchantUid": "nope"}).status_code == 404
+    order = shop.order(email="declined@example.com")
+    declined = shop.confirm(order, shop.pay(order, card_number="4111111111110002"))
+    assert declined.json()["errorCode"] == -300

@@ -9,7 +9,7 @@ from celery import Celery
 from config.settings import Settings
 from integrations.broker import broker_transport_options
 
-TASK_MODULES = ["workers.tasks.maintenance", "workers.tasks.mail"]
+TASK_MODULES = ["workers.tasks.maintenance", "workers.tasks.mail", "workers.tasks.payments"]
 
 
 def create_celery(settings: Settings) -> Celery:
@@ -27,6 +27,10 @@ def create_celery(settings: Settings) -> Celery:
         timezone="UTC",
         enable_utc=True,
         beat_schedule={
+            "lapse-overdue-virtual-accounts": {
+                "task": "payments.lapse_overdue_virtual_accounts",
+                "schedule": timedelta(minutes=1),
+            },
             "report-view-lag": {
                 "task": "maintenance.report_view_lag",
                 "schedule": timedelta(minutes=1),

@@ -20,6 +20,7 @@ from events.accounts import (
     EmailChangeRequested,
     PasswordResetRequested,
 )
+from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
 from projections.database import ViewDatabase
 from projections.tracking import advance, ensure_tracking_row
 
@@ -37,6 +38,8 @@ Reaction = Callable[[Any], list[TaskCall]]
 
 
 def _confirmation_mail(event: AccountRegistered | ConfirmationMailRequested) -> list[TaskCall]:
+    if isinstance(event, AccountRegistered) and not event.password_hash:
+        return []  # an account made by a guest purchase: the receipt invites them to set a password
     return [TaskCall("accounts.send_confirmation_mail", {"account_id": str(event.originator_id)})]
 
 
@@ -54,6 +57,15 @@ def _email_change_mail(event: EmailChangeRequested) -> list[TaskCall]:
     return [TaskCall("accounts.send_email_change_mail", kwargs)]
 
 
+def _purchase_mail(kind: str) -> Reaction:
+    def reaction(event: PaymentSucceeded | PaymentReserved | PaymentCancelled) -> list[TaskCall]:
+        if isinstance(event, PaymentCancelled) and event.error_code is not None:
+            return []  # cancelled by us for tampering: nothing the buyer needs to act on
+        return [TaskCall("payments.send_purchase_mail", {"payment_id": str(event.originator_id), "kind": kind})]
+
+    return reaction
+
+
 # Event class -> what to start. Filled by the features that need reactions
 # (confirmation mail on registration, deadlines on virtual accounts, ...).
 REACTIONS: dict[type[Any], Reaction] = {
@@ -61,6 +73,9 @@ REACTIONS: dict[type[Any], Reaction] = {
     ConfirmationMailRequested: _confirmation_mail,
     PasswordResetRequested: _password_reset_mail,
     EmailChangeRequested: _email_change_mail,
+    PaymentSucceeded: _purchase_mail("receipt"),
+    PaymentReserved: _purchase_mail("virtual-account"),
+    PaymentCancelled: _purchase_mail("lapsed"),
 }
 
 

@@ -154,6 +154,9 @@ class Payment(Aggregate):
         self.imp_uid: str | None = None
         self.cancel_amount = 0
         self.vbank_date: datetime | None = None
+        self.vbank_name: str | None = None
+        self.vbank_num: str | None = None
+        self.vbank_holder: str | None = None
 
     @when.register
     def _succeeded(self, event: PaymentSucceeded) -> None:
@@ -165,6 +168,9 @@ class Payment(Aggregate):
         self.state = PaymentState.RESERVED
         self.imp_uid = event.imp_uid
         self.vbank_date = event.vbank_date
+        self.vbank_name = event.vbank_name
+        self.vbank_num = event.vbank_num
+        self.vbank_holder = event.vbank_holder
 
     @when.register
     def _failed(self, event: PaymentFailed) -> None:

@@ -55,8 +55,8 @@ def password_reset_path(language: Language) -> str:
 
 def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind: str, message: MailMessage) -> bool:
     """Send unless this task id already sent its mail; True when sent now."""
+    _ensure_sent_mail_table(db)
     with db.transaction() as cursor:
-        cursor.execute(SENT_MAIL_DDL)
         cursor.execute(
             "INSERT INTO sent_mail (task_id, kind, recipient, sent_at) "
             "VALUES (%(task)s, %(kind)s, %(to)s, %(at)s) ON CONFLICT (task_id) DO NOTHING",
@@ -67,6 +67,19 @@ def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind
             return False
         mailer.send(message)
     return True
+
+
+def _ensure_sent_mail_table(db: ViewDatabase) -> None:
+    # Two first-ever tasks racing on PostgreSQL can both try to create the table; the loser's
+    # catalogue conflict is harmless, so try once more (the table exists by then).
+    for attempt in range(2):
+        try:
+            with db.transaction() as cursor:
+                cursor.execute(SENT_MAIL_DDL)
+            return
+        except Exception:
+            if attempt:
+                raise
 
 
 def confirmation_link(settings: Settings, account: Account, clock: Clock) -> str:

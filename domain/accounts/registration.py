@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -46,9 +47,11 @@ def register_account(
 
     def attempt() -> Registered:
         existing = _email_index(store, email)
-        if existing is not None and existing.is_taken:
-            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
         now = clock.now()
+        if existing is not None and existing.is_taken and existing.account_id is not None:
+            return _claim_guest_account(
+                store, existing.account_id, password_hash, language, marketing_push_enabled, now
+            )
         account = Account.register(
             email=email,
             password_hash=password_hash,
@@ -65,6 +68,29 @@ def register_account(
         return Registered(account.id, account.email_confirmed, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)
+
+
+def _claim_guest_account(
+    store: Storefront,
+    account_id: UUID,
+    password_hash: str,
+    language: Language,
+    marketing_push_enabled: bool,
+    now: datetime,
+) -> Registered:
+    """A guest purchase made a passwordless account for this address: registering sets its password.
+
+    The address still has to be confirmed through the mail, so holding the address
+    is what proves ownership, as for any new account. Any other holder: -402.
+    """
+    account: Account = store.repository.get(account_id)
+    if account.password_hash or account.deleted:
+        raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
+    account.change_password(password_hash, now)
+    account.change_profile(name=account.name, language=language, marketing_push_enabled=marketing_push_enabled, at=now)
+    account.request_confirmation_mail(now)
+    recordings = store.save(account)
+    return Registered(account.id, account.email_confirmed, recordings[-1].notification.id)
 
 
 def _email_index(store: Storefront, email: str) -> EmailIndex | None:

@@ -1,0 +1,84 @@
+"""A guest buys, gets the key and a link by mail, registers with that address and finds the licence theirs."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import build_services
+from config.settings import Settings
+from domain.catalogue.licences import Catalogue
+from domain.payments.payment import Payment
+from domain.payments.purchase import confirm_payment, place_order
+from domain.store import Storefront
+from events.values import Language
+from integrations.portone.gateway import PortOneGateway
+from tests.integration.portone.harness import RunningSandbox
+from tests.integration.purchases.conftest import SharedClock
+from tests.support import PlainHasher, running_projector
+from workers.tasks.payments import deliver_purchase_mail
+from workers.wiring import WorkerServices
+
+pytestmark = pytest.mark.integration
+V1 = "/web/unicornpro/v1"
+
+
+def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licence(
+    settings: Settings,
+    sandbox: RunningSandbox,
+    gateway: PortOneGateway,
+    domain_clock: SharedClock,
+    catalogue: Catalogue,
+    store: Storefront,
+) -> None:
+    order = place_order(
+        store,
+        domain_clock,
+        gateway,
+        catalogue,
+        licence_id=121,
+        country_code="KR",
+        language=Language.EN,
+        payment_method="creditCard",
+        account_id=None,
+        email="walk.in@example.com",
+    )
+    paid = sandbox.checkout(
+        pg=order.pg,
+        pay_method=order.pay_method,
+        merchant_uid=order.merchant_uid,
+        name=order.name,
+        amount=order.amount,
+        buyer_email=order.buyer_email,
+        card_number="4111111111111111",
+    )
+    bought = confirm_payment(
+        store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid, language=Language.EN
+    )
+
+    workers = WorkerServices(settings, domain_clock)
+    assert deliver_purchase_mail(workers, task_id="t-1", payment_id=Payment.id_for(order.merchant_uid), kind="receipt")
+    [receipt] = list(settings.outbox_dir.glob("*.eml"))
+    text = receipt.read_text()
+    assert bought.licence_key in text
+    assert "/en/register?userLicenseKey=" in text
+
+    services = build_services(settings, clock=domain_clock)
+    services.hasher = PlainHasher()
+    client = TestClient(create_app(services=services))
+    with running_projector(settings):
+        registered = client.post(
+            f"{V1}/accounts", json={"email": "Walk.In@example.com", "pw": "newpass123", "language": "en"}
+        )
+        assert registered.status_code == 200, registered.text
+        assert registered.json()["userId"] == str(bought.account_id)
+        again = client.post(
+            f"{V1}/accounts", json={"email": "walk.in@example.com", "pw": "other1234", "language": "en"}
+        )
+        assert again.json()["errorCode"] == -402
+
+        token = client.post(f"{V1}/auth/login", json={"email": "walk.in@example.com", "pw": "newpass123"}).json()
+        mine = client.get(f"{V1}/licenses/mine", headers={"Authorization": f"Bearer {token['accessToken']}"}).json()
+        assert [licence["licenseKey"] for licence in mine] == [bought.licence_key]
+    services.close()

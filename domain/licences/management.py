@@ -157,3 +157,20 @@ def activate_device(
         return Activation(licence.id, licence.expires_at, len(licence.devices), licence.max_devices_count, added)
 
     return retry_on_conflict(attempt)
+
+
+@dataclass(frozen=True)
+class KeyHolder:
+    """Who holds a licence key, as far as a licence link needs to know."""
+
+    email: str
+    registered: bool
+    email_confirmed: bool
+
+
+def key_holder(store: Storefront, licence_key: str) -> KeyHolder:
+    """The account behind a licence link's key (404 when the key is unknown)."""
+    licence = _licence_by_key(store, normalise_licence_key(licence_key))
+    account: Account = store.repository.get(licence.account_id)
+    registered = bool(account.password_hash) and not account.deleted
+    return KeyHolder(account.email, registered, registered and account.email_confirmed)

@@ -68,6 +68,8 @@ def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licenc
     services.hasher = PlainHasher()
     client = TestClient(create_app(services=services))
     with running_projector(settings):
+        link = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": bought.licence_key}).json()
+        assert link == {"email": "walk.in@example.com", "isRegistered": False, "emailConfirmed": False}
         registered = client.post(
             f"{V1}/accounts", json={"email": "Walk.In@example.com", "pw": "newpass123", "language": "en"}
         )
@@ -78,6 +80,10 @@ def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licenc
         )
         assert again.json()["errorCode"] == -402
 
+        link = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": bought.licence_key}).json()
+        assert (link["isRegistered"], link["emailConfirmed"]) == (True, False)
+        unknown = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": "0000-0000-0000-0000"})
+        assert unknown.status_code == 404
         token = client.post(f"{V1}/auth/login", json={"email": "walk.in@example.com", "pw": "newpass123"}).json()
         mine = client.get(f"{V1}/licenses/mine", headers={"Authorization": f"Bearer {token['accessToken']}"}).json()
         assert [licence["licenseKey"] for licence in mine] == [bought.licence_key]

@@ -1,0 +1,30 @@
+"""The licence link of spec section 4: does the key's address still need confirming?"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.licences.management import key_holder
+
+router = APIRouter(prefix="/accounts", tags=["accounts"])
+
+
+class KeyEmailCheck(CamelModel):
+    """Whether the licence key's account is registered and its address confirmed."""
+
+    email: str
+    is_registered: bool
+    email_confirmed: bool
+
+
+@router.get("/check/email", response_model=KeyEmailCheck)
+def check_email_for_licence_key(
+    services: ServicesDep, user_license_key: Annotated[str, Query(alias="userLicenseKey", min_length=1)]
+) -> KeyEmailCheck:
+    """For a licence link: the holder's address, and whether it is registered and confirmed (404 unknown key)."""
+    holder = key_holder(services.store, user_license_key)
+    return KeyEmailCheck(email=holder.email, is_registered=holder.registered, email_confirmed=holder.email_confirmed)

@@ -8,3 +8,4 @@ from events import accounts as accounts
 from events import licences as licences
 from events import payments as payments
 from events import sessions as sessions
+from events import subscriptions as subscriptions

@@ -117,3 +117,10 @@ class OpenBetaJoined(StoredCreation):
     TOPIC = "licence.OpenBetaJoined"
     account_id: UUID
     user_licence_id: UUID
+
+
+class LicenceExtended(StoredEvent):
+    """A subscription's paid period moved the licence's end."""
+
+    TOPIC = "licence.Extended"
+    expires_at: datetime

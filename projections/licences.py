@@ -12,6 +12,7 @@ from events.licences import (
     DeviceRemoved,
     DeviceRenamed,
     LicenceActivated,
+    LicenceExtended,
     LicenceGranted,
     LicenceReservationLapsed,
     LicenceReserved,
@@ -110,6 +111,10 @@ class LicencesView(View):
     @apply.register
     def _revoked(self, event: LicenceRevoked, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, state="revoked", expires_at=_iso(event.revoked_at))
+
+    @apply.register
+    def _extended(self, event: LicenceExtended, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, expires_at=_iso(event.expires_at))
 
     @apply.register
     def _transferred(self, event: LicenceTransferred, cursor: ViewCursor) -> None:

@@ -19,6 +19,7 @@ from events.licences import (
     DeviceRemoved,
     DeviceRenamed,
     LicenceActivated,
+    LicenceExtended,
     LicenceGranted,
     LicenceKeyClaimed,
     LicenceReservationLapsed,
@@ -190,6 +191,13 @@ class UserLicence(Aggregate):
         self.check_has_device(device_id)
         self.trigger_event(DeviceRemoved, timestamp=at, device_id=device_id)
 
+    def extend_to(self, expires_at: datetime, at: datetime) -> None:
+        """Run until ``expires_at`` (the end of the subscription's last paid period)."""
+        if self.state is not LicenceState.ACTIVE:
+            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, f"licence is {self.state.value}")
+        if expires_at != self.expires_at:
+            self.trigger_event(LicenceExtended, timestamp=at, expires_at=expires_at)
+
     def transfer(self, to_account_id: UUID, at: datetime) -> None:
         """Move the licence to the account that registered its key."""
         self.trigger_event(
@@ -250,6 +258,10 @@ class UserLicence(Aggregate):
     def _revoked(self, event: LicenceRevoked) -> None:
         self.state = LicenceState.REVOKED
         self.expires_at = event.revoked_at
+
+    @when.register
+    def _extended(self, event: LicenceExtended) -> None:
+        self.expires_at = event.expires_at
 
     @when.register
     def _transferred(self, event: LicenceTransferred) -> None:

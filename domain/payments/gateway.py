@@ -62,3 +62,7 @@ class PaymentGateway(Protocol):
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
         """Cancel all (amount None) or part of a payment; ``checksum`` is the refundable balance."""
         ...
+
+    def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
+        """Charge a billing key; a repeated merchantUid returns the first charge instead of charging again."""
+        ...

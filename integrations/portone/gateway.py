@@ -26,6 +26,11 @@ class PortOneGateway:
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
         return to_gateway_payment(self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason))
 
+    def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
+        return to_gateway_payment(
+            self._client.charge_again(customer_uid=customer_uid, merchant_uid=merchant_uid, amount=amount, name=name)
+        )
+
     def close(self) -> None:
         """Release the HTTP connection pool."""
         self._client.close()

@@ -1,0 +1,1 @@
+"""Subscriptions: licences renewed by billing keys, with dunning, cancellation and resumption."""

@@ -92,3 +92,11 @@ class SubscriptionResubscribed(StoredEvent):
     customer_uid: str
     period_start: datetime
     paid_until: datetime
+
+
+class ResubscribeFailed(StoredEvent):
+    """Charging the first period of a re-subscription failed; the subscription stays ended."""
+
+    TOPIC = "subscription.ResubscribeFailed"
+    merchant_uid: str
+    reason: str

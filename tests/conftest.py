@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from config.settings import Settings
 
@@ -19,6 +20,10 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 PG_ADMIN = os.environ.get("TEST_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 PG_URL_BASE = os.environ.get("TEST_POSTGRES_URL_BASE", "postgresql://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+# Timing deadlines make property tests flaky on a busy 2-core machine; budgets are set per test instead.
+hypothesis_settings.register_profile("storefront", deadline=None, print_blob=True)
+hypothesis_settings.load_profile("storefront")
 
 for _name in ("DATABASE_URL", "REDIS_URL", "SENTRY_DSN", "SMTP_URL", "APP_VAR_DIR"):
     os.environ.pop(_name, None)

@@ -176,20 +176,23 @@ def resubscribe(
     subscription = _own_subscription(store, account_id, subscription_id)
     if subscription.status is not SubscriptionStatus.ENDED:
         raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription has not ended")
-    period = subscription.period + 1
-    merchant_uid = f"{subscription.merchant_uid_for(period, 1)}-r{subscription.version}"
+    merchant_uid = subscription.resubscribe_merchant_uid()
     card = customer_uid or subscription.customer_uid
     charge = gateway.charge_billing_key(card, merchant_uid, subscription.amount, subscription.name)
 
     def attempt() -> int:
         current = _own_subscription(store, account_id, subscription_id)
+        if current.resubscribe_merchant_uid() != merchant_uid:
+            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "another request settled this re-subscription")
         licence: UserLicence = store.repository.get(current.user_licence_id)
         now = clock.now()
         payment = charge_record(current, licence, merchant_uid, "resubscribe", now)
         if not paid_in_full(charge, current.amount):
-            payment.fail(charge.imp_uid, charge.fail_reason or "not paid", now)
-            store.save(payment)
-            raise DomainError(ErrorCode.CHECK_CARD_HELD, charge.fail_reason or "")
+            reason = charge.fail_reason or "not paid"
+            payment.fail(charge.imp_uid, reason, now)
+            current.record_resubscribe_failure(merchant_uid, reason, now)
+            store.save(current, payment)
+            raise DomainError(ErrorCode.CHECK_CARD_HELD, reason)
         payment.succeed(charge, now)
         current.resubscribe(merchant_uid=merchant_uid, imp_uid=charge.imp_uid, customer_uid=card, at=now)
         licence.extend_to(current.paid_until, now)

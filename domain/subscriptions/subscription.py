@@ -24,6 +24,7 @@ from events.subscriptions import (
     AutoRenewalResumed,
     PaymentMethodChanged,
     RenewalFailed,
+    ResubscribeFailed,
     SubscriptionEnded,
     SubscriptionRenewed,
     SubscriptionResubscribed,
@@ -193,6 +194,14 @@ class Subscription(Aggregate):
             paid_until=at + period_length(self.life),
         )
 
+    def resubscribe_merchant_uid(self) -> str:
+        """The next re-subscription charge's order id: racing requests share it, a retry after failure does not."""
+        return f"{self.merchant_uid_for(self.period + 1, 1)}-r{self.version}"
+
+    def record_resubscribe_failure(self, merchant_uid: str, reason: str, at: datetime) -> None:
+        """The re-subscription charge failed; the next try gets a new order id."""
+        self.trigger_event(ResubscribeFailed, timestamp=at, merchant_uid=merchant_uid, reason=reason)
+
     def change_payment_method(
         self, customer_uid: str, card_name: str | None, card_number: str | None, at: datetime
     ) -> None:
@@ -260,6 +269,10 @@ class Subscription(Aggregate):
         self.status = SubscriptionStatus.ENDED
         self.retry_at = None
         self.failed_attempts = 0
+
+    @when.register
+    def _resubscribe_failed(self, event: ResubscribeFailed) -> None:
+        pass
 
     @when.register
     def _resubscribed(self, event: SubscriptionResubscribed) -> None:

@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +47,16 @@ class Settings(BaseSettings):
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
+
+    @model_validator(mode="after")
+    def _no_development_secrets_in_production(self) -> Settings:
+        if self.app_env == "production":
+            for name in ("auth_secret", "zendesk_secret"):
+                if str(getattr(self, name)).startswith("dev-only-"):
+                    raise ValueError(f"{name.upper()} must be set in production")
+            if self.portone_base_url.startswith("http://127.0.0.1"):
+                raise ValueError("PORTONE_BASE_URL must point at PortOne in production, not the sandbox")
+        return self
 
     @property
     def payment_script_url(self) -> str:

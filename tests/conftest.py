@@ -77,7 +77,7 @@ def drop_postgres_database(url: str) -> None:
 
 def make_settings(var_dir: Path, **values: str) -> Settings:
     """Settings for a test, by environment-variable names."""
-    return Settings(APP_VAR_DIR=str(var_dir), APP_ENV="test", **values)  # type: ignore[call-arg]
+    return Settings(**{"APP_VAR_DIR": str(var_dir), "APP_ENV": "test", **values})  # type: ignore[arg-type]
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

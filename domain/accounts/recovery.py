@@ -98,7 +98,7 @@ def check_password_reset(store: Storefront, clock: Clock, secret: str, token: st
 def reset_password(
     store: Storefront, clock: Clock, hasher: PasswordHasher, secret: str, *, token: str, password: str
 ) -> int:
-    """Set a new password through a reset link (-2 for a bad password, -3 when it is the current one).
+    """Set a new password through a reset link (-2 for a bad password, -406 when it is the current one).
 
     Every session of the account ends (its refresh tokens stop working).
     """
@@ -107,7 +107,7 @@ def reset_password(
     claims = _read(secret, RESET_PASSWORD, token, clock)
     account = _account_for_link(store, claims)
     if hasher.verify(account.password_hash, password):
-        raise DomainError(ErrorCode.DUPLICATE_PARAMETER, "new password equals the current one")
+        raise DomainError(ErrorCode.PASSWORD_DIFFERS, "new password equals the current one")
     password_hash = hasher.hash(password)
 
     def attempt() -> int:

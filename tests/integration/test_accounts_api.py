@@ -437,7 +437,7 @@ def test_a_forgotten_password_is_reset_through_a_mailed_link_once(site: Site) ->
     weak = client.put(f"{V1}/accounts/password-change", json={"pw": "weak", "token": token})
     assert weak.json()["errorCode"] == -2
     same = client.put(f"{V1}/accounts/password-change", json={"pw": "abcd1234", "token": token})
-    assert same.json()["errorCode"] == -3
+    assert same.json()["errorCode"] == -406
     site.clock.advance(timedelta(seconds=1))
     done = client.put(f"{V1}/accounts/password-change", json={"pw": "fresh2026", "token": token})
     assert done.status_code == 200, done.text

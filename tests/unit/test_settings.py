@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from tests.conftest import make_settings
 
 
@@ -32,3 +35,16 @@ def test_a_database_url_selects_postgres_for_log_and_views(tmp_path: Path) -> No
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("shop", "s@cret")
     assert settings.view_store_env == env
     assert settings.broker_url == "redis://r:6379/0"
+
+
+def test_production_refuses_to_start_with_development_secrets_or_the_sandbox(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError, match="AUTH_SECRET"):
+        make_settings(tmp_path, APP_ENV="production", PORTONE_BASE_URL="https://api.iamport.kr")
+    real = make_settings(
+        tmp_path,
+        APP_ENV="production",
+        AUTH_SECRET="s" * 40,
+        ZENDESK_SECRET="z" * 40,
+        PORTONE_BASE_URL="https://api.iamport.kr",
+    )
+    assert real.app_env == "production"

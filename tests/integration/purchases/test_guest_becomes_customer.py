@@ -84,6 +84,12 @@ def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licenc
         assert (link["isRegistered"], link["emailConfirmed"]) == (True, False)
         unknown = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": "0000-0000-0000-0000"})
         assert unknown.status_code == 404
+        friend = client.post(
+            f"{V1}/accounts",
+            params={"userLicenseKey": "0000-0000-0000-0000"},
+            json={"email": "friend@example.com", "pw": "friend1234", "language": "ko"},
+        )
+        assert friend.status_code == 200, "an unusable key never costs the registration"
         token = client.post(f"{V1}/auth/login", json={"email": "walk.in@example.com", "pw": "newpass123"}).json()
         mine = client.get(f"{V1}/licenses/mine", headers={"Authorization": f"Bearer {token['accessToken']}"}).json()
         assert [licence["licenseKey"] for licence in mine] == [bought.licence_key]

@@ -9,7 +9,7 @@ from fastapi import APIRouter, FastAPI
 
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
-from api.routers import accounts, auth, health, licence_links, licences, payments
+from api.routers import accounts, auth, billing_keys, health, licence_links, licences, payments, subscriptions
 from api.services import Services, build_services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
@@ -48,6 +48,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(licences.mine)
     api.include_router(payments.router)
     api.include_router(licence_links.router)
+    api.include_router(billing_keys.router)
+    api.include_router(subscriptions.router)
     app.include_router(api)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -9,3 +9,4 @@ from events import licences as licences
 from events import payments as payments
 from events import sessions as sessions
 from events import subscriptions as subscriptions
+from events import wallets as wallets

@@ -5,9 +5,10 @@ from __future__ import annotations
 from projections.accounts import AccountsView
 from projections.licences import LicencesView
 from projections.payments import PaymentsView
+from projections.subscriptions import SubscriptionsView
 from projections.view import View
 
 
 def all_views() -> list[View]:
     """Every view, in the order the projector starts them."""
-    return [AccountsView(), LicencesView(), PaymentsView()]
+    return [AccountsView(), LicencesView(), PaymentsView(), SubscriptionsView()]

@@ -9,7 +9,12 @@ from celery import Celery
 from config.settings import Settings
 from integrations.broker import broker_transport_options
 
-TASK_MODULES = ["workers.tasks.maintenance", "workers.tasks.mail", "workers.tasks.payments"]
+TASK_MODULES = [
+    "workers.tasks.maintenance",
+    "workers.tasks.mail",
+    "workers.tasks.payments",
+    "workers.tasks.subscriptions",
+]
 
 
 def create_celery(settings: Settings) -> Celery:
@@ -27,6 +32,10 @@ def create_celery(settings: Settings) -> Celery:
         timezone="UTC",
         enable_utc=True,
         beat_schedule={
+            "renew-due-subscriptions": {
+                "task": "subscriptions.renew_due",
+                "schedule": timedelta(minutes=1),
+            },
             "lapse-overdue-virtual-accounts": {
                 "task": "payments.lapse_overdue_virtual_accounts",
                 "schedule": timedelta(minutes=1),

@@ -25,6 +25,7 @@ from domain.licences.management import (
 )
 from projections.licences import licence_of, licences_of
 from projections.payments import payments_of
+from projections.subscriptions import subscriptions_of
 
 router = APIRouter(prefix="/purchasable-licenses", tags=["licences"])
 
@@ -160,8 +161,9 @@ class UserLicenceOut(CamelModel):
     scheduled_payment: dict[str, object] | None
 
     @classmethod
-    def of(cls, row: dict[str, Any]) -> UserLicenceOut:
-        """From a licences-view row."""
+    def of(cls, row: dict[str, Any], subscription: dict[str, Any] | None = None) -> UserLicenceOut:
+        """From a licences-view row (and its subscription's row, when it has one)."""
+        scheduled = subscription is not None and subscription["status"] in ("active", "past_due")
         return cls(
             id=row["user_licence_id"],
             new_license_id=row["licence_id"],
@@ -184,8 +186,20 @@ class UserLicenceOut(CamelModel):
                 for device in row["devices"]
             ],
             discount_factors=[],
-            is_scheduled=False,
-            scheduled_payment=None,
+            is_scheduled=scheduled,
+            scheduled_payment=(
+                {
+                    "nextPaymentAt": subscription["next_charge_at"],
+                    "price": subscription["amount"],
+                    "currency": subscription["currency"],
+                    "licenseName": subscription["name"],
+                    "cardName": subscription["card_name"],
+                    "cardNumber": subscription["card_number"],
+                    "status": subscription["status"],
+                }
+                if subscription is not None and scheduled
+                else None
+            ),
         )
 
 
@@ -199,7 +213,11 @@ class UserLicenceDetailOut(UserLicenceOut):
 @mine.get("/mine", response_model=list[UserLicenceOut])
 def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
     """The caller's licences, newest first."""
-    return [UserLicenceOut.of(row) for row in licences_of(services.views, caller.account_id)]
+    subscriptions = subscriptions_of(services.views, caller.account_id)
+    return [
+        UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]))
+        for row in licences_of(services.views, caller.account_id)
+    ]
 
 
 @mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut)
@@ -213,7 +231,7 @@ def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) 
         for record in payments_of(services.views, caller.account_id)
         if record["user_licence_id"] == str(user_license_id)
     ]
-    summary = UserLicenceOut.of(row)
+    summary = UserLicenceOut.of(row, subscriptions_of(services.views, caller.account_id).get(str(user_license_id)))
     # Licences bought in Apple's store cannot be upgraded here; none of ours carry an Apple transaction id yet.
     return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=False)
 

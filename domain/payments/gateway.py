@@ -7,6 +7,8 @@ from datetime import datetime
 from enum import Enum
 from typing import Protocol
 
+from domain.payments.cards import Card
+
 
 class GatewayStatus(Enum):
     """Where the gateway says a payment stands."""
@@ -66,3 +68,21 @@ class PaymentGateway(Protocol):
     def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
         """Charge a billing key; a repeated merchantUid returns the first charge instead of charging again."""
         ...
+
+    def issue_billing_key(self, customer_uid: str, card: Card, pg: str) -> IssuedBillingKey:
+        """Register a card under ``customer_uid`` (raises BillingKeyRefusedError)."""
+        ...
+
+
+@dataclass(frozen=True)
+class IssuedBillingKey:
+    """A billing key the gateway issued: only the card's name and mask come back."""
+
+    customer_uid: str
+    pg: str
+    card_name: str | None
+    card_number: str | None
+
+
+class BillingKeyRefusedError(Exception):
+    """The card company or the gateway refused to issue a billing key."""

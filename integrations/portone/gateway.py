@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from domain.payments.gateway import GatewayPayment, GatewayStatus, PaymentNotFoundAtGatewayError
+from domain.payments.cards import Card
+from domain.payments.gateway import (
+    BillingKeyRefusedError,
+    GatewayPayment,
+    GatewayStatus,
+    IssuedBillingKey,
+    PaymentNotFoundAtGatewayError,
+)
 from integrations.portone.client import PortOneClient
-from integrations.portone.errors import PaymentNotFoundError
-from integrations.portone.models import Payment
+from integrations.portone.errors import GatewayUnavailableError, PaymentNotFoundError, PortOneError
+from integrations.portone.models import CardDetails, Payment
 
 
 class PortOneGateway:
@@ -29,6 +36,20 @@ class PortOneGateway:
     def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
         return to_gateway_payment(
             self._client.charge_again(customer_uid=customer_uid, merchant_uid=merchant_uid, amount=amount, name=name)
+        )
+
+    def issue_billing_key(self, customer_uid: str, card: Card, pg: str) -> IssuedBillingKey:
+        details = CardDetails(
+            number=card.dashed_number, expiry=card.expiry, birth=card.birth, pwd_2digit=card.password_2digit
+        )
+        try:
+            customer = self._client.issue_billing_key(customer_uid, details, pg=pg)
+        except PortOneError as refused:
+            if isinstance(refused, GatewayUnavailableError):
+                raise
+            raise BillingKeyRefusedError(refused.message or "refused") from None
+        return IssuedBillingKey(
+            customer.customer_uid, customer.pg_provider or pg, customer.card_name, customer.card_number
         )
 
     def close(self) -> None:

@@ -1,0 +1,111 @@
+"""Billing keys: cards kept at the gateway for subscriptions (spec section 7)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from api.auth import CallerDep
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.errors import DomainError, ErrorCode
+from domain.payments.cards import Card, card_from_form
+from domain.payments.wallet import BillingKey, choose_default_billing_key, register_billing_key, wallet_of
+
+router = APIRouter(prefix="/billingkeys", tags=["billing keys"])
+
+
+class CardForm(CamelModel):
+    """The card entry fields (spec section 5). They go to the gateway and are dropped."""
+
+    card_number: str = Field(min_length=1, max_length=19, description="digits only, no dashes")
+    expiry_year: int
+    expiry_month: int
+    password: str = Field(min_length=1, max_length=2, description="first two digits of the card password")
+    birth: str = Field(min_length=1, max_length=10, description="6-digit birth date or 10-digit business number")
+
+    def __repr__(self) -> str:
+        return "CardForm(…)"
+
+    def card(self, today: date) -> Card:
+        """The validated card (-305 when a field is wrong)."""
+        return card_from_form(
+            number=self.card_number,
+            year=self.expiry_year,
+            month=self.expiry_month,
+            password=self.password,
+            birth=self.birth,
+            today=today,
+        )
+
+
+class BillingKeyOut(CamelModel):
+    """A billing key as the customer sees it: the card's name and mask."""
+
+    billingkey_id: str
+    customer_uid: str
+    pg: str
+    card_name: str | None
+    card_number: str | None
+    is_default: bool
+
+
+class Wallet(CamelModel):
+    """Every billing key of the caller, and the default one."""
+
+    billingkeys: list[BillingKeyOut]
+    default_billingkey_id: str | None
+
+
+def _out(key: BillingKey, default_id: str | None) -> BillingKeyOut:
+    return BillingKeyOut(
+        billingkey_id=key.billing_key_id,
+        customer_uid=key.customer_uid,
+        pg=key.pg,
+        card_name=key.card_name,
+        card_number=key.card_number,
+        is_default=key.billing_key_id == default_id,
+    )
+
+
+@router.put("", response_model=BillingKeyOut)
+def add_billing_key(form: CardForm, services: ServicesDep, caller: CallerDep) -> BillingKeyOut:
+    """Register a card at the gateway (-303 refused, -305 bad fields, -308 already registered)."""
+    card = form.card(services.clock.now().date())
+    key = register_billing_key(
+        services.store, services.clock, services.payments, account_id=caller.account_id, card=card
+    )
+    wallet = wallet_of(services.store, caller.account_id)
+    return _out(key, wallet.default_id if wallet else None)
+
+
+@router.get("/customerUid", response_model=Wallet)
+def my_billing_keys(services: ServicesDep, caller: CallerDep) -> Wallet:
+    """The caller's billing keys."""
+    wallet = wallet_of(services.store, caller.account_id)
+    if wallet is None:
+        return Wallet(billingkeys=[], default_billingkey_id=None)
+    return Wallet(
+        billingkeys=[_out(key, wallet.default_id) for key in wallet.keys.values()],
+        default_billingkey_id=wallet.default_id,
+    )
+
+
+@router.get("/customerUid/{billingkey_id}", response_model=BillingKeyOut)
+def my_billing_key(billingkey_id: str, services: ServicesDep, caller: CallerDep) -> BillingKeyOut:
+    """One of the caller's billing keys (404 otherwise)."""
+    wallet = wallet_of(services.store, caller.account_id)
+    if wallet is None:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    return _out(wallet.get(billingkey_id), wallet.default_id)
+
+
+@router.put("/{billingkey_id}", response_model=Wallet)
+def make_default(billingkey_id: str, services: ServicesDep, caller: CallerDep) -> Wallet:
+    """Make one of the caller's billing keys the default."""
+    choose_default_billing_key(
+        services.store, services.clock, account_id=caller.account_id, billing_key_id=billingkey_id
+    )
+    return my_billing_keys(services, caller)

@@ -1,0 +1,151 @@
+"""The subscriptions view: what the licence detail shows, and the index of what is due for renewal."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import singledispatchmethod
+from typing import Any
+from uuid import UUID
+
+from events.subscriptions import (
+    AutoRenewalCancelled,
+    AutoRenewalResumed,
+    PaymentMethodChanged,
+    RenewalFailed,
+    SubscriptionEnded,
+    SubscriptionRenewed,
+    SubscriptionResubscribed,
+    SubscriptionStarted,
+)
+from projections.database import ViewCursor, ViewDatabase
+from projections.view import View
+
+
+class SubscriptionsView(View):
+    """One row per subscription; ``next_charge_at`` is NULL when nothing will be charged."""
+
+    name = "subscriptions"
+    tables = ("subscriptions_view",)
+
+    def schema(self) -> list[str]:
+        return [
+            "CREATE TABLE IF NOT EXISTS subscriptions_view ("
+            "subscription_id TEXT PRIMARY KEY, user_licence_id TEXT NOT NULL UNIQUE, account_id TEXT NOT NULL, "
+            "status TEXT NOT NULL, name TEXT NOT NULL, life INTEGER NOT NULL, amount BIGINT NOT NULL, "
+            "currency TEXT NOT NULL, customer_uid TEXT NOT NULL, card_name TEXT, card_number TEXT, "
+            "paid_until TEXT NOT NULL, next_charge_at TEXT)",
+            "CREATE INDEX IF NOT EXISTS subscriptions_view_due ON subscriptions_view (next_charge_at)",
+        ]
+
+    @singledispatchmethod
+    def apply(self, event: Any, cursor: ViewCursor) -> None:
+        return None
+
+    @apply.register
+    def _started(self, event: SubscriptionStarted, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "INSERT INTO subscriptions_view (subscription_id, user_licence_id, account_id, status, name, life, "
+            "amount, currency, customer_uid, card_name, card_number, paid_until, next_charge_at) VALUES "
+            "(%(id)s, %(licence)s, %(account)s, 'active', %(name)s, %(life)s, %(amount)s, %(currency)s, "
+            "%(customer)s, %(card_name)s, %(card_number)s, %(until)s, %(until)s)",
+            {
+                "id": str(event.originator_id),
+                "licence": str(event.user_licence_id),
+                "account": str(event.account_id),
+                "name": event.name,
+                "life": event.life,
+                "amount": event.amount,
+                "currency": event.currency.value,
+                "customer": event.customer_uid,
+                "card_name": event.card_name,
+                "card_number": event.card_number,
+                "until": event.paid_until.isoformat(),
+            },
+        )
+
+    @apply.register
+    def _renewed(self, event: SubscriptionRenewed, cursor: ViewCursor) -> None:
+        until = event.paid_until.isoformat()
+        self._update(cursor, event.originator_id, status="active", paid_until=until, next_charge_at=until)
+
+    @apply.register
+    def _resubscribed(self, event: SubscriptionResubscribed, cursor: ViewCursor) -> None:
+        until = event.paid_until.isoformat()
+        self._update(
+            cursor,
+            event.originator_id,
+            status="active",
+            paid_until=until,
+            next_charge_at=until,
+            customer_uid=event.customer_uid,
+        )
+
+    @apply.register
+    def _failed(self, event: RenewalFailed, cursor: ViewCursor) -> None:
+        retry = event.retry_at.isoformat() if event.retry_at else None
+        self._update(cursor, event.originator_id, status="past_due", next_charge_at=retry)
+
+    @apply.register
+    def _cancelled(self, event: AutoRenewalCancelled, cursor: ViewCursor) -> None:
+        # Still looked at once more, when the paid period runs out, to end it.
+        cursor.execute(
+            "UPDATE subscriptions_view SET status = 'cancelled', next_charge_at = paid_until "
+            "WHERE subscription_id = %(id)s",
+            {"id": str(event.originator_id)},
+        )
+
+    @apply.register
+    def _resumed(self, event: AutoRenewalResumed, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE subscriptions_view SET status = 'active', next_charge_at = paid_until "
+            "WHERE subscription_id = %(id)s",
+            {"id": str(event.originator_id)},
+        )
+
+    @apply.register
+    def _method_changed(self, event: PaymentMethodChanged, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            customer_uid=event.customer_uid,
+            card_name=event.card_name,
+            card_number=event.card_number,
+        )
+
+    @apply.register
+    def _ended(self, event: SubscriptionEnded, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, status="ended", next_charge_at=None)
+
+    def _update(self, cursor: ViewCursor, subscription_id: UUID, **columns: Any) -> None:
+        assignments = ", ".join(f"{column} = %({column})s" for column in columns)
+        cursor.execute(
+            f"UPDATE subscriptions_view SET {assignments} WHERE subscription_id = %(subscription_id)s",
+            {**columns, "subscription_id": str(subscription_id)},
+        )
+
+
+def due_subscriptions(db: ViewDatabase, now: datetime) -> list[UUID]:
+    """Subscriptions to look at now: a charge or a retry is due, or a cancelled one has run out."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT subscription_id, next_charge_at FROM subscriptions_view WHERE next_charge_at IS NOT NULL"
+        )
+        rows = cursor.fetchall()
+    return [UUID(row["subscription_id"]) for row in rows if datetime.fromisoformat(row["next_charge_at"]) <= now]
+
+
+def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id: UUID) -> dict[str, Any] | None:
+    """The subscription that keeps one of the account's licences alive, if any."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT * FROM subscriptions_view WHERE account_id = %(account)s AND user_licence_id = %(licence)s",
+            {"account": str(account_id), "licence": str(user_licence_id)},
+        )
+        return cursor.fetchone()
+
+
+def subscriptions_of(db: ViewDatabase, account_id: UUID) -> dict[str, dict[str, Any]]:
+    """The account's subscriptions, keyed by the user licence they keep alive."""
+    with db.read() as cursor:
+        cursor.execute("SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)})
+        return {row["user_licence_id"]: row for row in cursor.fetchall()}

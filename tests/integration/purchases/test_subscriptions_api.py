@@ -1,0 +1,175 @@
+"""Subscriptions through HTTP and the beat's renewal pass, against the sandbox, across several periods."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import Services, build_services
+from config.settings import Settings
+from integrations.portone.gateway import PortOneGateway
+from projections.tracking import wait_for_views
+from tests.integration.portone.harness import RunningSandbox, TestClock
+from tests.integration.purchases.conftest import SharedClock
+from tests.support import PlainHasher, running_projector
+from workers.tasks.subscriptions import renew_due_subscriptions
+from workers.wiring import WorkerServices
+
+pytestmark = pytest.mark.integration
+V1 = "/web/unicornpro/v1"
+GOOD_CARD = {
+    "cardNumber": "4111111111111111",
+    "expiryYear": 2029,
+    "expiryMonth": 12,
+    "password": "12",
+    "birth": "900101",
+}
+SOON_BROKE = {**GOOD_CARD, "cardNumber": "4111111111110003"}
+
+
+@dataclass
+class Desk:
+    client: TestClient
+    services: Services
+    workers: WorkerServices
+    clock: TestClock
+
+    def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        """A bearer call; logs in again first, since access tokens last 30 minutes of the moving clock."""
+        token = self.client.post(f"{V1}/auth/login", json={"email": "sub@example.com", "pw": "abcd1234"}).json()
+        headers = {"Authorization": f"Bearer {token['accessToken']}"}
+        return self.client.request(method, f"{V1}{path}", headers=headers, **kwargs)
+
+    def beat(self) -> list[str]:
+        """What the beat's renewal task does on its next minute; returns the merchantUids charged."""
+        store = self.services.store
+        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+        charged = [outcome.charged for outcome in renew_due_subscriptions(self.workers) if outcome.charged]
+        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+        return charged
+
+    def history(self) -> list[dict[str, Any]]:
+        store = self.services.store
+        assert wait_for_views(self.services.views, store.name, ["payments"], store.max_notification_id(), 10)
+        result: list[dict[str, Any]] = self.call("GET", "/payments/licenses").json()
+        return result
+
+
+@pytest.fixture
+def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[Desk]:
+    shared = SharedClock(clock)
+    services = build_services(settings, clock=shared)
+    services.hasher = PlainHasher()
+    services.gateway = PortOneGateway(sandbox.client())
+    workers = WorkerServices(settings, shared)
+    workers.__dict__["gateway"] = services.gateway
+    client = TestClient(create_app(services=services))
+    client.post(f"{V1}/accounts", json={"email": "sub@example.com", "pw": "abcd1234", "language": "ko"})
+    with running_projector(settings):
+        yield Desk(client, services, workers, clock)
+    services.close()
+
+
+def test_a_monthly_subscription_renews_once_per_period_for_four_periods(desk: Desk) -> None:
+    started = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
+    )
+    assert started.status_code == 200, started.text
+    state = started.json()
+    assert (state["status"], state["isScheduled"], state["price"], state["currency"]) == ("active", True, 2900, "KRW")
+    licence_id = state["userLicenseId"]
+    first_end = desk.clock() + timedelta(days=30)
+    detail = desk.call("GET", f"/licenses/mine/{licence_id}").json()
+    assert detail["isScheduled"] is True
+    assert detail["scheduledPayment"]["price"] == 2900
+
+    assert desk.beat() == []  # nothing is due yet
+    for period in range(2, 6):
+        desk.clock.advance(timedelta(days=30))
+        charged = desk.beat()
+        assert len(charged) == 1 and charged[0].endswith(f"-{period}-1")
+        assert desk.beat() == []  # the same minute again charges nobody
+    detail = desk.call("GET", f"/licenses/mine/{licence_id}").json()
+    assert detail["expiresAt"].startswith((first_end + timedelta(days=120)).isoformat()[:19])
+    paid = [record for record in desk.history() if record["status"] == "paid"]
+    assert len(paid) == 5
+    assert len({record["merchantUid"] for record in paid}) == 5
+
+
+def test_cancelled_auto_renewal_runs_to_the_paid_date_and_is_never_charged_then_resumes(desk: Desk) -> None:
+    state = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 121, "countryCode": "KR", "card": GOOD_CARD},
+    ).json()
+    licence_id = state["userLicenseId"]
+    cancelled = desk.call("DELETE", f"/payments/licenses/subscribe/{licence_id}").json()
+    assert (cancelled["status"], cancelled["isScheduled"], cancelled["nextPaymentAt"]) == ("cancelled", False, None)
+    assert desk.call("GET", f"/licenses/mine/{licence_id}").json()["isScheduled"] is False
+
+    desk.clock.advance(timedelta(days=100))
+    resumed = desk.call("POST", f"/payments/licenses/re-subscribe/{licence_id}", json={}).json()
+    assert (resumed["status"], resumed["resumeComplete"]) == ("active", True)
+    desk.call("DELETE", f"/payments/licenses/subscribe/{licence_id}")
+    desk.clock.advance(timedelta(days=300))
+    assert desk.beat() == []  # ran out: ended, not charged
+    ended = desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()
+    assert ended["status"] == "ended"
+
+    again = desk.call("POST", f"/payments/licenses/re-subscribe/{licence_id}", json={}).json()
+    assert (again["status"], again["resumeComplete"]) == ("active", True)
+    assert len([r for r in desk.history() if r["status"] == "paid"]) == 2
+
+
+def test_a_card_that_starts_failing_goes_through_dunning_and_the_subscription_ends(desk: Desk) -> None:
+    state = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
+    ).json()
+    licence_id = state["userLicenseId"]
+    broke = desk.call("PUT", "/billingkeys", json=SOON_BROKE).json()
+    changed = desk.call(
+        "PUT", f"/payments/licenses/subscribe/{licence_id}/billingkey", json={"billingkeyId": broke["billingkeyId"]}
+    ).json()
+    assert changed["cardNumber"] == broke["cardNumber"]
+
+    desk.clock.advance(timedelta(days=30))
+    assert len(desk.beat()) == 1  # due: fails
+    assert desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()["status"] == "past_due"
+    for days in (1, 2, 4):  # retries at +1, +3 and +7 days
+        assert desk.beat() == []
+        desk.clock.advance(timedelta(days=days))
+        assert len(desk.beat()) == 1
+    final = desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()
+    assert (final["status"], final["isScheduled"]) == ("ended", False)
+    failed = [r for r in desk.history() if r["status"] == "failed"]
+    assert len(failed) == 4
+    assert all(r["failReason"] == "insufficient funds" for r in failed)
+
+
+def test_billing_key_errors_answer_with_the_spec_codes(desk: Desk) -> None:
+    assert desk.call("PUT", "/billingkeys", json={**GOOD_CARD, "cardNumber": "4111-1111"}).json()["errorCode"] == -305
+    assert desk.call("PUT", "/billingkeys", json={**GOOD_CARD, "expiryMonth": 13}).json()["errorCode"] == -305
+    assert desk.call("PUT", "/billingkeys", json={**GOOD_CARD, "birth": "12345"}).json()["errorCode"] == -305
+    assert (
+        desk.call("PUT", "/billingkeys", json={**GOOD_CARD, "cardNumber": "4111111111110002"}).json()["errorCode"]
+        == -303
+    )
+    first = desk.call("PUT", "/billingkeys", json=GOOD_CARD)
+    assert first.status_code == 200
+    assert "1111" in first.json()["cardNumber"] and "411111111111" not in first.json()["cardNumber"]
+    assert desk.call("PUT", "/billingkeys", json=GOOD_CARD).json()["errorCode"] == -308
+    wallet = desk.call("GET", "/billingkeys/customerUid").json()
+    assert wallet["defaultBillingkeyId"] == first.json()["billingkeyId"]
+    assert desk.call("GET", "/billingkeys/customerUid/nope").status_code == 404
+    no_key = desk.call("POST", "/payments/licenses/subscribe/new", json={"licenseId": 131, "countryCode": "KR"})
+    assert no_key.json()["errorCode"] == -302  # a lifetime licence is not a subscription

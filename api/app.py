@@ -9,7 +9,17 @@ from fastapi import APIRouter, FastAPI
 
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
-from api.routers import accounts, auth, billing_keys, health, licence_links, licences, payments, subscriptions
+from api.routers import (
+    accounts,
+    auth,
+    billing_keys,
+    health,
+    licence_links,
+    licences,
+    payments,
+    subscriptions,
+    test_harness,
+)
 from api.services import Services, build_services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
@@ -50,6 +60,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(licence_links.router)
     api.include_router(billing_keys.router)
     api.include_router(subscriptions.router)
+    if settings.test_admin_token:
+        api.include_router(test_harness.router)
     app.include_router(api)
     install_spa(app, settings.web_dist_dir)
     return app

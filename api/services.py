@@ -20,6 +20,7 @@ from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
 from projections.follower import ViewProcessor
+from projections.test_clock import clock_for
 from projections.tracking import wait_for_views
 
 
@@ -75,7 +76,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         settings=settings,
         store=store,
         views=views,
-        clock=clock or SystemClock(),
+        clock=clock or clock_for(settings, views),
         limiter=RateLimiter.from_settings(settings),
     )
 

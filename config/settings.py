@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     zendesk_secret: str = Field(
         default="dev-only-zendesk-secret-change-me-0123456789ab", alias="ZENDESK_SECRET", repr=False
     )
+    broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
+    test_clock: bool = Field(default=False, alias="TEST_CLOCK")
+    test_admin_token: str = Field(default="", alias="TEST_ADMIN_TOKEN", repr=False)
     portone_base_url: str = Field(default="http://127.0.0.1:8001", alias="PORTONE_BASE_URL")
     portone_imp_key: str = Field(default="sandbox-imp-key", alias="PORTONE_IMP_KEY")
     portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET", repr=False)
@@ -54,6 +57,8 @@ class Settings(BaseSettings):
             for name in ("auth_secret", "zendesk_secret"):
                 if str(getattr(self, name)).startswith("dev-only-"):
                     raise ValueError(f"{name.upper()} must be set in production")
+            if self.test_clock or self.test_admin_token:
+                raise ValueError("the test clock and the test-harness admin API never run in production")
             if self.portone_base_url.startswith("http://127.0.0.1"):
                 raise ValueError("PORTONE_BASE_URL must point at PortOne in production, not the sandbox")
         return self

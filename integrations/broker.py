@@ -10,7 +10,7 @@ from config.settings import Settings
 def broker_transport_options(settings: Settings) -> dict[str, Any]:
     """Transport options; the file-system broker needs its folders."""
     if settings.uses_redis:
-        return {"visibility_timeout": 3600}
+        return {"visibility_timeout": settings.broker_visibility_timeout}
     folder = settings.broker_folder
     for sub in ("queue", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)

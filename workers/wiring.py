@@ -15,6 +15,7 @@ from integrations.mail import mailer_from_settings
 from integrations.portone.client import PortOneClient
 from integrations.portone.gateway import PortOneGateway
 from projections.database import ViewDatabase, open_view_database
+from projections.test_clock import clock_for
 
 
 @dataclass
@@ -57,5 +58,8 @@ def worker_services() -> WorkerServices:
     global _services
     with _lock:
         if _services is None:
-            _services = WorkerServices(load_settings(), SystemClock())
+            settings = load_settings()
+            _services = WorkerServices(settings, SystemClock())
+            if settings.test_clock:
+                _services.clock = clock_for(settings, _services.views)
         return _services

@@ -1,8 +1,9 @@
-"""Beat: renew what is due, retry what failed (dunning), end what ran out."""
+"""Beat: renew what is due, retry what failed (dunning), end what ran out — one task per subscription."""
 
 from __future__ import annotations
 
 import logging
+from uuid import UUID
 
 from celery import shared_task
 
@@ -26,5 +27,27 @@ def renew_due_subscriptions(services: WorkerServices) -> list[RenewalOutcome]:
 
 @shared_task(name="subscriptions.renew_due")
 def renew_due() -> int:
-    """Beat, every minute: how many charge attempts were made."""
-    return sum(1 for outcome in renew_due_subscriptions(worker_services()) if outcome.charged)
+    """Beat, every minute: start one renewal task per due subscription; returns how many."""
+    services = worker_services()
+    due = due_subscriptions(services.views, services.clock.now())
+    for subscription_id in due:
+        renew_one.delay(str(subscription_id))
+    return len(due)
+
+
+@shared_task(
+    name="subscriptions.renew_one",
+    autoretry_for=(OSError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def renew_one(subscription_id: str) -> str | None:
+    """Charge one subscription if it is due; the merchantUid of the attempt made, if any.
+
+    Acked late: a worker killed mid-task leaves the message to be delivered again,
+    and the deterministic merchantUid makes that second run charge nothing new.
+    """
+    outcome = renew_if_due(
+        worker_services().store, worker_services().clock, worker_services().gateway, UUID(subscription_id)
+    )
+    return outcome.charged

@@ -1,0 +1,55 @@
+"""The test harness's admin API (never in production): move the shared clock forward."""
+
+from __future__ import annotations
+
+import hmac
+from datetime import datetime, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header
+from pydantic import Field
+
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.errors import DomainError, ErrorCode
+from projections.test_clock import SharedTestClock
+
+router = APIRouter(prefix="/test-harness", tags=["test harness"])
+
+
+def admin_only(services: ServicesDep, x_admin_token: Annotated[str | None, Header()] = None) -> None:
+    """The admin credential from the build environment (TEST_ADMIN_TOKEN); 401 otherwise."""
+    expected = services.settings.test_admin_token
+    if not expected or not x_admin_token or not hmac.compare_digest(expected, x_admin_token):
+        raise DomainError(ErrorCode.UNAUTHORIZED, "admin token required")
+
+
+class ClockMove(CamelModel):
+    """How far to move time forward."""
+
+    days: int = Field(default=0, ge=0, le=3650)
+    seconds: int = Field(default=0, ge=0)
+
+
+class ClockNow(CamelModel):
+    """The shared clock's time."""
+
+    now: datetime
+
+
+def _clock(services: ServicesDep) -> SharedTestClock:
+    if not isinstance(services.clock, SharedTestClock):
+        raise DomainError(ErrorCode.FORBIDDEN, "the test clock is off (TEST_CLOCK)")
+    return services.clock
+
+
+@router.get("/clock", response_model=ClockNow, dependencies=[Depends(admin_only)])
+def read_clock(services: ServicesDep) -> ClockNow:
+    """What time every process thinks it is."""
+    return ClockNow(now=_clock(services).now())
+
+
+@router.post("/clock/advance", response_model=ClockNow, dependencies=[Depends(admin_only)])
+def advance_clock(move: ClockMove, services: ServicesDep) -> ClockNow:
+    """Jump every process's time forward; beat and the workers act on their next tick."""
+    return ClockNow(now=_clock(services).advance(timedelta(days=move.days, seconds=move.seconds)))

@@ -1,0 +1,169 @@
+"""Renewals run by real Celery workers on Redis, driven by the shared test clock; a worker killed in the
+middle of a batch and restarted charges nobody twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import build_services
+from config.settings import Settings
+from domain.accounts.tokens import issue_access_token
+from domain.clock import SystemClock
+from domain.store import Storefront
+from tests.conftest import make_settings
+from tests.integration.portone.harness import IMP_KEY, IMP_SECRET, RunningSandbox
+from tests.support import PlainHasher, register, running_projector
+from workers.celery_app import create_celery
+
+pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[3]
+V1 = "/web/unicornpro/v1"
+ADMIN = {"X-Admin-Token": "harness-secret"}
+CARD = {"cardNumber": "4111111111111111", "expiryYear": 2030, "expiryMonth": 6, "password": "12", "birth": "900101"}
+SUBSCRIBERS = 40
+
+
+@pytest.fixture
+def stack_settings(settings: Settings, redis_url: str, sandbox: RunningSandbox, tmp_path: Path) -> Settings:
+    values = {
+        "REDIS_URL": redis_url,
+        "TEST_CLOCK": "1",
+        "TEST_ADMIN_TOKEN": ADMIN["X-Admin-Token"],
+        "PORTONE_BASE_URL": sandbox.base_url,
+        "PORTONE_IMP_KEY": IMP_KEY,
+        "PORTONE_IMP_SECRET": IMP_SECRET,
+        "BROKER_VISIBILITY_TIMEOUT": "2",
+        "PROJECTOR_POLL_SECONDS": "0.02",
+    }
+    if settings.database_url:
+        values["DATABASE_URL"] = settings.database_url
+    return make_settings(settings.var_dir, **values)
+
+
+def _env(settings: Settings) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE_", "REDIS_"))}
+    env.update(
+        APP_VAR_DIR=str(settings.var_dir),
+        REDIS_URL=settings.redis_url,
+        TEST_CLOCK="1",
+        PORTONE_BASE_URL=settings.portone_base_url,
+        PORTONE_IMP_KEY=IMP_KEY,
+        PORTONE_IMP_SECRET=IMP_SECRET,
+        BROKER_VISIBILITY_TIMEOUT="2",
+    )
+    if settings.database_url:
+        env["DATABASE_URL"] = settings.database_url
+    return env
+
+
+def _start_worker(settings: Settings) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "workers.main",
+            "worker",
+            "--concurrency",
+            "2",
+            "--loglevel",
+            "WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=_env(settings),
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _renewals(store: Storefront) -> Counter[str]:
+    """How many times each subscription was renewed, per the log."""
+    counts: Counter[str] = Counter()
+    for notification in store.recorder.select_notifications(start=1, limit=100_000):
+        if notification.topic == "subscription.Renewed":
+            counts[str(notification.originator_id)] += 1
+    return counts
+
+
+def _wait(predicate: object, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.fixture
+def client(stack_settings: Settings) -> Iterator[TestClient]:
+    services = build_services(stack_settings)
+    services.hasher = PlainHasher()
+    yield TestClient(create_app(services=services))
+    services.close()
+
+
+def test_a_worker_killed_mid_batch_and_restarted_charges_nobody_twice(
+    stack_settings: Settings, client: TestClient
+) -> None:
+    celery = create_celery(stack_settings)
+    with running_projector(stack_settings):
+        store = Storefront(stack_settings.event_store_env)
+        clock = SystemClock()
+        for number in range(SUBSCRIBERS):
+            account_id = register(store, f"s{number}@example.com").account_id
+            token = issue_access_token(stack_settings.auth_secret, account_id, 1, clock.now()).token
+            answer = client.post(
+                f"{V1}/payments/licenses/subscribe/new/new-billingkey",
+                json={"licenseId": 111, "countryCode": "KR", "card": CARD},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert answer.status_code == 200, answer.text
+
+        moved = client.post(f"{V1}/test-harness/clock/advance", json={"days": 30, "seconds": 60}, headers=ADMIN)
+        assert moved.status_code == 200, moved.text
+        assert client.post(f"{V1}/test-harness/clock/advance", json={"days": 1}).status_code == 401
+
+        worker = _start_worker(stack_settings)
+        try:
+            time.sleep(1.0)
+            celery.send_task("subscriptions.renew_due")  # what beat sends every minute
+            assert _wait(lambda: sum(_renewals(store).values()) >= 2, 60), "no renewal happened"
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait(timeout=10)
+            at_kill = sum(_renewals(store).values())
+            assert at_kill < SUBSCRIBERS, "the kill must land in the middle of the batch"
+
+            worker = _start_worker(stack_settings)
+            time.sleep(1.0)
+            celery.send_task("subscriptions.renew_due")  # beat's next minute
+            assert _wait(lambda: len(_renewals(store)) == SUBSCRIBERS, 120), f"renewed {len(_renewals(store))}"
+            time.sleep(3)  # any redelivered message of the killed worker has run by now
+            assert set(_renewals(store).values()) == {1}
+
+            client.post(f"{V1}/test-harness/clock/advance", json={"days": 30}, headers=ADMIN)
+            time.sleep(0.5)
+            celery.send_task("subscriptions.renew_due")
+            celery.send_task("subscriptions.renew_due")  # beat ticking twice in the same period
+            assert _wait(lambda: set(_renewals(store).values()) == {2}, 120)
+            time.sleep(2)
+            assert set(_renewals(store).values()) == {2}
+        finally:
+            os.killpg(worker.pid, signal.SIGTERM)
+            worker.wait(timeout=20)
+    store.close()

@@ -149,3 +149,13 @@ def subscriptions_of(db: ViewDatabase, account_id: UUID) -> dict[str, dict[str, 
     with db.read() as cursor:
         cursor.execute("SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)})
         return {row["user_licence_id"]: row for row in cursor.fetchall()}
+
+
+def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime, *, life: int) -> list[dict[str, Any]]:
+    """Active subscriptions of a given life whose next charge falls within [start, end)."""
+    with db.read() as cursor:
+        cursor.execute("SELECT * FROM subscriptions_view WHERE status = 'active' AND life = %(life)s", {"life": life})
+        rows = cursor.fetchall()
+    return [
+        row for row in rows if row["next_charge_at"] and start <= datetime.fromisoformat(row["next_charge_at"]) < end
+    ]

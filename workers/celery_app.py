@@ -36,6 +36,10 @@ def create_celery(settings: Settings) -> Celery:
                 "task": "subscriptions.renew_due",
                 "schedule": timedelta(minutes=1),
             },
+            "remind-upcoming-annual-renewals": {
+                "task": "subscriptions.remind_upcoming",
+                "schedule": timedelta(hours=1),
+            },
             "lapse-overdue-virtual-accounts": {
                 "task": "payments.lapse_overdue_virtual_accounts",
                 "schedule": timedelta(minutes=1),

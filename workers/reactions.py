@@ -21,6 +21,7 @@ from events.accounts import (
     PasswordResetRequested,
 )
 from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
+from events.subscriptions import RenewalFailed
 from projections.database import ViewDatabase
 from projections.tracking import advance, ensure_tracking_row
 
@@ -66,6 +67,17 @@ def _purchase_mail(kind: str) -> Reaction:
     return reaction
 
 
+def _dunning_mail(event: RenewalFailed) -> list[TaskCall]:
+    kind = "renewal-failed" if event.retry_at is not None else "subscription-ended"
+    kwargs = {
+        "subscription_id": str(event.originator_id),
+        "kind": kind,
+        "reason": event.reason,
+        "when": event.retry_at.isoformat() if event.retry_at else None,
+    }
+    return [TaskCall("subscriptions.send_mail", kwargs)]
+
+
 # Event class -> what to start. Filled by the features that need reactions
 # (confirmation mail on registration, deadlines on virtual accounts, ...).
 REACTIONS: dict[type[Any], Reaction] = {
@@ -76,6 +88,7 @@ REACTIONS: dict[type[Any], Reaction] = {
     PaymentSucceeded: _purchase_mail("receipt"),
     PaymentReserved: _purchase_mail("virtual-account"),
     PaymentCancelled: _purchase_mail("lapsed"),
+    RenewalFailed: _dunning_mail,
 }
 
 

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
+from domain.brand import BRAND
 from domain.ports import MailMessage
 from events.values import Language
-
-_BRAND = {
-    Language.KO: "애드블록 유니콘",
-    Language.EN: "AdBlock Unicorn",
-    Language.JA: "アドブロックユニコーン",
-}
 
 _CONFIRMATION = {
     Language.KO: (
@@ -71,7 +66,7 @@ _EMAIL_CHANGE = {
 
 
 def _render(templates: dict[Language, tuple[str, str]], to: str, language: Language, link: str) -> MailMessage:
-    brand = _BRAND[language]
+    brand = BRAND[language]
     subject, text = templates[language]
     body = text.format(brand=brand, link=link)
     paragraphs = "".join(

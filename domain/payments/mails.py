@@ -10,6 +10,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.accounts.account import Account
+from domain.brand import BRAND
 from domain.catalogue.money import format_money
 from domain.licences.licence import UserLicence
 from domain.payments.payment import Payment
@@ -18,7 +19,6 @@ from domain.store import Storefront
 from events.values import Currency, Language
 
 KST = timezone(timedelta(hours=9))
-_BRAND = {Language.KO: "애드블록 유니콘", Language.EN: "AdBlock Unicorn", Language.JA: "アドブロックユニコーン"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ _LAPSED = {
 
 def _fields(facts: PurchaseFacts) -> dict[str, str]:
     return {
-        "brand": _BRAND[facts.language],
+        "brand": BRAND[facts.language],
         "name": facts.licence_name,
         "amount": format_money(facts.amount, facts.currency, facts.language),
         "order": facts.merchant_uid,

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from celery import shared_task
 
+from domain.accounts.account import Account
+from domain.subscriptions.mails import render_subscription_mail
 from domain.subscriptions.renewal import RenewalOutcome, renew_if_due
-from projections.subscriptions import due_subscriptions
+from domain.subscriptions.subscription import Subscription
+from projections.subscriptions import due_subscriptions, upcoming_renewals
+from workers.tasks.mail import send_once
 from workers.wiring import WorkerServices, worker_services
 
 log = logging.getLogger(__name__)
@@ -51,3 +57,65 @@ def renew_one(subscription_id: str) -> str | None:
         worker_services().store, worker_services().clock, worker_services().gateway, UUID(subscription_id)
     )
     return outcome.charged
+
+
+UPCOMING_NOTICE = timedelta(days=7)
+
+
+def deliver_subscription_mail(
+    services: WorkerServices,
+    *,
+    task_id: str,
+    subscription_id: UUID,
+    kind: str,
+    reason: str = "",
+    when: datetime | None = None,
+) -> bool:
+    """Mail the subscriber (once per task id)."""
+    subscription: Subscription = services.store.repository.get(subscription_id)
+    account: Account = services.store.repository.get(subscription.account_id)
+    if account.deleted:
+        return False
+    message = render_subscription_mail(
+        kind,
+        to=account.email,
+        language=account.language,
+        name=subscription.name,
+        amount=subscription.amount,
+        currency=subscription.currency,
+        reason=reason,
+        when=when,
+    )
+    return send_once(services.views, services.mailer, services.clock, task_id, kind, message)
+
+
+def remind_upcoming_annual_renewals(services: WorkerServices) -> int:
+    """Mail every yearly subscriber whose renewal is within a week (once per period); how many were mailed."""
+    now = services.clock.now()
+    mailed = 0
+    for row in upcoming_renewals(services.views, now, now + UPCOMING_NOTICE, life=365):
+        task_id = f"upcoming-{row['subscription_id']}-{row['paid_until']}"
+        due = datetime.fromisoformat(row["paid_until"])
+        if deliver_subscription_mail(
+            services, task_id=task_id, subscription_id=UUID(row["subscription_id"]), kind="renewal-upcoming", when=due
+        ):
+            mailed += 1
+    return mailed
+
+
+@shared_task(name="subscriptions.send_mail", bind=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=8)
+def send_subscription_mail(
+    self: Any, subscription_id: str, kind: str, reason: str = "", when: str | None = None
+) -> bool:
+    """Celery entry point of the dunning mails."""
+    task_id = str(self.request.id or f"adhoc-{subscription_id}-{kind}")
+    moment = datetime.fromisoformat(when) if when else None
+    return deliver_subscription_mail(
+        worker_services(), task_id=task_id, subscription_id=UUID(subscription_id), kind=kind, reason=reason, when=moment
+    )
+
+
+@shared_task(name="subscriptions.remind_upcoming")
+def remind_upcoming() -> int:
+    """Beat, hourly: the week's notice before a yearly renewal."""
+    return remind_upcoming_annual_renewals(worker_services())

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import email
+import email.header
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,7 +22,12 @@ from projections.tracking import wait_for_views
 from tests.integration.portone.harness import RunningSandbox, TestClock
 from tests.integration.purchases.conftest import SharedClock
 from tests.support import PlainHasher, running_projector
-from workers.tasks.subscriptions import renew_due_subscriptions
+from workers.reactions import REACTIONS
+from workers.tasks.subscriptions import (
+    deliver_subscription_mail,
+    remind_upcoming_annual_renewals,
+    renew_due_subscriptions,
+)
 from workers.wiring import WorkerServices
 
 pytestmark = pytest.mark.integration
@@ -31,6 +40,11 @@ GOOD_CARD = {
     "birth": "900101",
 }
 SOON_BROKE = {**GOOD_CARD, "cardNumber": "4111111111110003"}
+
+
+def _subject(path: Path) -> str:
+    message = email.message_from_bytes(path.read_bytes())
+    return str(email.header.make_header(email.header.decode_header(message["Subject"])))
 
 
 @dataclass
@@ -53,6 +67,25 @@ class Desk:
         charged = [outcome.charged for outcome in renew_due_subscriptions(self.workers) if outcome.charged]
         assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
         return charged
+
+    def deliver_mails(self) -> list[str]:
+        """What the reactor and the worker do with the subscription mails; returns every subject sent."""
+        store = self.services.store
+        for notification in store.recorder.select_notifications(start=1, limit=10_000):
+            event = store.mapper.to_domain_event(notification)
+            reaction = REACTIONS.get(type(event))
+            for index, call in enumerate(reaction(event) if reaction else []):
+                if call.name == "subscriptions.send_mail":
+                    when = call.kwargs["when"]
+                    deliver_subscription_mail(
+                        self.workers,
+                        task_id=f"Storefront-{notification.id}-{index}",
+                        subscription_id=UUID(call.kwargs["subscription_id"]),
+                        kind=call.kwargs["kind"],
+                        reason=call.kwargs["reason"],
+                        when=datetime.fromisoformat(when) if when else None,
+                    )
+        return [_subject(path) for path in self.workers.settings.outbox_dir.glob("*.eml")]
 
     def history(self) -> list[dict[str, Any]]:
         store = self.services.store
@@ -154,6 +187,27 @@ def test_a_card_that_starts_failing_goes_through_dunning_and_the_subscription_en
     failed = [r for r in desk.history() if r["status"] == "failed"]
     assert len(failed) == 4
     assert all(r["failReason"] == "insufficient funds" for r in failed)
+    subjects = sorted(desk.deliver_mails())
+    assert subjects == ["[애드블록 유니콘] 구독이 종료되었습니다"] + ["[애드블록 유니콘] 정기 결제에 실패했습니다"] * 3
+    assert sorted(desk.deliver_mails()) == subjects  # the reactor delivering again sends nothing new
+
+
+def test_a_yearly_subscriber_is_told_a_week_before_the_renewal_once(desk: Desk) -> None:
+    desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 121, "countryCode": "KR", "card": GOOD_CARD},
+    )
+    store = desk.services.store
+    assert wait_for_views(desk.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+    desk.clock.advance(timedelta(days=350))
+    assert remind_upcoming_annual_renewals(desk.workers) == 0
+    desk.clock.advance(timedelta(days=10))
+    assert remind_upcoming_annual_renewals(desk.workers) == 1
+    assert remind_upcoming_annual_renewals(desk.workers) == 0
+    [mail] = list(desk.workers.settings.outbox_dir.glob("*.eml"))
+    assert _subject(mail) == "[애드블록 유니콘] 연간 구독 갱신 안내"
+    assert "24,360원" in email.message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
 
 
 def test_billing_key_errors_answer_with_the_spec_codes(desk: Desk) -> None:

@@ -25,7 +25,7 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     (dist / "assets").mkdir(parents=True)
     (dist / "index.html").write_text("<!doctype html><div id=root>shell</div>")
     (dist / "assets" / "main.js").write_text("console.log('app')")
-    tuned = settings.model_copy(update={"web_dist_dir": dist, "request_budget_seconds": 0.5})
+    tuned = settings.model_copy(update={"web_dist_dir": dist, "request_budget_seconds": 2.0})
     services = build_services(tuned)
     application = create_app(services=services)
 
@@ -37,7 +37,7 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     async def slow() -> dict[str, str]:
         import asyncio
 
-        await asyncio.sleep(3)
+        await asyncio.sleep(8)
         return {"late": "yes"}
 
     # Test-only routes must come before the web app's catch-all route.
@@ -74,7 +74,7 @@ def test_a_crash_becomes_a_500_envelope_not_a_stack_trace(client: TestClient) ->
 def test_a_request_over_its_budget_is_answered_without_waiting_for_it(client: TestClient) -> None:
     started = time.monotonic()
     response = client.get(f"{API_PREFIX}/test/slow")
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 6
     assert (response.status_code, response.json()["errorCode"]) == (503, -1002)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import singledispatchmethod
-from typing import Any
+from typing import Any, ClassVar, Self
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -29,6 +29,7 @@ from events.accounts import (
     PasswordResetRequested,
     ProfileChanged,
 )
+from events.contract import StoredCreation, StoredEvent
 from events.values import Language
 
 
@@ -229,113 +230,101 @@ class Account(Aggregate):
         self.credentials_changed_at = event.timestamp
 
 
-class EmailIndex(Aggregate):
-    """Claims one normalised email address for one account (uuid5 of the address).
+class ClaimedValue(Aggregate):
+    """A value (an address, a nickname) held by at most one account at a time.
 
-    Deleting an account releases its address; a later registration re-claims the
-    same index aggregate, so optimistic concurrency still lets only one win.
+    The aggregate id is uuid5 of the normalised value, so two racing claims conflict
+    on save. Releasing frees the value; re-claiming takes the same aggregate again,
+    so optimistic concurrency still lets only one win.
     """
 
+    namespace: ClassVar[str]
+    field: ClassVar[str]
+    claimed: ClassVar[type[StoredCreation]]
+    released: ClassVar[type[StoredEvent]]
+    reclaimed: ClassVar[type[StoredEvent]]
+    taken: ClassVar[ErrorCode]
+
     @staticmethod
-    def id_for(email: str) -> UUID:
-        """The index aggregate id of an address."""
-        return uuid5(NAMESPACE_URL, f"/emails/{normalise_email(email)}")
+    def normalise(value: str) -> str:
+        """The form of the value used for uniqueness."""
+        raise NotImplementedError
+
+    @classmethod
+    def id_for(cls, value: str) -> UUID:
+        """The index aggregate id of a value."""
+        return uuid5(NAMESPACE_URL, f"/{cls.namespace}/{cls.normalise(value)}")
+
+    @classmethod
+    def _claim(cls, value: str, account_id: UUID, at: datetime) -> Self:
+        return cls._create(
+            cls.claimed, id=cls.id_for(value), timestamp=at, account_id=account_id, **{cls.field: cls.normalise(value)}
+        )
+
+    @property
+    def is_taken(self) -> bool:
+        """True while an account holds the value."""
+        return self.account_id is not None
+
+    def release(self, account_id: UUID, at: datetime) -> None:
+        """Free the value held by ``account_id``."""
+        if self.account_id != account_id:
+            raise DomainError(ErrorCode.FORBIDDEN, f"{self.field} held by another account")
+        self.trigger_event(self.released, timestamp=at, account_id=account_id)
+
+    def reclaim(self, account_id: UUID, at: datetime) -> None:
+        """Take a released value again (the subclass's error while it is held)."""
+        if self.is_taken:
+            raise DomainError(self.taken)
+        self.trigger_event(self.reclaimed, timestamp=at, account_id=account_id)
+
+    def when(self, event: Any) -> None:
+        if isinstance(event, self.claimed):
+            setattr(self, self.field, getattr(event, self.field))
+            self.account_id: UUID | None = event.account_id  # type: ignore[attr-defined]
+        elif isinstance(event, self.released):
+            self.account_id = None
+        elif isinstance(event, self.reclaimed):
+            self.account_id = event.account_id  # type: ignore[attr-defined]
+        else:
+            raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
+
+
+class EmailIndex(ClaimedValue):
+    """Claims one normalised email address for one account."""
+
+    namespace = "emails"
+    field = "email"
+    claimed = EmailClaimed
+    released = EmailReleased
+    reclaimed = EmailReclaimed
+    taken = ErrorCode.EMAIL_ALREADY_REGISTERED
+
+    @staticmethod
+    def normalise(value: str) -> str:
+        return normalise_email(value)
 
     @classmethod
     def claim(cls, *, email: str, account_id: UUID, at: datetime) -> EmailIndex:
         """Take the address; saving it fails with IntegrityError if already taken."""
-        return cls._create(
-            EmailClaimed,
-            id=cls.id_for(email),
-            timestamp=at,
-            email=normalise_email(email),
-            account_id=account_id,
-        )
-
-    @property
-    def is_taken(self) -> bool:
-        """True while an account holds the address."""
-        return self.account_id is not None
-
-    def release(self, account_id: UUID, at: datetime) -> None:
-        """Free the address held by ``account_id``."""
-        if self.account_id != account_id:
-            raise DomainError(ErrorCode.FORBIDDEN, "address held by another account")
-        self.trigger_event(EmailReleased, timestamp=at, account_id=account_id)
-
-    def reclaim(self, account_id: UUID, at: datetime) -> None:
-        """Take a released address again (-402 while it is held)."""
-        if self.is_taken:
-            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
-        self.trigger_event(EmailReclaimed, timestamp=at, account_id=account_id)
-
-    @singledispatchmethod
-    def when(self, event: Any) -> None:
-        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
-
-    @when.register
-    def _claimed(self, event: EmailClaimed) -> None:
-        self.email = event.email
-        self.account_id: UUID | None = event.account_id
-
-    @when.register
-    def _released(self, event: EmailReleased) -> None:
-        self.account_id = None
-
-    @when.register
-    def _reclaimed(self, event: EmailReclaimed) -> None:
-        self.account_id = event.account_id
+        return cls._claim(email, account_id, at)
 
 
-class NicknameIndex(Aggregate):
-    """Claims one normalised nickname for one account (uuid5 of the nickname)."""
+class NicknameIndex(ClaimedValue):
+    """Claims one normalised nickname for one account."""
+
+    namespace = "nicknames"
+    field = "nickname"
+    claimed = NicknameClaimed
+    released = NicknameReleased
+    reclaimed = NicknameReclaimed
+    taken = ErrorCode.NICKNAME_IN_USE
 
     @staticmethod
-    def id_for(nickname: str) -> UUID:
-        """The index aggregate id of a nickname."""
-        return uuid5(NAMESPACE_URL, f"/nicknames/{normalise_nickname(nickname)}")
+    def normalise(value: str) -> str:
+        return normalise_nickname(value)
 
     @classmethod
     def claim(cls, *, nickname: str, account_id: UUID, at: datetime) -> NicknameIndex:
         """Take the nickname; saving it fails with IntegrityError if already taken."""
-        return cls._create(
-            NicknameClaimed,
-            id=cls.id_for(nickname),
-            timestamp=at,
-            nickname=normalise_nickname(nickname),
-            account_id=account_id,
-        )
-
-    @property
-    def is_taken(self) -> bool:
-        """True while an account holds the nickname."""
-        return self.account_id is not None
-
-    def release(self, account_id: UUID, at: datetime) -> None:
-        """Free the nickname held by ``account_id``."""
-        if self.account_id != account_id:
-            raise DomainError(ErrorCode.FORBIDDEN, "nickname held by another account")
-        self.trigger_event(NicknameReleased, timestamp=at, account_id=account_id)
-
-    def reclaim(self, account_id: UUID, at: datetime) -> None:
-        """Take a released nickname again (-411 while it is held)."""
-        if self.is_taken:
-            raise DomainError(ErrorCode.NICKNAME_IN_USE)
-        self.trigger_event(NicknameReclaimed, timestamp=at, account_id=account_id)
-
-    @singledispatchmethod
-    def when(self, event: Any) -> None:
-        raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
-
-    @when.register
-    def _claimed(self, event: NicknameClaimed) -> None:
-        self.nickname = event.nickname
-        self.account_id: UUID | None = event.account_id
-
-    @when.register
-    def _released(self, event: NicknameReleased) -> None:
-        self.account_id = None
-
-    @when.register
-    def _reclaimed(self, event: NicknameReclaimed) -> None:
-        self.account_id = event.account_id
+        return cls._claim(nickname, account_id, at)

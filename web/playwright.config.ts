@@ -18,7 +18,8 @@ const repoRoot = path.resolve(webDir, '..');
 const port = Number(process.env.E2E_PORT ?? 8765);
 const baseURL = `http://127.0.0.1:${port}`;
 const usePreview = process.env.E2E_SERVER === 'preview';
-const varDir = path.join(repoRoot, 'var', 'e2e');
+// E2E_VAR_DIR lets two runs side by side keep apart (each empties its own directory at start).
+const varDir = process.env.E2E_VAR_DIR ? path.resolve(process.env.E2E_VAR_DIR) : path.join(repoRoot, 'var', 'e2e');
 const honcho = path.join(repoRoot, '.venv', 'bin', 'honcho');
 
 const chromium = {
@@ -80,13 +81,16 @@ export default defineConfig({
     },
     {
       name: 'mobile-chromium',
-      use: { ...devices['Pixel 7'], locale: 'ko-KR', launchOptions: chromium },
+      // A 375px-wide phone (the narrowest common width), with Pixel 7's touch and device scale.
+      use: { ...devices['Pixel 7'], viewport: { width: 375, height: 812 }, locale: 'ko-KR', launchOptions: chromium },
     },
   ],
   webServer: {
     ...(usePreview ? previewServer : backendServer),
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
+    // honcho stops its processes on SIGTERM; the default SIGKILL of the group left them running.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     // The server's log is noisy; E2E_SERVER_LOG=1 shows it.
     stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
     stderr: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',

@@ -1,14 +1,16 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useT } from '../i18n/useT';
+import { TopBanners } from '../features/banners/TopBanners';
 import { useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';
+import { QuietBoundary } from '../ui/QuietBoundary';
 import { Header } from './Header';
 import './AppLayout.css';
 
 const Footer = lazy(() => import('./Footer'));
 
-/** Header, main area and the lazily loaded footer around every page of a language. */
+/** Notice and event banner, header, main area and the lazily loaded footer around every page of a language. */
 export function AppLayout() {
   const t = useT();
   const { pathname } = useLocation();
@@ -37,6 +39,9 @@ export function AppLayout() {
       <a className="skip-link" href="#main">
         {t.header.skipToContent}
       </a>
+      <QuietBoundary>
+        <TopBanners />
+      </QuietBoundary>
       <Header />
       {dimmer && <div className="dimmer" aria-hidden="true" onClick={closeMenus} />}
       <main id="main" className="app-main" tabIndex={-1}>
@@ -44,9 +49,11 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <Suspense fallback={null}>
-        <Footer />
-      </Suspense>
+      <QuietBoundary>
+        <Suspense fallback={null}>
+          <Footer />
+        </Suspense>
+      </QuietBoundary>
     </div>
   );
 }

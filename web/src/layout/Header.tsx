@@ -1,11 +1,14 @@
-import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { Link, NavLink } from 'react-router-dom';
 import { supportSite } from '../config/supportSite';
+import { AccountMenu } from '../features/account/AccountMenu';
 import { useT } from '../i18n/useT';
 import { usePaths } from '../routing/usePaths';
 import { useLang } from '../routing/useLang';
 import { useAppStore } from '../store';
 import { ExternalLink } from '../ui/ExternalLink';
 import { LogoMark } from '../ui/Logo';
+import { NewTag } from '../ui/NewTag';
+import { NEW_TAGS } from './navigation';
 import './Header.css';
 
 const NAVIGATION_ID = 'site-navigation';
@@ -19,28 +22,6 @@ function MenuIcon({ open }: { open: boolean }) {
         <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
       )}
     </svg>
-  );
-}
-
-function AccountIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-      <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
-      <path d="M4 21a8 8 0 0 1 16 0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-/** My Account: anonymous visitors go to the login page (the signed-in menu comes with the auth feature). */
-function AccountButton() {
-  const t = useT();
-  const paths = usePaths();
-  const navigate = useNavigate();
-  return (
-    <button type="button" className="account-button" onClick={() => navigate(paths.login())}>
-      <AccountIcon />
-      <span className="account-button__label">{t.header.myAccount}</span>
-    </button>
   );
 }
 
@@ -79,22 +60,25 @@ export function Header() {
             <li>
               <NavLink to={paths.purchase()} className="site-nav__link">
                 {t.header.purchase}
+                {NEW_TAGS.purchase && <NewTag />}
               </NavLink>
             </li>
             <li>
               <ExternalLink href={supportSite.helpCenter(lang)} className="site-nav__link">
                 {t.header.helpCenter}
+                {NEW_TAGS.helpCenter && <NewTag />}
               </ExternalLink>
             </li>
             <li>
               <ExternalLink href={supportSite.reportBug(lang)} className="site-nav__link">
                 {t.header.reportBug}
+                {NEW_TAGS.reportBug && <NewTag />}
               </ExternalLink>
             </li>
           </ul>
         </nav>
 
-        <AccountButton />
+        <AccountMenu />
       </div>
     </header>
   );

@@ -40,13 +40,38 @@ function build(ctx: PathContext, segments: readonly (string | number)[], query?:
 export const paths = {
   home: (ctx: PathContext) => build(ctx, []),
   purchase: (ctx: PathContext) => build(ctx, ['purchase']),
-  login: (ctx: PathContext, query?: { return_to?: string }) => build(ctx, ['login'], query),
+  login: (ctx: PathContext, query?: { return_to?: string; email?: string }) => build(ctx, ['login'], query),
   license: (ctx: PathContext, query?: { userLicenseKey?: string; email?: string }) =>
     build(ctx, ['license'], query),
   privacyPolicy: (ctx: PathContext) => build(ctx, ['terms', 'privacy']),
   terms: (ctx: PathContext) => build(ctx, ['terms', 'service']),
+  lifetimePolicy: (ctx: PathContext) => build(ctx, ['terms', 'lifetime']),
+  subscriptionPolicy: (ctx: PathContext) => build(ctx, ['terms', 'subscription']),
   releaseNotes: (ctx: PathContext) => build(ctx, ['release-notes']),
   report: (ctx: PathContext) => build(ctx, ['report']),
+  register: (ctx: PathContext, query?: { userLicenseKey?: string; email?: string }) =>
+    build(ctx, ['register'], query),
+  registerAuth: (ctx: PathContext) => build(ctx, ['register', 'auth']),
+  registerConfirm: (ctx: PathContext, query?: { email?: string; localeCode?: string }) =>
+    build(ctx, ['register', 'confirm'], query),
+  emailAuth: (ctx: PathContext, query?: { email?: string }) => build(ctx, ['email-auth'], query),
+  passwordFind: (ctx: PathContext) => build(ctx, ['password', 'find']),
+  passwordFindAuth: (ctx: PathContext, query?: { email?: string }) => build(ctx, ['password', 'find', 'auth'], query),
+  passwordReset: (ctx: PathContext, query?: { t?: string }) => build(ctx, ['password', 'reset'], query),
+  passwordResetConfirm: (ctx: PathContext) => build(ctx, ['password', 'reset', 'confirm']),
+  account: (ctx: PathContext) => build(ctx, ['account']),
+  accountDelete: (ctx: PathContext) => build(ctx, ['account', 'delete']),
+  accountDeleteConfirm: (ctx: PathContext, query?: { email?: string }) =>
+    build(ctx, ['account', 'delete', 'confirm'], query),
+  emailChangeConfirm: (ctx: PathContext, query?: { t?: string }) =>
+    build(ctx, ['account', 'email-change', 'confirm'], query),
+  purchaseHistory: (ctx: PathContext) => build(ctx, ['purchase-history']),
+  purchaseHistoryDetail: (ctx: PathContext, merchantUid: string) => build(ctx, ['purchase-history', merchantUid]),
+  licenseDetail: (ctx: PathContext, userLicenseId: string | number) => build(ctx, ['license', userLicenseId]),
+  paymentConfirm: (ctx: PathContext, query?: Record<string, string | undefined>) =>
+    build(ctx, ['payment', 'confirm'], query),
+  paymentFailure: (ctx: PathContext, licenseId: string | number, query?: { errorCode?: string | number }) =>
+    build(ctx, ['payment', licenseId], query),
 } satisfies Record<string, (ctx: PathContext, ...args: never[]) => string>;
 
 /** Route patterns relative to /:lang, for the router. Keep in step with `paths`. */
@@ -56,8 +81,27 @@ export const routePatterns = {
   license: 'license',
   privacyPolicy: 'terms/privacy',
   terms: 'terms/service',
+  lifetimePolicy: 'terms/lifetime',
+  subscriptionPolicy: 'terms/subscription',
   releaseNotes: 'release-notes',
   report: 'report',
+  register: 'register',
+  registerAuth: 'register/auth',
+  registerConfirm: 'register/confirm',
+  emailAuth: 'email-auth',
+  passwordFind: 'password/find',
+  passwordFindAuth: 'password/find/auth',
+  passwordReset: 'password/reset',
+  passwordResetConfirm: 'password/reset/confirm',
+  account: 'account',
+  accountDelete: 'account/delete',
+  accountDeleteConfirm: 'account/delete/confirm',
+  emailChangeConfirm: 'account/email-change/confirm',
+  purchaseHistory: 'purchase-history',
+  purchaseHistoryDetail: 'purchase-history/:merchantUid',
+  licenseDetail: 'license/:userLicenseId',
+  paymentConfirm: 'payment/confirm',
+  paymentFailure: 'payment/:licenseId',
 } as const;
 
 export type Paths = typeof paths;

@@ -2,6 +2,7 @@ import { useStore } from 'zustand';
 import { devtools } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import type { AppState } from './types';
+import { createSessionSlice } from '../session/sessionSlice';
 import { createUiSlice } from './uiSlice';
 
 export type { AppState } from './types';
@@ -12,6 +13,7 @@ export function createAppStore() {
     devtools(
       (...args) => ({
         ...createUiSlice(...args),
+        ...createSessionSlice(...args),
       }),
       { name: 'unicornpro', enabled: import.meta.env.DEV },
     ),

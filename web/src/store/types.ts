@@ -1,8 +1,9 @@
 import type { StateCreator } from 'zustand';
+import type { SessionSlice } from '../session/sessionSlice';
 import type { UiSlice } from './uiSlice';
 
 /** The combined state: one slice per concern, added here as features arrive. */
-export type AppState = UiSlice;
+export type AppState = UiSlice & SessionSlice;
 
 /** Middlewares applied to the combined store (and only there). */
 export type AppMiddlewares = [['zustand/devtools', never]];

@@ -1,8 +1,85 @@
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
-import { PlaceholderPage } from '../../ui/PlaceholderPage';
+import { usePaths } from '../../routing/usePaths';
+import { afterLoginPath, returnPath } from '../../session/navigation';
+import { isOperationError } from '../../session/operations';
+import { logIn } from '../../session/session';
+import { appStore, useAppStore } from '../../store';
+import { PageMeta } from '../../ui/PageMeta';
+import { errorDisplay, errorMessage, loginErrorMessage } from './errors';
+import { loginSchema, type LoginForm } from './schemas';
+import { AlertDialog, FieldMessage, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { zodResolver } from '@hookform/resolvers/zod';
 
-/** Placeholder until the feature is built. */
+/** Login (spec section 4): afterwards the previous page, or register/auth when scope is 0. */
 export default function LoginPage() {
   const t = useT();
-  return <PlaceholderPage heading={t.login.heading} />;
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const loading = useAppStore((s) => s.operations.login?.status === 'request');
+  const { alert, show, close } = useAlert();
+  const text = useValidationText();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<LoginForm>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: params.get('email') ?? '', pw: '' },
+  });
+
+  const onSubmit = handleSubmit(async (form) => {
+    try {
+      const { user, account } = await logIn(appStore, form);
+      navigate(
+        afterLoginPath({
+          user,
+          from: returnPath(location.state),
+          home: paths.home(),
+          registerAuth: paths.registerAuth(),
+          preferredLanguage: account?.prefferedLanguage,
+        }),
+        { replace: true },
+      );
+    } catch (error) {
+      if (!isOperationError(error)) throw error;
+      if (errorDisplay('login', error.code) === 'text') {
+        setError('root.server', { type: 'server', message: loginErrorMessage(t, error) });
+      } else {
+        show({ title: t.auth.errorTitles.login, message: errorMessage(t, error) });
+      }
+    }
+  });
+
+  return (
+    <section className="auth-page">
+      <PageMeta title={t.auth.login.heading} />
+      <h1 className="page__heading">{t.auth.login.heading}</h1>
+      <form className="auth-form" noValidate onSubmit={onSubmit}>
+        <TextField
+          label={t.auth.fields.email}
+          error={text(errors.email)}
+          inputProps={{ type: 'email', autoComplete: 'email', ...register('email') }}
+        />
+        <TextField
+          label={t.auth.fields.password}
+          error={text(errors.pw)}
+          inputProps={{ type: 'password', autoComplete: 'current-password', ...register('pw') }}
+        />
+        <FieldMessage id="login-server-error">{errors.root?.server?.message}</FieldMessage>
+        <SubmitButton loading={loading}>{t.auth.login.submit}</SubmitButton>
+      </form>
+      <div className="auth-links">
+        <span>
+          {t.auth.login.noAccount} <Link to={paths.register()}>{t.auth.login.register}</Link>
+        </span>
+        <Link to={paths.passwordFind()}>{t.auth.login.forgotPassword}</Link>
+      </div>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
 }

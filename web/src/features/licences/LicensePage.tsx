@@ -1,8 +1,184 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router-dom';
+import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
-import { PlaceholderPage } from '../../ui/PlaceholderPage';
+import { usePaths } from '../../routing/usePaths';
+import { RequireScope } from '../../session/RequireScope';
+import { getAccessToken } from '../../session/session';
+import { appStore } from '../../store';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import {
+  featureErrorMessage,
+  LICENCE_REGISTER_TEXT_CODES,
+  openBetaMessage,
+  toFeatureError,
+} from '../payments/errors';
+import type { UserLicence } from '../payments/types';
+import { ActionButton, AlertDialog, FieldError, StatusLine, useAlert } from '../payments/ui';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { getMyLicences, joinOpenBeta, registerLicenceKey } from './api';
+import { formatDateTime, licencePeriod, licencePeriodText, readTime, stateLabel } from './display';
+import { useBearerLoad } from './useBearerLoad';
+import { licenceKeySchema, type LicenceKeyForm, type LicenceValidationKey } from './schemas';
+import './licences.css';
 
-/** Placeholder until the feature is built. */
+/** /{lang}/license: the user's licences, registration by key and the open-beta licence. */
 export default function LicensePage() {
+  return (
+    <RequireScope>
+      <LicenceList />
+    </RequireScope>
+  );
+}
+
+function LicenceList() {
   const t = useT();
-  return <PlaceholderPage heading={t.license.heading} />;
+  const paths = usePaths();
+  const [params] = useSearchParams();
+  const { alert, show, close } = useAlert();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [joining, setJoining] = useState(false);
+  const { state, reload } = useBearerLoad<UserLicence[]>(
+    (token) => getMyLicences(token),
+    (error) => show({ title: t.payments.errorTitles.licenceList, message: featureErrorMessage(t, error) }),
+    'licences',
+  );
+  const licences = state.status === 'ready' ? state.data : state.status === 'failed' ? [] : null;
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<LicenceKeyForm>({
+    resolver: zodResolver(licenceKeySchema),
+    defaultValues: { licenseKey: params.get('userLicenseKey') ?? '' },
+  });
+
+  const onRegister = handleSubmit(async ({ licenseKey }) => {
+    setNotice(null);
+    try {
+      await registerLicenceKey(licenseKey, await getAccessToken(appStore));
+      reset({ licenseKey: '' });
+      setNotice(t.licences.register.done);
+      reload();
+    } catch (error) {
+      const failure = toFeatureError(error);
+      if (LICENCE_REGISTER_TEXT_CODES.includes(failure.code)) {
+        setError('licenseKey', { type: 'server', message: featureErrorMessage(t, failure) }, { shouldFocus: true });
+      } else {
+        show({ title: t.payments.errorTitles.licenceRegister, message: featureErrorMessage(t, failure) });
+      }
+    }
+  });
+
+  const onJoinBeta = async () => {
+    setNotice(null);
+    setJoining(true);
+    try {
+      await joinOpenBeta(await getAccessToken(appStore));
+      setNotice(t.licences.openBeta.joined);
+      reload();
+    } catch (error) {
+      show({ title: t.payments.errorTitles.openBeta, message: openBetaMessage(t, toFeatureError(error)) });
+    } finally {
+      setJoining(false);
+    }
+  };
+
+  const keyError =
+    errors.licenseKey?.type === 'server'
+      ? errors.licenseKey.message
+      : errors.licenseKey?.message
+        ? (t.licences.validation[errors.licenseKey.message as LicenceValidationKey] ?? t.licences.validation.required)
+        : undefined;
+
+  return (
+    <section className="pay-page">
+      <PageMeta title={t.licences.heading} />
+      <h1 className="page__heading">{t.licences.heading}</h1>
+      <StatusLine>{notice}</StatusLine>
+
+      {licences === null ? (
+        <PageLoading />
+      ) : licences.length === 0 ? (
+        <div className="pay-card licences__empty">
+          <p>{t.licences.empty}</p>
+          <Link className="button button--primary" to={paths.purchase()}>
+            {t.licences.goPurchase}
+          </Link>
+        </div>
+      ) : (
+        <ul className="pay-list" aria-label={t.licences.heading}>
+          {licences.map((licence) => (
+            <li key={licence.id} className="pay-card licence-item">
+              <h2 className="licence-item__name">
+                <Link to={paths.licenseDetail(licence.id)}>{licence.name}</Link>
+              </h2>
+              <dl className="pay-facts">
+                <dt>{t.licences.licenseKey}</dt>
+                <dd className="pay-key licence-item__key">{licence.licenseKey}</dd>
+                <dt>{t.licences.period}</dt>
+                <dd>
+                  {licencePeriodText(licencePeriod(licence), {
+                    lifetime: t.licences.lifetime,
+                    unknown: t.licences.unknownPeriod,
+                  })}
+                </dd>
+                <dt>{t.licences.state}</dt>
+                <dd>{stateLabel(t.licences.states, licence.state)}</dd>
+                {licence.state === 'reserved' && readTime(licence.depositDeadline) && (
+                  <>
+                    <dt>{t.licences.depositDeadline}</dt>
+                    <dd>{formatDateTime(readTime(licence.depositDeadline)!)}</dd>
+                  </>
+                )}
+                <dt>{t.licences.devicesHeading}</dt>
+                <dd>
+                  {format(t.licences.devicesCount, { count: licence.devices.length, max: licence.maxDevicesCount })}
+                </dd>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div className="licences__tools">
+        <form className="pay-card" noValidate onSubmit={onRegister}>
+          <h2 className="pay-section__heading">{t.licences.register.heading}</h2>
+          <div className="pay-field">
+            <label className="pay-field__label" htmlFor="licence-key">
+              {t.licences.register.label}
+            </label>
+            <div className="pay-field__row">
+              <input
+                id="licence-key"
+                className="pay-field__input licences__key-input"
+                autoComplete="off"
+                placeholder={t.licences.register.placeholder}
+                aria-invalid={keyError ? true : undefined}
+                aria-describedby={keyError ? 'licence-key-error' : undefined}
+                {...register('licenseKey')}
+              />
+              <ActionButton type="submit" loading={isSubmitting}>
+                {t.licences.register.submit}
+              </ActionButton>
+            </div>
+            <FieldError id="licence-key-error">{keyError}</FieldError>
+          </div>
+        </form>
+        <div className="pay-card">
+          <h2 className="pay-section__heading">{t.licences.openBeta.heading}</h2>
+          <p className="pay-field__hint">{t.licences.openBeta.lead}</p>
+          <ActionButton variant="secondary" loading={joining} onClick={() => void onJoinBeta()}>
+            {t.licences.openBeta.join}
+          </ActionButton>
+        </div>
+      </div>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
 }

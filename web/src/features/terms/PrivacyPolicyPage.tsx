@@ -1,8 +1,8 @@
 import { useT } from '../../i18n/useT';
-import { PlaceholderPage } from '../../ui/PlaceholderPage';
+import { PolicyPage } from './PolicyPage';
 
-/** Placeholder until the feature is built. */
+/** /{lang}/terms/privacy */
 export default function PrivacyPolicyPage() {
   const t = useT();
-  return <PlaceholderPage heading={t.terms.privacyHeading} />;
+  return <PolicyPage name="privacy" heading={t.terms.privacyHeading} />;
 }

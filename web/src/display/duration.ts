@@ -1,0 +1,39 @@
+/**
+ * How long a licence runs, as the purchase page shows it (spec sections 4 and 9):
+ * - 36500 days is lifetime: no range;
+ * - 365 days or fewer: today to an end date, one year ahead for 365, 30 days ahead otherwise;
+ * - more than 365 days (but not lifetime): today, without an end date.
+ */
+import { formatDate } from './dates';
+
+export const LIFETIME_DAYS = 36500;
+export const YEAR_DAYS = 365;
+/** 30 days and one year in milliseconds (spec section 9). */
+export const THIRTY_DAYS_MS = 2_592_000_000;
+export const ONE_YEAR_MS = 31_536_000_000;
+
+export type DurationDisplay =
+  | { kind: 'lifetime' }
+  | { kind: 'range'; start: string; end: string }
+  | { kind: 'open'; start: string };
+
+/** `offsetMinutes`: zone for the dates (the browser's when left out). */
+export function durationDisplay(lifeDays: number, now: Date, offsetMinutes?: number): DurationDisplay {
+  if (lifeDays === LIFETIME_DAYS) return { kind: 'lifetime' };
+  const start = formatDate(now, offsetMinutes);
+  if (lifeDays > YEAR_DAYS) return { kind: 'open', start };
+  const length = lifeDays === YEAR_DAYS ? ONE_YEAR_MS : THIRTY_DAYS_MS;
+  return { kind: 'range', start, end: formatDate(new Date(now.getTime() + length), offsetMinutes) };
+}
+
+/** Text of a duration: the lifetime label, 'start ~ end', or 'start ~'. */
+export function durationText(display: DurationDisplay, lifetimeLabel: string): string {
+  switch (display.kind) {
+    case 'lifetime':
+      return lifetimeLabel;
+    case 'range':
+      return `${display.start} ~ ${display.end}`;
+    case 'open':
+      return `${display.start} ~`;
+  }
+}

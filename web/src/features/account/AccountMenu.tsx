@@ -1,0 +1,132 @@
+import { useId, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { usePaths } from '../../routing/usePaths';
+import type { ReturnState } from '../../session/navigation';
+import { SessionKeeper } from '../../session/SessionKeeper';
+import { useLogout } from '../../session/useLogout';
+import { useAppStore } from '../../store';
+import './AccountMenu.css';
+
+function AccountIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+      <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
+      <path d="M4 21a8 8 0 0 1 16 0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+const PRODUCTS = ['android', 'ios', 'mac', 'windows'] as const;
+
+/** The signed-in user's menu: product dropdown, account settings, licences, purchase history, logout. */
+function UserMenu({ id, email }: { id: string; email: string }) {
+  const t = useT();
+  const paths = usePaths();
+  const logout = useLogout();
+  const closeMenus = useAppStore((s) => s.closeMenus);
+  const [productsOpen, setProductsOpen] = useState(false);
+  const productsId = useId();
+
+  return (
+    <div id={id} className="user-menu" role="region" aria-label={t.auth.menu.label}>
+      <p className="user-menu__email">{format(t.auth.menu.signedInAs, { email })}</p>
+      <button
+        type="button"
+        className="user-menu__item user-menu__products-toggle"
+        aria-expanded={productsOpen}
+        aria-controls={productsId}
+        onClick={() => setProductsOpen((open) => !open)}
+      >
+        {t.auth.menu.products}
+        <span aria-hidden="true">{productsOpen ? '▴' : '▾'}</span>
+      </button>
+      {productsOpen && (
+        <ul id={productsId} className="user-menu__products">
+          {PRODUCTS.map((product) => (
+            <li key={product}>
+              <Link className="user-menu__item" to={paths.license()} onClick={closeMenus}>
+                {t.auth.menu.productNames[product]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ul className="user-menu__list">
+        <li>
+          <NavLink className="user-menu__item" to={paths.account()} onClick={closeMenus}>
+            {t.auth.menu.accountSettings}
+          </NavLink>
+        </li>
+        <li>
+          <NavLink className="user-menu__item" to={paths.license()} onClick={closeMenus}>
+            {t.auth.menu.licenses}
+          </NavLink>
+        </li>
+        <li>
+          <NavLink className="user-menu__item" to={paths.purchaseHistory()} onClick={closeMenus}>
+            {t.auth.menu.purchaseHistory}
+          </NavLink>
+        </li>
+        <li>
+          <button
+            type="button"
+            className="user-menu__item"
+            onClick={() => {
+              closeMenus();
+              void logout();
+            }}
+          >
+            {t.auth.menu.logout}
+          </button>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * My Account in the header (spec section 2): anonymous visitors go to login; a logged-in user gets
+ * the user menu. Also keeps the session (renewal and cookie checks) while the layout is shown.
+ */
+export function AccountMenu() {
+  const t = useT();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const user = useAppStore((s) => s.user);
+  const open = useAppStore((s) => s.userMenuOpen);
+  const toggle = useAppStore((s) => s.toggleUserMenu);
+  const menuId = useId();
+
+  return (
+    <div className="account-menu">
+      <SessionKeeper />
+      {user ? (
+        <>
+          <button
+            type="button"
+            className="account-button"
+            aria-expanded={open}
+            aria-controls={menuId}
+            onClick={toggle}
+          >
+            <AccountIcon />
+            <span className="account-button__label">{t.header.myAccount}</span>
+          </button>
+          {open && <UserMenu id={menuId} email={user.email} />}
+        </>
+      ) : (
+        <button
+          type="button"
+          className="account-button"
+          onClick={() => navigate(paths.login(), { state: { from: `${pathname}${search}` } satisfies ReturnState })}
+        >
+          <AccountIcon />
+          <span className="account-button__label">{t.header.myAccount}</span>
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { usePaths } from '../../routing/usePaths';
+import { isOperationError, track } from '../../session/operations';
+import { renewSession } from '../../session/session';
+import { appStore, useAppStore } from '../../store';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import { errorMessage } from '../auth/errors';
+import { ExpiredLink } from '../auth/ExpiredLink';
+import { AlertDialog, StatusMessage, useAlert } from '../auth/ui';
+import { putEmailChange } from './api';
+
+type State = { step: 'checking' } | { step: 'done'; email?: string | undefined } | { step: 'expired' } | { step: 'failed' };
+
+/**
+ * Target of the email-change mail (`?t=`): the token is sent to PUT /accounts/email-change; success
+ * gives the page scope 1 with the new email. An expired link shows the message and goes home.
+ */
+export default function EmailChangeConfirmPage() {
+  const t = useT();
+  const paths = usePaths();
+  const [params] = useSearchParams();
+  const token = params.get('t') ?? params.get('token') ?? '';
+  const user = useAppStore((s) => s.user);
+  const [state, setState] = useState<State>(token ? { step: 'checking' } : { step: 'expired' });
+  const { alert, show, close } = useAlert();
+
+  useEffect(() => {
+    if (!token) return;
+    let active = true;
+    track(appStore, 'emailChange', () => putEmailChange(token)).then(
+      (result) => {
+        if (!active) return;
+        setState({ step: 'done', email: result?.email });
+        if (appStore.getState().user) void renewSession(appStore);
+      },
+      (error: unknown) => {
+        if (!active) return;
+        if (isOperationError(error) && (error.code === -405 || error.code === 401 || error.code === -2)) {
+          setState({ step: 'expired' });
+        } else {
+          setState({ step: 'failed' });
+          if (isOperationError(error)) show({ title: t.auth.errorTitles.emailChange, message: errorMessage(t, error) });
+        }
+      },
+    );
+    return () => {
+      active = false;
+    };
+    // The token is used once.
+  }, [token]);
+
+  if (state.step === 'expired') return <ExpiredLink />;
+  if (state.step === 'checking') return <PageLoading />;
+
+  return (
+    <section className="auth-page">
+      <PageMeta title={t.account.emailChangeConfirm.heading} />
+      <h1 className="page__heading">{t.account.emailChangeConfirm.heading}</h1>
+      {state.step === 'done' && (
+        <StatusMessage>
+          {state.email ? format(t.account.emailChangeConfirm.doneTo, { email: state.email }) : t.account.emailChangeConfirm.done}
+        </StatusMessage>
+      )}
+      <Link className="button button--primary" to={user ? paths.account() : paths.login()}>
+        {user ? t.account.heading : t.auth.actions.goLogin}
+      </Link>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { usePaths } from '../../routing/usePaths';
+import { isOperationError, track } from '../../session/operations';
+import { appStore, useAppStore } from '../../store';
+import { PageMeta } from '../../ui/PageMeta';
+import { postResendConfirmation } from './api';
+import { errorDisplay, errorMessage } from './errors';
+import type { EmailAuthState } from './RegisterPage';
+import { AlertDialog, StatusMessage, SubmitButton, useAlert } from './ui';
+
+/** After registration with an unconfirmed email: check your mail, resend it (spec section 2). */
+export default function EmailAuthPage() {
+  const t = useT();
+  const paths = usePaths();
+  const [params] = useSearchParams();
+  const email = params.get('email') ?? '';
+  const { state } = useLocation();
+  const userId = (state as EmailAuthState | null)?.userId;
+  const loading = useAppStore((s) => s.operations.resendConfirmation?.status === 'request');
+  const [message, setMessage] = useState<string>();
+  const { alert, show, close } = useAlert();
+
+  const resend = async () => {
+    if (!userId) return;
+    setMessage(undefined);
+    try {
+      await track(appStore, 'resendConfirmation', () => postResendConfirmation(userId));
+      setMessage(t.auth.emailAuth.resent);
+    } catch (error) {
+      if (!isOperationError(error)) throw error;
+      if (errorDisplay('resendMail', error.code) === 'message') setMessage(errorMessage(t, error));
+      else show({ title: t.auth.errorTitles.resendMail, message: errorMessage(t, error) });
+    }
+  };
+
+  return (
+    <section className="auth-page">
+      <PageMeta title={t.auth.emailAuth.heading} />
+      <h1 className="page__heading">{t.auth.emailAuth.heading}</h1>
+      <p>{format(t.auth.emailAuth.body, { email })}</p>
+      <StatusMessage>{message}</StatusMessage>
+      <div className="auth-links">
+        {userId && (
+          <SubmitButton type="button" variant="secondary" loading={loading} onClick={() => void resend()}>
+            {t.auth.emailAuth.resend}
+          </SubmitButton>
+        )}
+        <Link className="button button--primary" to={paths.login({ email })}>
+          {t.auth.actions.goLogin}
+        </Link>
+      </div>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useT } from '../../i18n/useT';
+import { usePaths } from '../../routing/usePaths';
+import { isOperationError, track } from '../../session/operations';
+import { appStore, useAppStore } from '../../store';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import { getPasswordResetCheck, putPasswordChange } from './api';
+import { errorMessage } from './errors';
+import { ExpiredLink } from './ExpiredLink';
+import { newPasswordSchema, type NewPasswordForm } from './schemas';
+import { AlertDialog, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { zodResolver } from '@hookform/resolvers/zod';
+
+/**
+ * New password from the reset mail's link (`?t=`): the token is checked first (success gives the
+ * page scope 1), then the new password is set and the confirm page follows. An expired link shows
+ * the expired message and goes home.
+ */
+export default function PasswordResetPage() {
+  const t = useT();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('t') ?? params.get('token') ?? '';
+  const [pageScope, setPageScope] = useState<0 | 1 | 'expired'>(token ? 0 : 'expired');
+  const loading = useAppStore((s) => s.operations.passwordChange?.status === 'request');
+  const { alert, show, close } = useAlert();
+  const text = useValidationText();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<NewPasswordForm>({ resolver: zodResolver(newPasswordSchema), defaultValues: { pw: '', pwConfirm: '' } });
+
+  useEffect(() => {
+    if (!token) return;
+    let active = true;
+    track(appStore, 'passwordResetCheck', () => getPasswordResetCheck(token)).then(
+      () => active && setPageScope(1),
+      () => active && setPageScope('expired'),
+    );
+    return () => {
+      active = false;
+    };
+  }, [token]);
+
+  const onSubmit = handleSubmit(async ({ pw }) => {
+    try {
+      await track(appStore, 'passwordChange', () => putPasswordChange(pw, token));
+      navigate(paths.passwordResetConfirm(), { replace: true });
+    } catch (error) {
+      if (!isOperationError(error)) throw error;
+      if (error.code === -405) setPageScope('expired');
+      else show({ title: t.auth.errorTitles.passwordReset, message: errorMessage(t, error) });
+    }
+  });
+
+  if (pageScope === 'expired') return <ExpiredLink />;
+  if (pageScope === 0) return <PageLoading />;
+
+  return (
+    <section className="auth-page">
+      <PageMeta title={t.auth.passwordReset.heading} />
+      <h1 className="page__heading">{t.auth.passwordReset.heading}</h1>
+      <p className="auth-page__lead">{t.auth.passwordReset.lead}</p>
+      <form className="auth-form" noValidate onSubmit={onSubmit}>
+        <TextField
+          label={t.auth.fields.newPassword}
+          hint={t.auth.fields.passwordHint}
+          error={text(errors.pw)}
+          inputProps={{ type: 'password', autoComplete: 'new-password', ...register('pw') }}
+        />
+        <TextField
+          label={t.auth.fields.passwordConfirm}
+          error={text(errors.pwConfirm)}
+          inputProps={{ type: 'password', autoComplete: 'new-password', ...register('pwConfirm') }}
+        />
+        <SubmitButton loading={loading}>{t.auth.passwordReset.submit}</SubmitButton>
+      </form>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

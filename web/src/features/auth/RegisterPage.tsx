@@ -1,0 +1,195 @@
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { LANGUAGES } from '../../i18n/languages';
+import { useT } from '../../i18n/useT';
+import { useLang } from '../../routing/useLang';
+import { usePaths } from '../../routing/usePaths';
+import { writeLangCookie } from '../../session/cookies';
+import { isOperationError, track } from '../../session/operations';
+import { logIn } from '../../session/session';
+import { appStore, useAppStore } from '../../store';
+import { PageMeta } from '../../ui/PageMeta';
+import { getEmailCheck, postRegistration } from './api';
+import { errorDisplay, errorMessage } from './errors';
+import { AGREEMENTS, registerSchema, type AgreementName, type RegisterForm } from './schemas';
+import { AlertDialog, FieldMessage, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { zodResolver } from '@hookform/resolvers/zod';
+
+/** State handed to email-auth: the new account's id, for resending the confirmation mail. */
+export interface EmailAuthState {
+  userId?: string;
+}
+
+/**
+ * Registration (spec sections 4 and 5): email, password, language, marketing consent and the four
+ * required agreements with agree-all. A confirmed account is logged in and goes to the licence
+ * page; otherwise to email-auth.
+ */
+export default function RegisterPage() {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const userLicenseKey = params.get('userLicenseKey') ?? undefined;
+  const loading = useAppStore((s) => s.operations.register?.status === 'request' || s.operations.login?.status === 'request');
+  const { alert, show, close } = useAlert();
+  const text = useValidationText();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    watch,
+    getValues,
+    formState: { errors },
+  } = useForm<RegisterForm>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: {
+      email: params.get('email') ?? '',
+      pw: '',
+      pwConfirm: '',
+      language: lang,
+      marketingPushEnabled: false,
+      agreeTerms: false,
+      agreePurchase: false,
+      agreePersonal: false,
+      agreePrivacy: false,
+    },
+  });
+
+  const agreements = watch([...AGREEMENTS]);
+  const allAgreed = agreements.every(Boolean);
+  const agreementError = AGREEMENTS.map((name) => errors[name]).find(Boolean);
+
+  const setAll = (checked: boolean) => {
+    for (const name of AGREEMENTS) setValue(name, checked, { shouldValidate: false, shouldDirty: true });
+  };
+
+  const checkEmail = async () => {
+    const email = getValues('email').trim();
+    if (!email || errors.email) return;
+    try {
+      const { isRegistered } = await track(appStore, 'checkEmail', () => getEmailCheck(email));
+      if (isRegistered) setError('email', { type: 'server', message: errorMessage(t, { code: -402 }) });
+    } catch {
+      // The check only helps early; registration itself answers -402.
+    }
+  };
+
+  const onSubmit = handleSubmit(async (form) => {
+    try {
+      const result = await track(appStore, 'register', () =>
+        postRegistration(
+          {
+            email: form.email,
+            pw: form.pw,
+            language: form.language,
+            marketingPushEnabled: form.marketingPushEnabled,
+          },
+          userLicenseKey,
+        ),
+      );
+      if (result.emailConfirmed) {
+        await logIn(appStore, { email: form.email, pw: form.pw });
+        writeLangCookie(form.language);
+        navigate(paths.license({ userLicenseKey, email: form.email }), { replace: true });
+        return;
+      }
+      const state: EmailAuthState = { userId: result.userId };
+      navigate(paths.emailAuth({ email: form.email }), { replace: true, state });
+    } catch (error) {
+      if (!isOperationError(error)) throw error;
+      if (errorDisplay('signUp', error.code) === 'text') {
+        setError('email', { type: 'server', message: errorMessage(t, error) }, { shouldFocus: true });
+      } else {
+        show({ title: t.auth.errorTitles.signUp, message: errorMessage(t, error) });
+      }
+    }
+  });
+
+  /** Validation keys are translated; server messages (type "server") are shown as they are. */
+  const emailError = errors.email?.type === 'server' ? errors.email.message : text(errors.email);
+
+  const agreementRows: { name: AgreementName; label: string; href: string }[] = [
+    { name: 'agreeTerms', label: t.auth.register.termsOfUse, href: paths.terms() },
+    { name: 'agreePurchase', label: t.auth.register.purchasePolicy, href: paths.terms() },
+    { name: 'agreePersonal', label: t.auth.register.personalInfo, href: paths.privacyPolicy() },
+    { name: 'agreePrivacy', label: t.auth.register.privacyPolicy, href: paths.privacyPolicy() },
+  ];
+
+  return (
+    <section className="auth-page">
+      <PageMeta title={t.auth.register.heading} />
+      <h1 className="page__heading">{t.auth.register.heading}</h1>
+      <form className="auth-form" noValidate onSubmit={onSubmit}>
+        <TextField
+          label={t.auth.fields.email}
+          error={emailError}
+          inputProps={{
+            type: 'email',
+            autoComplete: 'email',
+            placeholder: t.auth.fields.emailPlaceholder,
+            ...register('email', { onBlur: () => void checkEmail() }),
+          }}
+        />
+        <TextField
+          label={t.auth.fields.password}
+          hint={t.auth.fields.passwordHint}
+          error={text(errors.pw)}
+          inputProps={{ type: 'password', autoComplete: 'new-password', ...register('pw') }}
+        />
+        <TextField
+          label={t.auth.fields.passwordConfirm}
+          error={text(errors.pwConfirm)}
+          inputProps={{ type: 'password', autoComplete: 'new-password', ...register('pwConfirm') }}
+        />
+        <div className="auth-field">
+          <label htmlFor="register-language" className="auth-field__label">
+            {t.auth.register.language}
+          </label>
+          <select id="register-language" {...register('language')}>
+            {LANGUAGES.map((code) => (
+              <option key={code} value={code}>
+                {t.account.language.names[code]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="auth-check">
+          <input type="checkbox" {...register('marketingPushEnabled')} />
+          {t.auth.register.marketing}
+        </label>
+
+        <fieldset className="auth-agreements" aria-describedby={agreementError ? 'register-agreements-error' : undefined}>
+          <legend>{t.auth.register.agreementsHeading}</legend>
+          <label className="auth-check auth-agreements__all">
+            <input type="checkbox" checked={allAgreed} onChange={(event) => setAll(event.target.checked)} />
+            {t.auth.register.agreeAll}
+          </label>
+          {agreementRows.map((row) => (
+            <div key={row.name} className="auth-agreements__row">
+              <label className="auth-check">
+                <input type="checkbox" {...register(row.name)} />
+                {row.label}
+              </label>
+              <a href={row.href} target="_blank" rel="noopener noreferrer">
+                {t.auth.register.view}
+                <span className="visually-hidden"> {t.common.opensInNewWindow}</span>
+              </a>
+            </div>
+          ))}
+          <FieldMessage id="register-agreements-error">{text(agreementError)}</FieldMessage>
+        </fieldset>
+
+        <SubmitButton loading={loading}>{t.auth.register.submit}</SubmitButton>
+      </form>
+      <div className="auth-links">
+        <span>
+          {t.auth.register.haveAccount} <Link to={paths.login()}>{t.auth.register.login}</Link>
+        </span>
+      </div>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

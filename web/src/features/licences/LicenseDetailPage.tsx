@@ -1,0 +1,256 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { formatPrice } from '../../display/currency';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { useLang } from '../../routing/useLang';
+import { usePaths } from '../../routing/usePaths';
+import { RequireScope } from '../../session/RequireScope';
+import { getAccessToken } from '../../session/session';
+import { appStore } from '../../store';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import {
+  deviceRenameMessage,
+  featureErrorMessage,
+  isNotFoundGoingHome,
+  toFeatureError,
+  type FeatureError,
+} from '../payments/errors';
+import type { Device, UserLicenceDetail } from '../payments/types';
+import { ActionButton, AlertDialog, ConfirmDialog, FieldError, StatusLine, useAlert } from '../payments/ui';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { getMyLicence, removeDevice, renameDevice } from './api';
+import { deviceName, formatDateTime, licencePeriod, licencePeriodText, readTime, stateLabel } from './display';
+import { deviceNameSchema, type DeviceNameForm, type LicenceValidationKey } from './schemas';
+import { useBearerLoad } from './useBearerLoad';
+import './licences.css';
+
+/** /{lang}/license/{userLicenseId}: one licence with its devices (rename, remove) and payments. */
+export default function LicenseDetailPage() {
+  return (
+    <RequireScope>
+      <LicenceDetail />
+    </RequireScope>
+  );
+}
+
+function LicenceDetail() {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const { userLicenseId = '' } = useParams();
+  const { alert, show, close } = useAlert();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Device['id'] | null>(null);
+  const [removing, setRemoving] = useState<Device | null>(null);
+
+  const loadFailed = (error: FeatureError) =>
+    show({
+      title: t.payments.errorTitles.licenceDetail,
+      message: isNotFoundGoingHome(error) ? t.payments.notFoundGoingHome : featureErrorMessage(t, error),
+      then: isNotFoundGoingHome(error) ? () => navigate(paths.home(), { replace: true }) : undefined,
+    });
+  const { state, reload } = useBearerLoad<UserLicenceDetail>(
+    (token) => getMyLicence(userLicenseId, token),
+    loadFailed,
+    `licence-${userLicenseId}`,
+  );
+
+  const onRemove = async (device: Device) => {
+    setRemoving(null);
+    setNotice(null);
+    try {
+      await removeDevice(userLicenseId, device.id, await getAccessToken(appStore));
+      setNotice(t.licences.removed);
+    } catch (error) {
+      show({ title: t.payments.errorTitles.deviceRemove, message: featureErrorMessage(t, toFeatureError(error)) });
+    }
+    reload();
+  };
+
+  if (state.status === 'loading') return <PageLoading />;
+  if (state.status === 'failed') {
+    return (
+      <section className="pay-page">
+        <PageMeta title={t.licences.detailHeading} />
+        <h1 className="page__heading">{t.licences.detailHeading}</h1>
+        <Link to={paths.license()}>{t.licences.back}</Link>
+        <AlertDialog alert={alert} onClose={close} />
+      </section>
+    );
+  }
+
+  const licence = state.data;
+  const period = licencePeriodText(licencePeriod(licence), {
+    lifetime: t.licences.lifetime,
+    unknown: t.licences.unknownPeriod,
+  });
+  const fallbackName = t.licences.deviceFallback;
+
+  return (
+    <section className="pay-page">
+      <PageMeta title={licence.name} />
+      <p>
+        <Link to={paths.license()}>{t.licences.back}</Link>
+      </p>
+      <h1 className="page__heading">{licence.name}</h1>
+      <StatusLine>{notice}</StatusLine>
+
+      <div className="pay-card">
+        <dl className="pay-facts">
+          <dt>{t.licences.licenseKey}</dt>
+          <dd className="pay-key">{licence.licenseKey}</dd>
+          <dt>{t.licences.period}</dt>
+          <dd>{period}</dd>
+          <dt>{t.licences.state}</dt>
+          <dd>{stateLabel(t.licences.states, licence.state)}</dd>
+          {licence.state === 'reserved' && readTime(licence.depositDeadline) && (
+            <>
+              <dt>{t.licences.depositDeadline}</dt>
+              <dd>{formatDateTime(readTime(licence.depositDeadline)!)}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+
+      <section className="pay-section licence-devices" aria-labelledby="licence-devices-heading">
+        <h2 id="licence-devices-heading" className="pay-section__heading">
+          {t.licences.devicesHeading}{' '}
+          <span className="pay-field__hint">
+            ({format(t.licences.devicesCount, { count: licence.devices.length, max: licence.maxDevicesCount })})
+          </span>
+        </h2>
+        {licence.devices.length === 0 ? (
+          <p>{t.licences.noDevices}</p>
+        ) : (
+          <ul className="pay-list">
+            {licence.devices.map((device) => (
+              <li key={device.id} className="pay-card licence-device">
+                {editing === device.id ? (
+                  <RenameForm
+                    initial={device.registrationData?.deviceName ?? ''}
+                    onCancel={() => setEditing(null)}
+                    onSave={async (name) => {
+                      setNotice(null);
+                      try {
+                        await renameDevice(userLicenseId, device.id, name, await getAccessToken(appStore));
+                        setEditing(null);
+                        setNotice(t.licences.renamed);
+                        reload();
+                        return null;
+                      } catch (error) {
+                        return deviceRenameMessage(t, toFeatureError(error));
+                      }
+                    }}
+                  />
+                ) : (
+                  <>
+                    <span className="licence-device__name">{deviceName(device, fallbackName)}</span>
+                    {device.platform && <span className="pay-field__hint">{device.platform}</span>}
+                    <span className="licence-device__actions">
+                      <button type="button" className="button pay-button button--secondary" onClick={() => setEditing(device.id)}>
+                        {t.licences.rename}
+                        <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
+                      </button>
+                      <button type="button" className="button pay-button button--secondary" onClick={() => setRemoving(device)}>
+                        {t.licences.remove}
+                        <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
+                      </button>
+                    </span>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {licence.payments && licence.payments.length > 0 && (
+        <section className="pay-section" aria-labelledby="licence-payments-heading">
+          <h2 id="licence-payments-heading" className="pay-section__heading">
+            {t.licences.paymentsHeading}
+          </h2>
+          <ul className="pay-list">
+            {licence.payments.map((payment) => {
+              const paidAt = readTime(payment.paidAt);
+              return (
+                <li key={payment.merchantUid} className="pay-card licence-payment">
+                  <Link to={paths.purchaseHistoryDetail(payment.merchantUid)}>{payment.name}</Link>
+                  <span>{formatPrice(payment.amount, payment.currency, lang)}</span>
+                  {paidAt && <span className="pay-field__hint">{formatDateTime(paidAt)}</span>}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <ConfirmDialog
+        message={removing ? format(t.licences.removeConfirm, { name: deviceName(removing, fallbackName) }) : null}
+        confirmLabel={t.licences.remove}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) void onRemove(removing);
+        }}
+      />
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}
+
+/** Inline rename of a device; `onSave` resolves with an error text, or null when saved. */
+function RenameForm({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (name: string) => Promise<string | null>;
+  onCancel: () => void;
+}) {
+  const t = useT();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<DeviceNameForm>({ resolver: zodResolver(deviceNameSchema), defaultValues: { deviceName: initial } });
+  const onSubmit = handleSubmit(async ({ deviceName: name }) => {
+    const problem = await onSave(name);
+    if (problem) setError('deviceName', { type: 'server', message: problem }, { shouldFocus: true });
+  });
+  const error =
+    errors.deviceName?.type === 'server'
+      ? errors.deviceName.message
+      : errors.deviceName?.message
+        ? (t.licences.validation[errors.deviceName.message as LicenceValidationKey] ?? t.licences.validation.required)
+        : undefined;
+  return (
+    <form className="licence-rename" noValidate onSubmit={onSubmit}>
+      <label className="pay-field__label" htmlFor="device-name">
+        {t.licences.renameLabel}
+      </label>
+      <div className="pay-field__row">
+        <input
+          id="device-name"
+          className="pay-field__input"
+          autoFocus
+          maxLength={80}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'device-name-error' : undefined}
+          {...register('deviceName')}
+        />
+        <ActionButton type="submit" loading={isSubmitting}>
+          {t.licences.save}
+        </ActionButton>
+        <ActionButton variant="secondary" onClick={onCancel}>
+          {t.licences.cancel}
+        </ActionButton>
+      </div>
+      <FieldError id="device-name-error">{error}</FieldError>
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import type { ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { formatPrice } from '../../display/currency';
+import { discountPercent } from '../../display/discount';
+import { useT } from '../../i18n/useT';
+import { useLang } from '../../routing/useLang';
+import { usePaths } from '../../routing/usePaths';
+import { RequireScope } from '../../session/RequireScope';
+import { ExternalLink } from '../../ui/ExternalLink';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import { formatDateTime, readTime } from '../licences/display';
+import { useBearerLoad } from '../licences/useBearerLoad';
+import { getPayment } from './api';
+import { labelOf, payMethodKey, paymentStatus } from './display';
+import { featureErrorMessage, isNotFoundGoingHome } from './errors';
+import type { PaymentRecord } from './types';
+import { AlertDialog, useAlert } from './ui';
+
+/** /{lang}/purchase-history/{merchantUid}: one payment with every field of the record. */
+export default function PaymentDetailPage() {
+  return (
+    <RequireScope>
+      <PaymentDetail />
+    </RequireScope>
+  );
+}
+
+function PaymentDetail() {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const { merchantUid = '' } = useParams();
+  const { alert, show, close } = useAlert();
+  const { state } = useBearerLoad<PaymentRecord>(
+    (token) => getPayment(merchantUid, token),
+    (error) =>
+      show({
+        title: t.payments.errorTitles.history,
+        message: isNotFoundGoingHome(error) ? t.payments.notFoundGoingHome : featureErrorMessage(t, error),
+        then: isNotFoundGoingHome(error) ? () => navigate(paths.purchaseHistory(), { replace: true }) : undefined,
+      }),
+    `payment-${merchantUid}`,
+  );
+  const h = t.payments.history;
+
+  if (state.status === 'loading') return <PageLoading />;
+  const back = (
+    <p>
+      <Link to={paths.purchaseHistory()}>{h.back}</Link>
+    </p>
+  );
+  if (state.status === 'failed') {
+    return (
+      <section className="pay-page pay-page--narrow">
+        <PageMeta title={h.detailHeading} />
+        {back}
+        <h1 className="page__heading">{h.detailHeading}</h1>
+        <AlertDialog alert={alert} onClose={close} />
+      </section>
+    );
+  }
+
+  const record = state.data;
+  const money = (amount: number | null | undefined) =>
+    amount === null || amount === undefined ? undefined : formatPrice(amount, record.currency, lang);
+  const time = (value: string | number | null | undefined) => {
+    const date = readTime(value);
+    return date ? formatDateTime(date) : undefined;
+  };
+  const percent = discountPercent(Number(record.discountRate ?? 0));
+  const rows: [string, ReactNode][] = [
+    [h.merchantUid, record.merchantUid],
+    [h.status, labelOf(t.payments.statuses, paymentStatus(record))],
+    [h.amount, money(record.amount)],
+    [h.originalAmount, record.originalAmount !== record.amount ? money(record.originalAmount) : undefined],
+    [h.discount, percent > 0 ? `${percent}%` : undefined],
+    [h.coupon, record.couponCode ?? undefined],
+    [h.cancelAmount, record.cancelAmount ? money(record.cancelAmount) : undefined],
+    [h.payMethod, labelOf(t.payments.payMethods, payMethodKey(record))],
+    [h.pgProvider, record.pgProvider ?? undefined],
+    [h.card, [record.cardName, record.cardNumber].filter(Boolean).join(' ') || undefined],
+    [h.bank, record.bankName ?? undefined],
+    [h.vbank, [record.vbankName, record.vbankNum, record.vbankHolder].filter(Boolean).join(' ') || undefined],
+    [h.vbankDate, record.vbankNum ? time(record.vbankDate) : undefined],
+    [h.paidAt, time(record.paidAt)],
+    [h.failedAt, time(record.failedAt)],
+    [h.failReason, record.failReason ?? undefined],
+  ];
+
+  return (
+    <section className="pay-page pay-page--narrow">
+      <PageMeta title={h.detailHeading} />
+      {back}
+      <h1 className="page__heading">{record.name}</h1>
+      <div className="pay-card">
+        <dl className="pay-facts">
+          {rows
+            .filter(([, value]) => value !== undefined && value !== '')
+            .map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+        </dl>
+      </div>
+      {record.refunds && record.refunds.length > 0 && (
+        <section className="pay-section pay-card" aria-labelledby="payment-refunds-heading">
+          <h2 id="payment-refunds-heading" className="pay-section__heading">
+            {h.refunds}
+          </h2>
+          <ul className="pay-list">
+            {record.refunds.map((refund, index) => (
+              <li key={index}>
+                {money(refund.amount)} {time(refund.refundedAt) ?? ''} {refund.reason ?? ''}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <div className="pay-actions">
+        {record.receiptUrl && <ExternalLink href={record.receiptUrl}>{h.receipt}</ExternalLink>}
+        {record.userLicenseId && <Link to={paths.licenseDetail(record.userLicenseId)}>{h.licence}</Link>}
+      </div>
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

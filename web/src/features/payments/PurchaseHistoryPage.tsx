@@ -1,0 +1,83 @@
+import { Link } from 'react-router-dom';
+import { formatPrice } from '../../display/currency';
+import { useT } from '../../i18n/useT';
+import { useLang } from '../../routing/useLang';
+import { usePaths } from '../../routing/usePaths';
+import { RequireScope } from '../../session/RequireScope';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import { formatDateTime, readTime } from '../licences/display';
+import { useBearerLoad } from '../licences/useBearerLoad';
+import { getPaymentHistory } from './api';
+import { labelOf, payMethodKey, paymentStatus } from './display';
+import { featureErrorMessage } from './errors';
+import type { PaymentRecord } from './types';
+import { AlertDialog, useAlert } from './ui';
+
+/** Purchase history (spec section 2), reached from the My Account menu: the user's payments, newest first. */
+export default function PurchaseHistoryPage() {
+  return (
+    <RequireScope>
+      <PurchaseHistory />
+    </RequireScope>
+  );
+}
+
+function PurchaseHistory() {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const { alert, show, close } = useAlert();
+  const { state } = useBearerLoad<PaymentRecord[]>(
+    (token) => getPaymentHistory(token),
+    (error) => show({ title: t.payments.errorTitles.history, message: featureErrorMessage(t, error) }),
+    'payments',
+  );
+  const h = t.payments.history;
+
+  return (
+    <section className="pay-page">
+      <PageMeta title={h.heading} />
+      <h1 className="page__heading">{h.heading}</h1>
+      {state.status === 'loading' ? (
+        <PageLoading />
+      ) : state.status === 'failed' || state.data.length === 0 ? (
+        <div className="pay-card">
+          <p>{h.empty}</p>
+          <Link className="button button--primary" to={paths.purchase()}>
+            {h.goPurchase}
+          </Link>
+        </div>
+      ) : (
+        <table className="pay-table">
+          <thead>
+            <tr>
+              <th scope="col">{h.date}</th>
+              <th scope="col">{h.item}</th>
+              <th scope="col">{h.amount}</th>
+              <th scope="col">{h.payMethod}</th>
+              <th scope="col">{h.status}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.data.map((record) => {
+              const when = readTime(record.paidAt) ?? readTime(record.failedAt) ?? readTime(record.vbankIssuedAt);
+              return (
+                <tr key={record.merchantUid}>
+                  <td>{when ? formatDateTime(when) : '-'}</td>
+                  <td>
+                    <Link to={paths.purchaseHistoryDetail(record.merchantUid)}>{record.name}</Link>
+                  </td>
+                  <td>{formatPrice(record.amount, record.currency, lang)}</td>
+                  <td>{labelOf(t.payments.payMethods, payMethodKey(record))}</td>
+                  <td>{labelOf(t.payments.statuses, paymentStatus(record))}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

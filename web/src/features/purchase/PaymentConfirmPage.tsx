@@ -1,0 +1,227 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { formatPrice } from '../../display/currency';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { useLang } from '../../routing/useLang';
+import { usePaths } from '../../routing/usePaths';
+import { getAccessToken } from '../../session/session';
+import { appStore } from '../../store';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import { formatDateTime, readTime } from '../licences/display';
+import { featureErrorMessage } from '../payments/errors';
+import { clearPendingOrder, readPendingOrder, redirectOutcome } from '../payments/portone';
+import type { PurchaseConfirmation, SubscriptionResult } from '../payments/types';
+import { StatusLine } from '../payments/ui';
+import { postPurchaseConfirm } from './api';
+import { settlePayment } from './flow';
+import '../payments/payments.css';
+
+/** State the purchase page hands over after a confirmed payment. */
+export interface PaymentConfirmState {
+  confirmation?: PurchaseConfirmation;
+  /** A subscription started with a new card (billing key). */
+  subscription?: SubscriptionResult;
+}
+
+/**
+ * /{lang}/payment/confirm (spec section 2): the result of a purchase, with the licence key, and for
+ * a virtual account the account to pay into and its deadline. Reached from the purchase page with
+ * the confirmation, or as the gateway's redirect return (imp_uid, merchant_uid, imp_success), which
+ * this page confirms itself.
+ */
+export default function PaymentConfirmPage() {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const handed = (location.state as PaymentConfirmState | null)?.confirmation;
+  const subscription = (location.state as PaymentConfirmState | null)?.subscription;
+  const [confirmation, setConfirmation] = useState<PurchaseConfirmation | undefined>(handed);
+  const [failure, setFailure] = useState<string | null>(null);
+  const outcome = handed ? null : redirectOutcome(location.search);
+  const [working, setWorking] = useState(outcome !== null);
+
+  useEffect(() => {
+    if (handed || subscription) {
+      clearPendingOrder();
+      return undefined;
+    }
+    const returned = redirectOutcome(location.search);
+    if (!returned) return undefined;
+    let live = true;
+    const pending = readPendingOrder(returned.merchantUid);
+    void (async () => {
+      const token = await getAccessToken(appStore);
+      const result = await settlePayment(returned, lang, token, { postConfirm: postPurchaseConfirm });
+      if (!live) return;
+      if (result.kind === 'confirmed') {
+        clearPendingOrder();
+        // The gateway's query is replaced by the result, so that a reload does not confirm again.
+        navigate(paths.paymentConfirm(), { replace: true, state: { confirmation: result.confirmation } });
+        setConfirmation(result.confirmation);
+      } else if (pending) {
+        navigate(paths.paymentFailure(pending.licenseId, { errorCode: result.error.code }), {
+          replace: true,
+          state: { gatewayMessage: result.gatewayMessage },
+        });
+      } else {
+        setFailure(featureErrorMessage(t, result.error));
+      }
+      setWorking(false);
+    })();
+    return () => {
+      live = false;
+    };
+    // The redirect's query is read once, when the page opens.
+  }, []);
+
+  if (working) {
+    return (
+      <section className="pay-page pay-page--narrow">
+        <PageMeta title={t.payments.confirm.heading} />
+        <h1 className="page__heading">{t.payments.confirm.heading}</h1>
+        <StatusLine>{t.payments.confirm.confirming}</StatusLine>
+        <PageLoading />
+      </section>
+    );
+  }
+
+  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} />;
+
+  if (!confirmation) {
+    return (
+      <section className="pay-page pay-page--narrow">
+        <PageMeta title={failure ? t.payments.failure.heading : t.payments.confirm.heading} />
+        <h1 className="page__heading">{failure ? t.payments.failure.heading : t.payments.confirm.heading}</h1>
+        {failure ? <StatusLine tone="error">{failure}</StatusLine> : <p>{t.payments.confirm.nothing}</p>}
+        <div className="pay-actions">
+          <Link className="button button--primary" to={paths.license()}>
+            {t.payments.confirm.goLicences}
+          </Link>
+          <Link className="button pay-button button--secondary" to={paths.home()}>
+            {t.payments.confirm.goHome}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  const reserved = confirmation.state === 'reserved';
+  const vbank = confirmation.vbank;
+  const deadline = vbank ? readTime(vbank.vbankDate) : undefined;
+
+  const heading = reserved ? t.payments.confirm.reservedHeading : t.payments.confirm.heading;
+
+  return (
+    <section className="pay-page pay-page--narrow">
+      <PageMeta title={heading} />
+      <h1 className="page__heading">{heading}</h1>
+      <StatusLine>{reserved ? t.payments.confirm.reserved : t.payments.confirm.paid}</StatusLine>
+
+      {reserved && vbank && (
+        <div className="pay-card">
+          <h2 className="pay-section__heading">{t.payments.confirm.vbankHeading}</h2>
+          <dl className="pay-facts">
+            <dt>{t.payments.confirm.vbankName}</dt>
+            <dd>{vbank.vbankName}</dd>
+            <dt>{t.payments.confirm.vbankNum}</dt>
+            <dd data-testid="vbank-num">{vbank.vbankNum}</dd>
+            <dt>{t.payments.confirm.vbankHolder}</dt>
+            <dd>{vbank.vbankHolder}</dd>
+            <dt>{t.payments.confirm.vbankDate}</dt>
+            <dd>{deadline ? formatDateTime(deadline) : String(vbank.vbankDate)}</dd>
+          </dl>
+        </div>
+      )}
+
+      <div className="pay-card">
+        <dl className="pay-facts">
+          <dt>{t.payments.confirm.licenseKey}</dt>
+          <dd className="pay-key" data-testid="license-key">
+            {confirmation.licenseKey}
+          </dd>
+          <dt>{t.payments.confirm.email}</dt>
+          <dd>{confirmation.email}</dd>
+        </dl>
+      </div>
+      {confirmation.accountCreated && (
+        <StatusLine>{format(t.payments.confirm.accountCreated, { email: confirmation.email })}</StatusLine>
+      )}
+
+      <div className="pay-actions">
+        <Link className="button button--primary" to={paths.license()}>
+          {t.payments.confirm.goLicences}
+        </Link>
+        <Link className="button pay-button button--secondary" to={paths.home()}>
+          {t.payments.confirm.goHome}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** The result of a subscription started with a new card: its licence key and next payment. */
+function SubscriptionStarted({ subscription }: { subscription: SubscriptionResult }) {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const c = t.payments.confirm;
+  const next = readTime(subscription.nextPaymentAt);
+  const until = readTime(subscription.paidUntil);
+  const card = [subscription.cardName, subscription.cardNumber].filter(Boolean).join(' ');
+  return (
+    <section className="pay-page pay-page--narrow">
+      <PageMeta title={c.subscribedHeading} />
+      <h1 className="page__heading">{c.subscribedHeading}</h1>
+      <StatusLine>{c.subscribed}</StatusLine>
+      <div className="pay-card">
+        <p>
+          <strong>{subscription.licenseName}</strong>
+        </p>
+        <dl className="pay-facts">
+          {subscription.licenseKey && (
+            <div>
+              <dt>{c.licenseKey}</dt>
+              <dd className="pay-key" data-testid="license-key">
+                {subscription.licenseKey}
+              </dd>
+            </div>
+          )}
+          <div>
+            <dt>{c.price}</dt>
+            <dd>{formatPrice(subscription.price, subscription.currency, lang)}</dd>
+          </div>
+          {until && (
+            <div>
+              <dt>{c.paidUntil}</dt>
+              <dd>{formatDateTime(until)}</dd>
+            </div>
+          )}
+          {next && subscription.isScheduled && (
+            <div>
+              <dt>{c.nextPaymentAt}</dt>
+              <dd data-testid="next-payment">{formatDateTime(next)}</dd>
+            </div>
+          )}
+          {card && (
+            <div>
+              <dt>{c.card}</dt>
+              <dd>{card}</dd>
+            </div>
+          )}
+        </dl>
+      </div>
+      <div className="pay-actions">
+        <Link className="button button--primary" to={paths.license()}>
+          {c.goLicences}
+        </Link>
+        <Link className="button pay-button button--secondary" to={paths.home()}>
+          {c.goHome}
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { usePaths } from '../../routing/usePaths';
+import { PageMeta } from '../../ui/PageMeta';
+import { featureErrorMessage, parseErrorCode } from '../payments/errors';
+import { StatusLine } from '../payments/ui';
+import type { PurchaseLocationState } from './PurchasePage';
+import '../payments/payments.css';
+
+/** State handed over with a failure: the gateway's own message, if it gave one. */
+export interface PaymentFailureState {
+  gatewayMessage?: string | null;
+}
+
+/**
+ * /{lang}/payment/{licenseId} (spec section 2): where a failed purchase lands. The message comes
+ * from the catalogue for the `errorCode` query (STOP when the buyer closed the window); "try
+ * again" goes back to the purchase page with the same licence chosen.
+ */
+export default function PaymentFailurePage() {
+  const t = useT();
+  const paths = usePaths();
+  const { licenseId } = useParams();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const gatewayMessage = (location.state as PaymentFailureState | null)?.gatewayMessage;
+  const code = parseErrorCode(params.get('errorCode')) ?? -10002;
+  const message = featureErrorMessage(t, { code });
+  const id = Number(licenseId);
+  const retryState: PurchaseLocationState = Number.isInteger(id) ? { licenseId: id } : {};
+
+  return (
+    <section className="pay-page pay-page--narrow">
+      <PageMeta title={t.payments.failure.heading} />
+      <h1 className="page__heading">{t.payments.failure.heading}</h1>
+      <StatusLine tone="error">{message}</StatusLine>
+      {gatewayMessage && code !== 'STOP' && (
+        <p className="pay-field__hint">{format(t.payments.failure.detail, { message: gatewayMessage })}</p>
+      )}
+      <div className="pay-actions">
+        <Link className="button button--primary" to={paths.purchase()} state={retryState}>
+          {t.payments.failure.retry}
+        </Link>
+        <Link className="button pay-button button--secondary" to={paths.home()}>
+          {t.payments.failure.goHome}
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * Choosing a licence on the purchase page: Pro products, periods and device counts out of the
+ * licences on sale, and the price and name for the visitor's country and language (spec sections 3
+ * and 9). Pure functions, tested in catalogue.test.ts.
+ */
+import type { Lang } from '../../i18n/languages';
+import { pickByCountry, pickLocalization } from '../../display/localization';
+import type { LicencePrice, PurchasableLicence } from '../payments/types';
+
+/** Pro products in the order the page lists them. */
+export const PRO_PRODUCTS = ['uncpa', 'uncpw', 'uncpi', 'uncpm'] as const;
+export type ProProduct = (typeof PRO_PRODUCTS)[number];
+
+export const MONTHLY_LIFE = 30;
+export const ANNUAL_LIFE = 365;
+export const LIFETIME_LIFE = 36500;
+/** Spec section 9: the period selected by default. */
+export const DEFAULT_LIFE = ANNUAL_LIFE;
+
+/** Country of the visitor from the page's language (spec section 9: KR ko, US en, JP ja). */
+export function countryForLang(lang: Lang): 'KR' | 'US' | 'JP' {
+  switch (lang) {
+    case 'en':
+      return 'US';
+    case 'ja':
+      return 'JP';
+    default:
+      return 'KR';
+  }
+}
+
+export interface Selection {
+  productCode: string;
+  life: number;
+  maxDevicesCount: number;
+}
+
+/** A licence as the page shows it in one country and language. */
+export interface Plan {
+  licence: PurchasableLicence;
+  price: LicencePrice;
+  name: string;
+  description: string;
+  /** The licence's base discount as a fraction (0.3), 0 when none. */
+  discount: number;
+}
+
+/** The base discount factor of a licence, as a number. */
+export function baseDiscount(licence: PurchasableLicence): number {
+  const factor = licence.discountFactors?.find((item) => item.type === 'base')?.factor;
+  const value = Number(factor ?? 0);
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** Price and name of a licence for the country and language; undefined when it has no price. */
+export function planOf(licence: PurchasableLicence, lang: Lang, country: string): Plan | undefined {
+  const price = pickByCountry(licence.prices, country);
+  if (!price) return undefined;
+  const localization = pickLocalization(licence.localizations, lang);
+  return {
+    licence,
+    price,
+    name: localization?.name ?? licence.productCode,
+    description: localization?.description ?? '',
+    discount: baseDiscount(licence),
+  };
+}
+
+const unique = (values: number[]) => [...new Set(values)].sort((a, b) => a - b);
+
+/** Pro products that have at least one licence on sale, in the page's order. */
+export function productsOf(licences: readonly PurchasableLicence[]): ProProduct[] {
+  return PRO_PRODUCTS.filter((code) => licences.some((licence) => licence.productCode === code));
+}
+
+export function livesOf(licences: readonly PurchasableLicence[], productCode: string): number[] {
+  return unique(licences.filter((l) => l.productCode === productCode).map((l) => l.life));
+}
+
+export function deviceCountsOf(licences: readonly PurchasableLicence[], productCode: string, life: number): number[] {
+  return unique(licences.filter((l) => l.productCode === productCode && l.life === life).map((l) => l.maxDevicesCount));
+}
+
+export function findLicence(licences: readonly PurchasableLicence[], selection: Selection): PurchasableLicence | undefined {
+  return licences.find(
+    (l) =>
+      l.productCode === selection.productCode &&
+      l.life === selection.life &&
+      l.maxDevicesCount === selection.maxDevicesCount,
+  );
+}
+
+/**
+ * A selection that exists among the licences: the wanted one when it does, otherwise the nearest
+ * (same product, then the default period, then the fewest devices). Undefined without any Pro licence.
+ */
+export function resolveSelection(
+  licences: readonly PurchasableLicence[],
+  wanted: Partial<Selection> = {},
+): Selection | undefined {
+  const products = productsOf(licences);
+  const productCode = products.find((code) => code === wanted.productCode) ?? products[0];
+  if (productCode === undefined) return undefined;
+  const lives = livesOf(licences, productCode);
+  const life =
+    lives.find((value) => value === wanted.life) ?? lives.find((value) => value === DEFAULT_LIFE) ?? lives[0];
+  if (life === undefined) return undefined;
+  const counts = deviceCountsOf(licences, productCode, life);
+  const maxDevicesCount = counts.find((value) => value === wanted.maxDevicesCount) ?? counts[0];
+  if (maxDevicesCount === undefined) return undefined;
+  return { productCode, life, maxDevicesCount };
+}
+
+/** The selection of a licence id (to come back to the licence of a failed payment). */
+export function selectionOfLicence(licences: readonly PurchasableLicence[], licenseId: number): Selection | undefined {
+  const licence = licences.find((l) => l.id === licenseId);
+  return licence && { productCode: licence.productCode, life: licence.life, maxDevicesCount: licence.maxDevicesCount };
+}
+
+export type PeriodKind = 'monthly' | 'annual' | 'lifetime' | 'days';
+
+export function periodKind(life: number): PeriodKind {
+  if (life === LIFETIME_LIFE) return 'lifetime';
+  if (life === ANNUAL_LIFE) return 'annual';
+  if (life === MONTHLY_LIFE) return 'monthly';
+  return 'days';
+}
+
+/** Whether a period renews (monthly or annual subscription) rather than being bought once. */
+export function isSubscriptionLife(life: number): boolean {
+  return life !== LIFETIME_LIFE;
+}

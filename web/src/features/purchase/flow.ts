@@ -1,0 +1,107 @@
+/**
+ * The purchase flow of spec section 4: order (POST /payments/licenses/new), pay in the gateway's
+ * window (IMP.request_pay), confirm (POST /payments/licenses/new/confirm). Written against
+ * injected calls so that its outcomes can be tested without a browser or a server.
+ */
+import type { Lang } from '../../i18n/languages';
+import { FALLBACK_ERROR_CODE } from '../../api/errors';
+import { toFeatureError, type FeatureError } from '../payments/errors';
+import { payOutcome, type Imp, type ImpResponse, type PendingOrder, type RequestPayParams } from '../payments/portone';
+import type { PurchaseConfirmation, PurchaseInit, PurchaseInitRequest } from '../payments/types';
+
+export interface PurchaseDeps {
+  /** The access token of a logged-in buyer, null for a guest. */
+  getToken: () => Promise<string | null>;
+  postPurchase: (body: PurchaseInitRequest, token: string | null) => Promise<PurchaseInit>;
+  postConfirm: (body: { impUid: string; merchantUid: string }, lang: Lang, token: string | null) => Promise<PurchaseConfirmation>;
+  /** IMP, loaded and initialised. */
+  portOne: () => Promise<Imp>;
+  requestPay: (imp: Imp, params: RequestPayParams) => Promise<ImpResponse>;
+  /** Remembers the order for a redirect return. */
+  savePending: (order: PendingOrder) => void;
+}
+
+export type PurchaseResult =
+  /** The order was refused (or the script could not load): stay on the page and say why. */
+  | { kind: 'orderFailed'; error: FeatureError }
+  /** Paid (or a virtual account issued) and confirmed by the server. */
+  | { kind: 'confirmed'; confirmation: PurchaseConfirmation }
+  /** The window was closed, the gateway refused, or the confirmation failed. */
+  | { kind: 'paymentFailed'; error: FeatureError; gatewayMessage: string | null };
+
+/** Spec section 8: -300, approval refused by the card company or gateway. */
+export const GATEWAY_REFUSED = -300;
+
+const confirmations = new Map<string, Promise<PurchaseConfirmation>>();
+
+/**
+ * One confirmation per merchantUid at a time: the popup's callback and a page that mounts twice
+ * (or a reload of the redirect return) share the same call. A failure is forgotten for retries.
+ */
+export function confirmOnce(merchantUid: string, run: () => Promise<PurchaseConfirmation>): Promise<PurchaseConfirmation> {
+  const running = confirmations.get(merchantUid);
+  if (running) return running;
+  const promise = run();
+  promise.catch(() => confirmations.delete(merchantUid));
+  confirmations.set(merchantUid, promise);
+  return promise;
+}
+
+export interface PurchaseOrder {
+  request: PurchaseInitRequest;
+  lang: Lang;
+  /** Absolute address the gateway sends a mobile browser back to (/{lang}/payment/confirm). */
+  redirectUrl: string;
+}
+
+export async function runPurchase({ request, lang, redirectUrl }: PurchaseOrder, deps: PurchaseDeps): Promise<PurchaseResult> {
+  let token: string | null;
+  let init: PurchaseInit;
+  let imp: Imp;
+  try {
+    token = await deps.getToken();
+    [init, imp] = await Promise.all([deps.postPurchase(request, token), deps.portOne()]);
+  } catch (error) {
+    return { kind: 'orderFailed', error: toFeatureError(error) };
+  }
+  deps.savePending({ merchantUid: init.merchantUid, licenseId: request.licenseId });
+  const response = await deps.requestPay(imp, {
+    pg: init.pg,
+    pay_method: init.payMethod,
+    merchant_uid: init.merchantUid,
+    name: init.name,
+    amount: init.amount,
+    buyer_email: init.buyerEmail,
+    currency: init.currency,
+    m_redirect_url: redirectUrl,
+  });
+  return settlePayment(payOutcome(response), lang, token, deps);
+}
+
+/** After the gateway's window: confirm a success, or say why it failed. */
+export async function settlePayment(
+  outcome: ReturnType<typeof payOutcome>,
+  lang: Lang,
+  token: string | null,
+  deps: Pick<PurchaseDeps, 'postConfirm'>,
+): Promise<Exclude<PurchaseResult, { kind: 'orderFailed' }>> {
+  if (outcome.kind === 'cancelled') {
+    return { kind: 'paymentFailed', error: { code: 'STOP' }, gatewayMessage: null };
+  }
+  if (outcome.kind === 'failed') {
+    return { kind: 'paymentFailed', error: { code: GATEWAY_REFUSED }, gatewayMessage: outcome.message };
+  }
+  try {
+    const confirmation = await confirmOnce(outcome.merchantUid, () =>
+      deps.postConfirm({ impUid: outcome.impUid, merchantUid: outcome.merchantUid }, lang, token),
+    );
+    return { kind: 'confirmed', confirmation };
+  } catch (error) {
+    const failure = toFeatureError(error);
+    return {
+      kind: 'paymentFailed',
+      error: failure.code === undefined ? { code: FALLBACK_ERROR_CODE } : failure,
+      gatewayMessage: null,
+    };
+  }
+}

@@ -1,0 +1,168 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { appStore } from '../../store';
+import { ko } from '../../i18n/ko';
+import { en } from '../../i18n/en';
+import type { PurchasableLicence } from '../payments/types';
+
+function licence(id: number, life: number, devices: number, krw: number, usd: number): PurchasableLicence {
+  return {
+    id,
+    productCode: 'uncpa',
+    life,
+    maxDevicesCount: devices,
+    prices: [
+      { countryCode: 'KR', currency: 'KRW', price: krw, requestPrice: life === 365 ? Math.floor(krw * 0.7) : krw },
+      { countryCode: 'US', currency: 'USD', price: usd, requestPrice: life === 365 ? Math.floor(usd * 0.7) : usd },
+    ],
+    localizations: [
+      { langCode: 'ko', name: `안드로이드 ${life}일 (${devices}대)`, description: '' },
+      { langCode: 'en', name: `Android ${life} days (${devices})`, description: '' },
+    ],
+    discountFactors: life === 365 ? [{ type: 'base', factor: '0.3' }] : [],
+  };
+}
+
+const catalogue = [
+  licence(111, 30, 1, 2900, 299),
+  licence(121, 365, 1, 34800, 3588),
+  licence(123, 365, 3, 58800, 5988),
+  licence(131, 36500, 1, 59000, 4999),
+];
+
+function respond(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url.includes('/purchasable-licenses/new')) return respond(catalogue);
+      // The payment script settings: never answered in these tests.
+      return new Promise<Response>(() => undefined);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('purchase page', () => {
+  it('selects the annual licence and one device by default, priced in won', async () => {
+    renderAt('/ko/purchase');
+    const annual = await screen.findByRole('radio', { name: /연간 구독/ });
+    expect((annual as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: /기기 1대/ }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('button', { name: '24,360원 결제하기' })).toBeTruthy();
+    const summary = screen.getByRole('complementary');
+    expect(within(summary).getByText('안드로이드 365일 (1대)')).toBeTruthy();
+    expect(within(summary).getByText('34,800원')).toBeTruthy();
+  });
+
+  it('prices in dollars in English and follows the chosen period', async () => {
+    renderAt('/en/purchase');
+    await screen.findByRole('button', { name: 'Pay $25.11' });
+    fireEvent.click(screen.getByRole('radio', { name: /Lifetime licence/ }));
+    expect(screen.getByRole('button', { name: 'Pay $49.99' })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: /3 devices/ })).toBeNull();
+  });
+
+  it('asks a guest for the email and the agreements before ordering', async () => {
+    renderAt('/ko/purchase');
+    const pay = await screen.findByRole('button', { name: '24,360원 결제하기' });
+    await act(async () => {
+      fireEvent.click(pay);
+    });
+    expect(await screen.findByText(ko.purchase.validation.emailExact)).toBeTruthy();
+    expect(screen.getByText(ko.purchase.validation.agreements)).toBeTruthy();
+    const calls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    expect(calls.some((url) => url.includes('/payments/licenses/new'))).toBe(false);
+  });
+
+  it('ticks every agreement with agree-all', async () => {
+    renderAt('/ko/purchase');
+    fireEvent.click(await screen.findByLabelText(ko.purchase.agreeAll));
+    for (const label of [ko.purchase.termsOfUse, ko.purchase.purchasePolicy, ko.purchase.personalInfo, ko.purchase.privacyPolicy]) {
+      expect((screen.getByLabelText(label) as HTMLInputElement).checked).toBe(true);
+    }
+  });
+
+  it('never shows card fields for a one-off purchase', async () => {
+    renderAt('/ko/purchase');
+    await screen.findByRole('radio', { name: /연간 구독/ });
+    expect(screen.queryByLabelText(ko.purchase.card.number)).toBeNull();
+  });
+});
+
+describe('purchase page for a logged-in buyer', () => {
+  beforeEach(() => {
+    document.cookie = 'logged_in=u-1; path=/';
+    appStore.getState().setUser({
+      userId: 'u-1',
+      email: 'minji@example.com',
+      scope: 1,
+      accessToken: 'token',
+      expiredAt: Date.now() + 3_600_000,
+    });
+    appStore.getState().setSessionChecked();
+  });
+  afterEach(() => appStore.getState().clearSession());
+
+  it('asks no email and offers automatic payment with a card for subscriptions only', async () => {
+    renderAt('/ko/purchase');
+    expect(await screen.findByText('minji@example.com 계정으로 구매합니다.')).toBeTruthy();
+    expect(screen.queryByLabelText(ko.purchase.emailLabel)).toBeNull();
+    fireEvent.click(screen.getByLabelText(ko.purchase.autoRenew));
+    expect(screen.getByLabelText(ko.purchase.card.number)).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: ko.purchase.methods.creditCard })).toBeNull();
+    expect(screen.getByRole('button', { name: '24,360원 구독 시작하기' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: /평생 이용권/ }));
+    expect(screen.queryByLabelText(ko.purchase.autoRenew)).toBeNull();
+    expect(screen.queryByLabelText(ko.purchase.card.number)).toBeNull();
+    expect(screen.getByRole('button', { name: '59,000원 결제하기' })).toBeTruthy();
+  });
+
+  it('checks the card before anything is sent', async () => {
+    renderAt('/ko/purchase');
+    fireEvent.click(await screen.findByLabelText(ko.purchase.autoRenew));
+    fireEvent.click(screen.getByLabelText(ko.purchase.agreeAll));
+    fireEvent.change(screen.getByLabelText(ko.purchase.card.number), { target: { value: '4111-1111' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '24,360원 구독 시작하기' }));
+    });
+    expect((await screen.findAllByText(ko.purchase.validation.required)).length).toBeGreaterThan(0);
+    const calls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    expect(calls.some((url) => url.includes('/subscribe/'))).toBe(false);
+  });
+});
+
+describe('payment failure page', () => {
+  it('says the buyer stopped the payment', async () => {
+    renderAt('/ko/payment/121?errorCode=STOP');
+    expect(await screen.findByRole('heading', { level: 1, name: ko.payments.failure.heading })).toBeTruthy();
+    expect(screen.getByText(ko.payments.errorCodes.STOP)).toBeTruthy();
+  });
+
+  it('shows the catalogue message of the code', async () => {
+    renderAt('/en/payment/121?errorCode=-301');
+    expect(await screen.findByText(en.payments.errorCodes['-301'])).toBeTruthy();
+  });
+});
+
+describe('payment confirm page', () => {
+  it('has nothing to show on a plain visit', async () => {
+    renderAt('/ko/payment/confirm');
+    expect(await screen.findByText(ko.payments.confirm.nothing)).toBeTruthy();
+  });
+});

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -206,3 +207,41 @@ def test_bad_purchase_input_gets_the_spec_codes_and_never_a_500(shop: Shop) -> N
     order = shop.order(email="declined@example.com")
     declined = shop.confirm(order, shop.pay(order, card_number="4111111111110002"))
     assert declined.json()["errorCode"] == -300
+
+
+def test_twenty_concurrent_confirm_requests_make_exactly_one_licence(shop: Shop) -> None:
+    order = shop.order(email="racer@example.com")
+    imp_uid = shop.pay(order)
+    app = shop.client.app
+
+    def confirm(_: int) -> tuple[int, str]:
+        with TestClient(app) as client:
+            answer = client.post(
+                f"{V1}/payments/licenses/new/confirm", json={"impUid": imp_uid, "merchantUid": order["merchantUid"]}
+            )
+            return answer.status_code, answer.json().get("userLicenseId", "")
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(confirm, range(20)))
+    assert {status for status, _ in answers} == {200}
+    assert len({licence for _, licence in answers}) == 1
+    grants = [
+        n
+        for n in shop.services.store.recorder.select_notifications(start=1, limit=1000)
+        if n.topic == "licence.Granted"
+    ]
+    assert len(grants) == 1
+
+
+def test_a_payment_of_another_amount_is_refused_over_http_and_cancelled_at_the_gateway(shop: Shop) -> None:
+    class Forgetful(PortOneGateway):
+        def prepare(self, merchant_uid: str, amount: int) -> None:
+            return None  # as if the amount had never been pre-registered
+
+    shop.services.gateway = Forgetful(shop.sandbox.client())
+    order = shop.order(email="tamper@example.com")
+    imp_uid = shop.pay(order, amount=1000)
+    refused = shop.confirm(order, imp_uid)
+    assert (refused.status_code, refused.json()["errorCode"]) == (409, -301)
+    assert shop.services.payments.get_payment(imp_uid).status.value == "cancelled"
+    assert shop.confirm(order, imp_uid).json()["errorCode"] == -301

@@ -63,3 +63,10 @@ def worker_services() -> WorkerServices:
             if settings.test_clock:
                 _services.clock = clock_for(settings, _services.views)
         return _services
+
+
+def reset_worker_services() -> None:
+    """Forget this process's services (tests that change settings between runs of the same process)."""
+    global _services
+    with _lock:
+        _services = None

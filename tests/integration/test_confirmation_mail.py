@@ -27,6 +27,7 @@ from projections.follower import follow
 from tests.support import START, PlainHasher
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
+from workers.wiring import reset_worker_services
 
 pytestmark = pytest.mark.integration
 
@@ -39,8 +40,10 @@ def worker(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cele
         monkeypatch.setenv("DATABASE_URL", settings.database_url)
     app = create_celery(settings)
     app.conf.broker_transport_options = {**app.conf.broker_transport_options, "polling_interval": 0.05}
+    reset_worker_services()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         yield app
+    reset_worker_services()
 
 
 def _outbox(settings: Settings, count: int, timeout: float = 20) -> list[Message]:

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
 from celery import shared_task
 from eventsourcing.application import AggregateNotFoundError
 
-from config.settings import Settings, load_settings
+from config.settings import Settings
 from domain.accounts.account import Account
 from domain.accounts.mails import (
     render_confirmation_mail,
@@ -27,12 +25,12 @@ from domain.accounts.mails import (
 )
 from domain.accounts.recovery import email_change_link_token, reset_link_token
 from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
-from domain.clock import Clock, SystemClock
+from domain.clock import Clock
 from domain.ports import Mailer, MailMessage
 from domain.store import Storefront
 from events.values import Language
-from integrations.mail import mailer_from_settings
-from projections.database import ViewDatabase, open_view_database
+from projections.database import ViewDatabase
+from workers.wiring import WorkerServices, worker_services
 
 log = logging.getLogger(__name__)
 
@@ -174,16 +172,9 @@ def _base(settings: Settings) -> str:
     return settings.base_url.rstrip("/")
 
 
-@contextmanager
-def _wiring() -> Iterator[tuple[Settings, Storefront, ViewDatabase]]:
-    settings = load_settings()
-    store = Storefront(settings.event_store_env)
-    db = open_view_database(settings.view_store_env)
-    try:
-        yield settings, store, db
-    finally:
-        db.close()
-        store.close()
+def _wired(services: WorkerServices) -> tuple[Settings, Storefront, ViewDatabase, Mailer, Clock]:
+    """The worker's long-lived store, views, mailer and (possibly shared test) clock."""
+    return services.settings, services.store, services.views, services.mailer, services.clock
 
 
 def _task_id(task: Any) -> str:
@@ -199,16 +190,7 @@ def _task_id(task: Any) -> str:
 )
 def send_confirmation_mail(self: Any, account_id: str) -> bool:
     """Celery entry point: wire the real store, views and mailer, then deliver."""
-    with _wiring() as (settings, store, db):
-        return deliver_confirmation_mail(
-            settings,
-            store,
-            db,
-            mailer_from_settings(settings),
-            SystemClock(),
-            task_id=_task_id(self),
-            account_id=UUID(account_id),
-        )
+    return deliver_confirmation_mail(*_wired(worker_services()), task_id=_task_id(self), account_id=UUID(account_id))
 
 
 @shared_task(
@@ -220,18 +202,13 @@ def send_confirmation_mail(self: Any, account_id: str) -> bool:
 )
 def send_password_reset_mail(self: Any, account_id: str, reset_id: str, language: str) -> bool:
     """Celery entry point of the password-reset mail."""
-    with _wiring() as (settings, store, db):
-        return deliver_password_reset_mail(
-            settings,
-            store,
-            db,
-            mailer_from_settings(settings),
-            SystemClock(),
-            task_id=_task_id(self),
-            account_id=UUID(account_id),
-            reset_id=reset_id,
-            language=Language(language),
-        )
+    return deliver_password_reset_mail(
+        *_wired(worker_services()),
+        task_id=_task_id(self),
+        account_id=UUID(account_id),
+        reset_id=reset_id,
+        language=Language(language),
+    )
 
 
 @shared_task(
@@ -243,14 +220,6 @@ def send_password_reset_mail(self: Any, account_id: str, reset_id: str, language
 )
 def send_email_change_mail(self: Any, account_id: str, change_id: str) -> bool:
     """Celery entry point of the email-change mail."""
-    with _wiring() as (settings, store, db):
-        return deliver_email_change_mail(
-            settings,
-            store,
-            db,
-            mailer_from_settings(settings),
-            SystemClock(),
-            task_id=_task_id(self),
-            account_id=UUID(account_id),
-            change_id=change_id,
-        )
+    return deliver_email_change_mail(
+        *_wired(worker_services()), task_id=_task_id(self), account_id=UUID(account_id), change_id=change_id
+    )

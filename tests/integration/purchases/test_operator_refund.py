@@ -66,7 +66,7 @@ def test_an_operator_refunds_part_then_the_rest_and_the_licence_ends(
         "PORTONE_IMP_SECRET": IMP_SECRET,
     }.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(wiring, "_services", None)
+    wiring.reset_worker_services()
     services = wiring.worker_services()
     services.clock = domain_clock
 
@@ -86,4 +86,4 @@ def test_an_operator_refunds_part_then_the_rest_and_the_licence_ends(
         [record] = payments_of(views, confirmed.account_id)
         assert record["cancel_amount"] == 4999
         assert [refund["amount"] for refund in record["refunds"]] == [1000, 3999]
-    monkeypatch.setattr(wiring, "_services", None)
+    wiring.reset_worker_services()

@@ -25,6 +25,7 @@ import { getMyLicence, removeDevice, renameDevice } from './api';
 import { deviceName, formatDateTime, licencePeriod, licencePeriodText, readTime, stateLabel } from './display';
 import { deviceNameSchema, type DeviceNameForm, type LicenceValidationKey } from './schemas';
 import { useBearerLoad } from './useBearerLoad';
+import { SubscriptionSection } from '../subscriptions/SubscriptionSection';
 import './licences.css';
 
 /** /{lang}/license/{userLicenseId}: one licence with its devices (rename, remove) and payments. */
@@ -115,6 +116,8 @@ function LicenceDetail() {
           )}
         </dl>
       </div>
+
+      <SubscriptionSection userLicenseId={userLicenseId} onChanged={reload} />
 
       <section className="pay-section licence-devices" aria-labelledby="licence-devices-heading">
         <h2 id="licence-devices-heading" className="pay-section__heading">

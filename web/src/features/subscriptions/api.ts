@@ -1,0 +1,100 @@
+/** Subscription and billing-key calls of the licence detail page (bearer). */
+import { ApiError, apiClient, type ApiClient } from '../../api/client';
+import type { CardBody } from '../purchase/schemas';
+
+export type SubscriptionStatus = 'active' | 'cancelled' | 'past_due' | 'ended';
+
+/** GET/DELETE /payments/licenses/subscribe/{userLicenseId} and the resume calls. */
+export interface Subscription {
+  subscriptionId: string;
+  userLicenseId: string;
+  status: SubscriptionStatus | string;
+  isScheduled: boolean;
+  nextPaymentAt?: string | number | null;
+  paidUntil?: string | number | null;
+  price: number;
+  currency: string;
+  licenseName: string;
+  cardName?: string | null;
+  cardNumber?: string | null;
+  resumeComplete?: boolean;
+}
+
+export interface BillingKey {
+  billingkeyId: string;
+  customerUid: string;
+  pg: string;
+  cardName?: string | null;
+  cardNumber?: string | null;
+  isDefault: boolean;
+}
+
+export interface Wallet {
+  billingkeys: BillingKey[];
+  defaultBillingkeyId?: string | null;
+}
+
+const subscribePath = (userLicenseId: string) => `/payments/licenses/subscribe/${encodeURIComponent(userLicenseId)}`;
+const resubscribePath = (userLicenseId: string) => `/payments/licenses/re-subscribe/${encodeURIComponent(userLicenseId)}`;
+
+/** The licence's subscription, or null when it has none (the server answers 404). */
+export async function getSubscription(
+  userLicenseId: string,
+  token: string | null,
+  api: ApiClient = apiClient,
+): Promise<Subscription | null> {
+  try {
+    return await api.request<Subscription>(subscribePath(userLicenseId), { token });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 404) return null;
+    throw error;
+  }
+}
+
+/** Turns auto-renewal off: the licence runs to its paid date, then stops. */
+export function cancelAutoRenewal(userLicenseId: string, token: string | null, api: ApiClient = apiClient): Promise<Subscription> {
+  return api.request<Subscription>(subscribePath(userLicenseId), { method: 'DELETE', token });
+}
+
+/** Resumes (within the paid period) or re-subscribes (after it) with the previous card, or a named key. */
+export function resumeWithPreviousCard(
+  userLicenseId: string,
+  token: string | null,
+  billingkeyId?: string,
+  api: ApiClient = apiClient,
+): Promise<Subscription> {
+  return api.request<Subscription>(resubscribePath(userLicenseId), {
+    method: 'POST',
+    body: billingkeyId ? { billingkeyId } : {},
+    token,
+  });
+}
+
+/** Registers a new card and resumes or re-subscribes with it. */
+export function resumeWithNewCard(
+  userLicenseId: string,
+  card: CardBody,
+  token: string | null,
+  api: ApiClient = apiClient,
+): Promise<Subscription> {
+  return api.request<Subscription>(`${resubscribePath(userLicenseId)}/new-billingkey`, { method: 'POST', body: card, token });
+}
+
+/** Makes renewals charge another registered billing key. */
+export function changePaymentMethod(
+  userLicenseId: string,
+  billingkeyId: string,
+  token: string | null,
+  api: ApiClient = apiClient,
+): Promise<Subscription> {
+  return api.request<Subscription>(`${subscribePath(userLicenseId)}/billingkey`, { method: 'PUT', body: { billingkeyId }, token });
+}
+
+export function getBillingKeys(token: string | null, api: ApiClient = apiClient): Promise<Wallet> {
+  return api.request<Wallet>('/billingkeys/customerUid', { token });
+}
+
+/** Registers a card as a new billing key (-303 refused, -305 bad fields, -308 already registered). */
+export function addBillingKey(card: CardBody, token: string | null, api: ApiClient = apiClient): Promise<BillingKey> {
+  return api.request<BillingKey>('/billingkeys', { method: 'PUT', body: card, token });
+}

@@ -52,6 +52,19 @@ class LicenceTerms:
     max_devices_count: int
     name: str
 
+    def fields(self, account_id: UUID, licence_key: str, merchant_uid: str | None) -> dict[str, Any]:
+        """The event fields a new licence of these terms starts with."""
+        return {
+            "account_id": account_id,
+            "licence_id": self.licence_id,
+            "product_code": self.product_code,
+            "life": self.life,
+            "max_devices_count": self.max_devices_count,
+            "name": self.name,
+            "licence_key": licence_key,
+            "merchant_uid": merchant_uid,
+        }
+
 
 @dataclass
 class Device:
@@ -93,14 +106,7 @@ class UserLicence(Aggregate):
             LicenceGranted,
             id=user_licence_id or uuid4(),
             timestamp=at,
-            account_id=account_id,
-            licence_id=terms.licence_id,
-            product_code=terms.product_code,
-            life=terms.life,
-            max_devices_count=terms.max_devices_count,
-            name=terms.name,
-            licence_key=licence_key,
-            merchant_uid=merchant_uid,
+            **terms.fields(account_id, licence_key, merchant_uid),
             source=source,
             starts_at=at,
             expires_at=expiry(at, terms.life),
@@ -123,14 +129,7 @@ class UserLicence(Aggregate):
             LicenceReserved,
             id=user_licence_id or uuid4(),
             timestamp=at,
-            account_id=account_id,
-            licence_id=terms.licence_id,
-            product_code=terms.product_code,
-            life=terms.life,
-            max_devices_count=terms.max_devices_count,
-            name=terms.name,
-            licence_key=licence_key,
-            merchant_uid=merchant_uid,
+            **terms.fields(account_id, licence_key, merchant_uid),
             deposit_deadline=deposit_deadline,
         )
 

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Annotated, Any
 
-from fastapi import APIRouter
-from pydantic import Field
+from fastapi import APIRouter, Query
+from pydantic import Discriminator, Field, Tag
 
-from api.auth import CallerDep
+from api.auth import CallerDep, OptionalCallerDep
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.cards import Card, card_from_form
-from domain.payments.wallet import BillingKey, choose_default_billing_key, register_billing_key, wallet_of
+from domain.payments.wallet import (
+    BillingKey,
+    choose_default_billing_key,
+    keep_window_billing_key,
+    open_key_window,
+    register_billing_key,
+    wallet_of,
+)
 
 router = APIRouter(prefix="/billingkeys", tags=["billing keys"])
 
@@ -39,6 +47,35 @@ class CardForm(CamelModel):
             birth=self.birth,
             today=today,
         )
+
+
+class WindowKey(CamelModel):
+    """A billing key a PG window issued under the customerUid from GET /billingkeys/customerUid."""
+
+    customer_uid: str = Field(min_length=1, max_length=80)
+
+
+def _new_key_kind(body: Any) -> str:
+    """A body naming a customerUid presents a PG window's key; anything else is a card form."""
+    named = body.get("customerUid") if isinstance(body, dict) else getattr(body, "customer_uid", None)
+    return "window" if named is not None else "card"
+
+
+NewBillingKey = Annotated[
+    Annotated[CardForm, Tag("card")] | Annotated[WindowKey, Tag("window")],
+    Discriminator(_new_key_kind),
+]
+
+
+class BillingKeyWindow(CamelModel):
+    """What IMP.request_pay needs to issue a billing key in a PG window (amount 0: nothing is charged)."""
+
+    customer_uid: str
+    merchant_uid: str
+    pg: str
+    pay_method: str
+    amount: int = 0
+    currency: str = "KRW"
 
 
 class BillingKeyOut(CamelModel):
@@ -71,25 +108,49 @@ def _out(key: BillingKey, default_id: str | None) -> BillingKeyOut:
 
 
 @router.put("", response_model=BillingKeyOut)
-def add_billing_key(form: CardForm, services: ServicesDep, caller: CallerDep) -> BillingKeyOut:
-    """Register a card at the gateway (-303 refused, -305 bad fields, -308 already registered)."""
-    card = form.card(services.clock.now().date())
-    key = register_billing_key(
-        services.store, services.clock, services.payments, account_id=caller.account_id, card=card
-    )
+def add_billing_key(form: NewBillingKey, services: ServicesDep, caller: CallerDep) -> BillingKeyOut:
+    """Register a card at the gateway, or keep the key a PG window issued (-303, -304, -305, -308)."""
+    if isinstance(form, WindowKey):
+        key = keep_window_billing_key(
+            services.store,
+            services.clock,
+            services.payments,
+            account_id=caller.account_id,
+            customer_uid=form.customer_uid,
+        )
+    else:
+        key = register_billing_key(
+            services.store,
+            services.clock,
+            services.payments,
+            account_id=caller.account_id,
+            card=form.card(services.clock.now().date()),
+        )
     wallet = wallet_of(services.store, caller.account_id)
     return _out(key, wallet.default_id if wallet else None)
 
 
-@router.get("/customerUid", response_model=Wallet)
+@router.get("", response_model=Wallet)
 def my_billing_keys(services: ServicesDep, caller: CallerDep) -> Wallet:
-    """The caller's billing keys."""
+    """The caller's billing keys, and the default one."""
     wallet = wallet_of(services.store, caller.account_id)
     if wallet is None:
         return Wallet(billingkeys=[], default_billingkey_id=None)
     return Wallet(
         billingkeys=[_out(key, wallet.default_id) for key in wallet.keys.values()],
         default_billingkey_id=wallet.default_id,
+    )
+
+
+@router.get("/customerUid", response_model=BillingKeyWindow)
+def new_customer_uid(
+    caller: OptionalCallerDep,
+    request_type: Annotated[str, Query(alias="requestType", min_length=1)] = "creditCard",
+) -> BillingKeyWindow:
+    """A customerUid for a billing key issued in a PG window (creditCard, kakaopay or naverpay); guests too."""
+    window = open_key_window(request_type, caller.account_id if caller else None)
+    return BillingKeyWindow(
+        customer_uid=window.customer_uid, merchant_uid=window.merchant_uid, pg=window.pg, pay_method=window.pay_method
     )
 
 

@@ -6,21 +6,24 @@ from datetime import datetime
 from uuid import UUID
 
 from fastapi import APIRouter, Request
-from pydantic import Field
+from pydantic import EmailStr, Field
 
-from api.auth import CallerDep
+from api.auth import CallerDep, OptionalCallerDep
 from api.language import request_language
-from api.routers.billing_keys import CardForm
+from api.routers.billing_keys import CardForm, WindowKey
 from api.schemas import CamelModel
 from api.services import ServicesDep
+from domain.accounts.account import Account
 from domain.errors import DomainError, ErrorCode
-from domain.payments.wallet import BillingKey, register_billing_key, wallet_of
+from domain.payments.wallet import BillingKey, keep_window_billing_key, register_billing_key, wallet_of
 from domain.subscriptions.commands import (
+    Subscribed,
     cancel_auto_renewal,
     change_payment_method,
     resubscribe,
     resume_auto_renewal,
     subscribe,
+    subscribe_with_window_key,
 )
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus
 from projections.subscriptions import subscription_of_licence
@@ -43,6 +46,12 @@ class SubscriptionWithNewCard(SubscriptionOrder):
     card: CardForm
 
 
+class SubscriptionWithWindowKey(SubscriptionOrder, WindowKey):
+    """Subscribe with the billing key a PG window issued; guests give their email."""
+
+    email: EmailStr | None = None
+
+
 class SubscriptionState(CamelModel):
     """Where a subscription stands (what the licence detail shows)."""
 
@@ -59,6 +68,8 @@ class SubscriptionState(CamelModel):
     card_number: str | None
     license_key: str | None = None
     resume_complete: bool = False
+    email: str | None = None
+    account_created: bool = False
 
 
 def _state(
@@ -99,13 +110,17 @@ def _start(
         licence_id=order.license_id,
         country_code=order.country_code.upper(),
         language=request_language(request),
-        customer_uid=key.customer_uid,
-        card_name=key.card_name,
-        card_number=key.card_number,
+        key=key,
     )
+    return _started(services, started, key)
+
+
+def _started(services: ServicesDep, started: Subscribed, key: BillingKey | None = None) -> SubscriptionState:
     services.see_own_write(started.notification_id, *VIEWS)
     subscription: Subscription = services.store.repository.get(started.subscription_id)
-    return _state(subscription, key, started.licence_key)
+    account: Account = services.store.repository.get(started.account_id)
+    state = _state(subscription, key, started.licence_key)
+    return state.model_copy(update={"email": account.email, "account_created": started.account_created})
 
 
 @router.post("/subscribe/new", response_model=SubscriptionState)
@@ -129,6 +144,26 @@ def subscribe_with_new_key(
         card=order.card.card(services.clock.now().date()),
     )
     return _start(services, request, caller.account_id, order, key)
+
+
+@router.post("/subscribe/new/new-billingkey/redirect", response_model=SubscriptionState)
+def subscribe_with_key_from_window(
+    order: SubscriptionWithWindowKey, request: Request, services: ServicesDep, caller: OptionalCallerDep
+) -> SubscriptionState:
+    """Subscribe with the key a PG window issued (popup or redirect return); guests too, by email."""
+    started = subscribe_with_window_key(
+        services.store,
+        services.clock,
+        services.payments,
+        services.catalogue,
+        account_id=caller.account_id if caller else None,
+        email=str(order.email) if order.email else None,
+        customer_uid=order.customer_uid,
+        licence_id=order.license_id,
+        country_code=order.country_code.upper(),
+        language=request_language(request),
+    )
+    return _started(services, started)
 
 
 def _subscription(services: ServicesDep, account_id: UUID, user_license_id: UUID) -> Subscription:
@@ -216,6 +251,24 @@ def resume_with_new_key(
         card=card.card(services.clock.now().date()),
     )
     return _resume_or_resubscribe(services, caller.account_id, user_license_id, key)
+
+
+class ResubscriptionWithWindowKey(WindowKey):
+    """Resume or re-subscribe a licence with the key a PG window issued."""
+
+    user_license_id: UUID
+
+
+@router.post("/re-subscribe/new-billingkey/redirect", response_model=SubscriptionState)
+def resume_with_window_key(
+    body: ResubscriptionWithWindowKey, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
+    """Keep the key a PG window issued, then resume or re-subscribe with it (resumeComplete)."""
+    subscription = _subscription(services, caller.account_id, body.user_license_id)
+    key = keep_window_billing_key(
+        services.store, services.clock, services.payments, account_id=caller.account_id, customer_uid=body.customer_uid
+    )
+    return _resume_or_resubscribe(services, caller.account_id, subscription.user_licence_id, key)
 
 
 class PaymentMethodChange(CamelModel):

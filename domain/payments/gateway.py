@@ -73,6 +73,10 @@ class PaymentGateway(Protocol):
         """Register a card under ``customer_uid`` (raises BillingKeyRefusedError)."""
         ...
 
+    def billing_key(self, customer_uid: str) -> IssuedBillingKey:
+        """The billing key a PG window issued under ``customer_uid`` (raises BillingKeyNotFoundAtGatewayError)."""
+        ...
+
 
 @dataclass(frozen=True)
 class IssuedBillingKey:
@@ -86,3 +90,7 @@ class IssuedBillingKey:
 
 class BillingKeyRefusedError(Exception):
     """The card company or the gateway refused to issue a billing key."""
+
+
+class BillingKeyNotFoundAtGatewayError(Exception):
+    """The gateway holds no billing key under that customer_uid (the PG window never issued one)."""

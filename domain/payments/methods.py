@@ -30,3 +30,19 @@ def gateway_choice(payment_method: str) -> GatewayChoice:
         return PAYMENT_METHODS[payment_method]
     except KeyError:
         raise DomainError(ErrorCode.INVALID_VALUE, f"unknown payment method {payment_method!r}") from None
+
+
+# PG windows that issue a billing key when request_pay carries a customer_uid (GET /billingkeys/customerUid).
+BILLING_KEY_WINDOWS: dict[str, GatewayChoice] = {
+    "creditCard": GatewayChoice("kcp_billing", "card"),
+    "kakaopay": GatewayChoice("kakaopay", "card"),
+    "naverpay": GatewayChoice("naverpay", "card"),
+}
+
+
+def billing_key_window(request_type: str) -> GatewayChoice:
+    """The PG window that issues a billing key for ``requestType`` (-2 when it cannot)."""
+    try:
+        return BILLING_KEY_WINDOWS[request_type]
+    except KeyError:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"no billing-key window for {request_type!r}") from None

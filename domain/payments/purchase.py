@@ -17,7 +17,8 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
-from domain.accounts.account import Account, EmailIndex, normalise_email
+from domain.accounts.account import Account, normalise_email
+from domain.accounts.guests import guest_buyer
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
@@ -246,23 +247,8 @@ def _account_for(
     """The buyer's account; a guest's address gets a new, unconfirmed account without a password."""
     if payment.account_id is not None:
         return payment.account_id, []
-    index: EmailIndex | None
-    try:
-        index = store.repository.get(EmailIndex.id_for(payment.buyer_email))
-    except AggregateNotFoundError:
-        index = None
-    if index is not None and index.is_taken and index.account_id is not None:
-        return index.account_id, []
-    account = Account.register(
-        email=payment.buyer_email, password_hash="", language=language, marketing_push_enabled=False, at=now
-    )
-    if index is None:
-        return account.id, [
-            account,
-            EmailIndex.claim(email=payment.buyer_email, account_id=account.id, at=now),
-        ]
-    index.reclaim(account.id, now)
-    return account.id, [account, index]
+    buyer = guest_buyer(store, payment.buyer_email, language, now)
+    return buyer.account_id, buyer.new_aggregates
 
 
 def _outcome(store: Storefront, payment: Payment, *, created: bool) -> Confirmation:

@@ -14,12 +14,45 @@ from eventsourcing.domain import Aggregate
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.payments.cards import Card
-from domain.payments.gateway import BillingKeyRefusedError, PaymentGateway
+from domain.payments.gateway import BillingKeyNotFoundAtGatewayError, BillingKeyRefusedError, PaymentGateway
+from domain.payments.methods import billing_key_window
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 from events.wallets import BillingKeyAdded, DefaultBillingKeyChosen, WalletOpened
 
 BILLING_PG = "kcp_billing"
+GUEST_OWNER = "guest"
+
+
+def new_customer_uid(account_id: UUID | None) -> str:
+    """A fresh customer_uid naming its owner (an account, or a guest) and an unguessable part."""
+    return f"cust-{_owner_of(account_id)}-{uuid4().hex[:24]}"
+
+
+def _owner_of(account_id: UUID | None) -> str:
+    return account_id.hex[:12] if account_id is not None else GUEST_OWNER
+
+
+def is_minted_for(customer_uid: str, account_id: UUID | None) -> bool:
+    """Was this customer_uid handed out to this account (or to a guest)?"""
+    return customer_uid.startswith(f"cust-{_owner_of(account_id)}-")
+
+
+@dataclass(frozen=True)
+class KeyWindow:
+    """What IMP.request_pay needs to have a PG window issue a billing key (a payment of 0)."""
+
+    customer_uid: str
+    merchant_uid: str
+    pg: str
+    pay_method: str
+
+
+def open_key_window(request_type: str, account_id: UUID | None) -> KeyWindow:
+    """A customer_uid for the caller and the window that issues a key under it (-2 for an unknown type)."""
+    choice = billing_key_window(request_type)
+    customer_uid = new_customer_uid(account_id)
+    return KeyWindow(customer_uid, f"issue-{customer_uid}", choice.pg, choice.pay_method)
 
 
 @dataclass(frozen=True)
@@ -46,8 +79,14 @@ class Wallet(Aggregate):
         """An empty wallet."""
         return cls._create(WalletOpened, id=cls.id_for(account_id), timestamp=at, account_id=account_id)
 
-    def add(self, key: BillingKey, at: datetime) -> None:
-        """Keep a new billing key (-308 when the same card is already there); the first becomes default."""
+    def add(self, key: BillingKey, at: datetime) -> BillingKey:
+        """Keep a new billing key (-308 when the same card is already there); the first becomes default.
+
+        Adding a customer_uid the wallet already holds changes nothing and returns the key kept.
+        """
+        for known in self.keys.values():
+            if known.customer_uid == key.customer_uid:
+                return known
         for known in self.keys.values():
             if (known.card_name, known.card_number) == (key.card_name, key.card_number) and key.card_number:
                 raise DomainError(ErrorCode.BILLING_KEY_ALREADY_REGISTERED)
@@ -62,6 +101,7 @@ class Wallet(Aggregate):
         )
         if self.default_id is None:
             self.choose_default(key.billing_key_id, at)
+        return key
 
     def choose_default(self, billing_key_id: str, at: datetime) -> None:
         """Make a key the default (404 when it is not in this wallet)."""
@@ -111,19 +151,50 @@ def register_billing_key(
     store: Storefront, clock: Clock, gateway: PaymentGateway, *, account_id: UUID, card: Card, pg: str = BILLING_PG
 ) -> BillingKey:
     """Have the gateway issue a billing key for the card, and keep only its mask (-303 refused, -308 twice)."""
-    customer_uid = f"cust-{account_id.hex[:12]}-{uuid4().hex[:12]}"
+    customer_uid = new_customer_uid(account_id)
     try:
         issued = gateway.issue_billing_key(customer_uid, card, pg)
     except BillingKeyRefusedError:
         raise DomainError(ErrorCode.CHECK_CARD_HELD) from None
     key = BillingKey(uuid4().hex, issued.customer_uid, issued.pg, issued.card_name, issued.card_number)
 
+    return _keep(store, clock, account_id, key)
+
+
+def issued_in_window(gateway: PaymentGateway, *, customer_uid: str, account_id: UUID | None) -> BillingKey:
+    """The billing key a PG window issued under a customer_uid we handed to this caller.
+
+    403 when the customer_uid was minted for someone else; -304 when the gateway holds no key
+    under it (the window was closed or refused). Its id derives from the customer_uid, so the
+    same window's key is the same key however often it is presented.
+    """
+    if not is_minted_for(customer_uid, account_id):
+        raise DomainError(ErrorCode.FORBIDDEN, "this customerUid was not issued to the caller")
+    try:
+        issued = gateway.billing_key(customer_uid)
+    except BillingKeyNotFoundAtGatewayError:
+        raise DomainError(
+            ErrorCode.RESERVED_PAYMENT_MISSING, "no billing key was issued under this customerUid"
+        ) from None
+    key_id = uuid5(NAMESPACE_URL, f"/billing-keys/{customer_uid}").hex
+    return BillingKey(key_id, issued.customer_uid, issued.pg, issued.card_name, issued.card_number)
+
+
+def keep_window_billing_key(
+    store: Storefront, clock: Clock, gateway: PaymentGateway, *, account_id: UUID, customer_uid: str
+) -> BillingKey:
+    """Add the key a PG window issued to the caller's wallet (idempotent; -308 for a card already there)."""
+    key = issued_in_window(gateway, customer_uid=customer_uid, account_id=account_id)
+    return _keep(store, clock, account_id, key)
+
+
+def _keep(store: Storefront, clock: Clock, account_id: UUID, key: BillingKey) -> BillingKey:
     def attempt() -> BillingKey:
         now = clock.now()
         wallet = wallet_of(store, account_id) or Wallet.open(account_id, now)
-        wallet.add(key, now)
+        kept = wallet.add(key, now)
         store.save(wallet)
-        return key
+        return kept
 
     return retry_on_conflict(attempt)
 

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
 
-from domain.accounts.account import Account
-from domain.catalogue.licences import Catalogue
+from domain.accounts.account import Account, normalise_email
+from domain.accounts.guests import guest_buyer
+from domain.catalogue.licences import Catalogue, Price, PurchasableLicence
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import new_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceTerms, UserLicence
 from domain.payments.gateway import PaymentGateway
-from domain.payments.payment import Payment
+from domain.payments.payment import Payment, PaymentState
+from domain.payments.wallet import BillingKey, Wallet, issued_in_window, wallet_of
 from domain.store import Storefront
 from domain.subscriptions.records import charge_record, paid_in_full
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus
@@ -29,7 +34,9 @@ class Subscribed:
     subscription_id: UUID
     user_licence_id: UUID
     licence_key: str
+    account_id: UUID
     notification_id: int
+    account_created: bool = False
 
 
 def subscribe(
@@ -42,73 +49,196 @@ def subscribe(
     licence_id: int,
     country_code: str,
     language: Language,
-    customer_uid: str,
-    card_name: str | None = None,
-    card_number: str | None = None,
+    key: BillingKey,
 ) -> Subscribed:
-    """Charge the first period to a billing key and start the subscription with its licence (-303 refused)."""
+    """Charge the first period to one of the account's billing keys and start the subscription (-303 refused)."""
+    account: Account = store.repository.get(account_id)
+    plan = _plan(catalogue, licence_id, country_code, language)
+    return _start(store, clock, gateway, plan, _Subscriber(account_id, account.email), key, uuid4())
+
+
+def subscribe_with_window_key(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    catalogue: Catalogue,
+    *,
+    account_id: UUID | None,
+    email: str | None,
+    customer_uid: str,
+    licence_id: int,
+    country_code: str,
+    language: Language,
+) -> Subscribed:
+    """Start a subscription with the billing key a PG window just issued; guests give their email.
+
+    The key joins the subscriber's wallet in the same transaction. A guest's address gets a
+    passwordless account (as a guest purchase does); an address with a registered account answers
+    -402, since only its holder may add a card to it. One window starts one subscription: the same
+    customerUid again returns the subscription it started.
+    """
+    subscription_id = Subscription.id_for_window_key(customer_uid)
+    plan = _plan(catalogue, licence_id, country_code, language)
+    earlier = _started_by_window(store, subscription_id, account_id, email)
+    if earlier is not None:
+        return earlier
+    key = issued_in_window(gateway, customer_uid=customer_uid, account_id=account_id)
+    now = clock.now()
+    if account_id is not None:
+        account: Account = store.repository.get(account_id)
+        subscriber = _Subscriber(account_id, account.email)
+    else:
+        if not email or not email.strip():
+            raise DomainError(ErrorCode.EMPTY_PARAMETER, "a guest subscription needs an email")
+        buyer = guest_buyer(store, normalise_email(email), language, now)
+        if buyer.has_password:
+            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED, "log in to subscribe with this address")
+        subscriber = _Subscriber(buyer.account_id, normalise_email(email), buyer.new_aggregates)
+    wallet = wallet_of(store, subscriber.account_id) or Wallet.open(subscriber.account_id, now)
+    kept = wallet.add(key, now)
+    try:
+        return _start(store, clock, gateway, plan, subscriber, kept, subscription_id, also_save=[wallet])
+    except IntegrityError:
+        # A racing return of the same window saved first (the charge itself is idempotent by merchantUid).
+        settled = _started_by_window(store, subscription_id, account_id, email)
+        if settled is None:
+            _check_not_refused_before(store, Subscription.charge_order_id(subscription_id, 1, 1))
+            raise
+        return settled
+
+
+@dataclass(frozen=True)
+class _Plan:
+    licence: PurchasableLicence
+    price: Price
+    amount: int
+    name: str
+    catalogue_version: int
+
+
+@dataclass(frozen=True)
+class _Subscriber:
+    account_id: UUID
+    email: str
+    new_aggregates: list[Aggregate] = field(default_factory=list)
+
+
+def _plan(catalogue: Catalogue, licence_id: int, country_code: str, language: Language) -> _Plan:
     licence = catalogue.get(licence_id)
     if licence is None or not licence.is_subscription:
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not a subscription")
-    account: Account = store.repository.get(account_id)
     price = licence.price_for(country_code)
-    amount = licence.charged_amount(price)
     name = licence.localization_for(language).name
-    subscription_id = uuid4()
-    merchant_uid = f"sub-{subscription_id.hex[:16]}-1-1"
-    charge = gateway.charge_billing_key(customer_uid, merchant_uid, amount, name)
+    return _Plan(licence, price, licence.charged_amount(price), name, catalogue.version)
+
+
+def _start(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    plan: _Plan,
+    subscriber: _Subscriber,
+    key: BillingKey,
+    subscription_id: UUID,
+    also_save: Sequence[Aggregate] = (),
+) -> Subscribed:
+    """Charge the first period, then save the subscription, its licence and payment in one transaction."""
+    merchant_uid = Subscription.charge_order_id(subscription_id, 1, 1)
+    _check_not_refused_before(store, merchant_uid)
+    licence = plan.licence
+    charge = gateway.charge_billing_key(key.customer_uid, merchant_uid, plan.amount, plan.name)
     now = clock.now()
     payment = Payment.order(
         merchant_uid=merchant_uid,
         at=now,
         licence_id=licence.id,
-        catalogue_version=catalogue.version,
+        catalogue_version=plan.catalogue_version,
         product_code=licence.product_code,
         life=licence.life,
         max_devices_count=licence.max_devices_count,
-        name=name,
-        original_amount=price.price,
-        amount=amount,
-        currency=price.currency,
-        country_code=price.country_code,
-        account_id=account_id,
-        buyer_email=account.email,
+        name=plan.name,
+        original_amount=plan.price.price,
+        amount=plan.amount,
+        currency=plan.price.currency,
+        country_code=plan.price.country_code,
+        account_id=subscriber.account_id,
+        buyer_email=subscriber.email,
         purchase_type="subscription",
     )
-    if not paid_in_full(charge, amount):
+    joined = [*also_save, *subscriber.new_aggregates]
+    if not paid_in_full(charge, plan.amount):
         payment.fail(charge.imp_uid, charge.fail_reason or "not paid", now)
-        store.save(payment)
+        store.save(payment, *joined)
         raise DomainError(ErrorCode.CHECK_CARD_HELD, charge.fail_reason or "")
     payment.succeed(charge, now)
     subscription = Subscription.start(
-        account_id=account_id,
+        account_id=subscriber.account_id,
         user_licence_id=UserLicence.id_for_payment(merchant_uid),
         licence_id=licence.id,
-        name=name,
+        name=plan.name,
         life=licence.life,
-        amount=amount,
-        currency=price.currency,
-        customer_uid=customer_uid,
-        card_name=card_name or charge.card_name,
-        card_number=card_number or charge.card_number,
+        amount=plan.amount,
+        currency=plan.price.currency,
+        customer_uid=key.customer_uid,
+        card_name=key.card_name or charge.card_name,
+        card_number=key.card_number or charge.card_number,
         first_merchant_uid=merchant_uid,
         at=now,
         subscription_id=subscription_id,
     )
-    key = new_licence_key()
+    licence_key = new_licence_key()
     user_licence = UserLicence.grant(
-        account_id=account_id,
-        terms=LicenceTerms(licence.id, licence.product_code, licence.life, licence.max_devices_count, name),
-        licence_key=key,
+        account_id=subscriber.account_id,
+        terms=LicenceTerms(licence.id, licence.product_code, licence.life, licence.max_devices_count, plan.name),
+        licence_key=licence_key,
         merchant_uid=merchant_uid,
         source="subscription",
         at=now,
         user_licence_id=subscription.user_licence_id,
     )
     user_licence.extend_to(subscription.paid_until, now)
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=user_licence.id, at=now)
-    recordings = store.save(payment, subscription, user_licence, index)
-    return Subscribed(subscription.id, user_licence.id, key, recordings[-1].notification.id)
+    index = LicenceKeyIndex.claim(licence_key=licence_key, user_licence_id=user_licence.id, at=now)
+    recordings = store.save(payment, subscription, user_licence, index, *joined)
+    return Subscribed(
+        subscription.id,
+        user_licence.id,
+        licence_key,
+        subscriber.account_id,
+        recordings[-1].notification.id,
+        account_created=bool(subscriber.new_aggregates),
+    )
+
+
+def _check_not_refused_before(store: Storefront, merchant_uid: str) -> None:
+    """A first charge the gateway already refused is not tried again under the same order id."""
+    try:
+        earlier: Payment = store.repository.get(Payment.id_for(merchant_uid))
+    except AggregateNotFoundError:
+        return
+    if earlier.state is PaymentState.FAILED:
+        raise DomainError(ErrorCode.CHECK_CARD_HELD, "this billing key was refused: use another card")
+
+
+def _started_by_window(
+    store: Storefront, subscription_id: UUID, account_id: UUID | None, email: str | None
+) -> Subscribed | None:
+    """The subscription this window already started, when it is the same subscriber's (-308 otherwise)."""
+    try:
+        subscription: Subscription = store.repository.get(subscription_id)
+    except AggregateNotFoundError:
+        return None
+    owner: Account = store.repository.get(subscription.account_id)
+    same = (
+        subscription.account_id == account_id
+        if account_id is not None
+        else bool(email) and owner.email == normalise_email(email or "")
+    )
+    if not same:
+        raise DomainError(ErrorCode.BILLING_KEY_ALREADY_REGISTERED, "this billing key already started a subscription")
+    licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    return Subscribed(
+        subscription.id, licence.id, licence.licence_key, subscription.account_id, store.max_notification_id()
+    )
 
 
 def _own_subscription(store: Storefront, account_id: UUID, subscription_id: UUID) -> Subscription:

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
@@ -117,7 +117,17 @@ class Subscription(Aggregate):
 
     def merchant_uid_for(self, period: int, attempt: int) -> str:
         """The deterministic order id of one charge attempt."""
-        return f"sub-{self.id.hex[:16]}-{period}-{attempt}"
+        return self.charge_order_id(self.id, period, attempt)
+
+    @staticmethod
+    def charge_order_id(subscription_id: UUID, period: int, attempt: int) -> str:
+        """The order id (merchantUid) of one charge attempt of a subscription."""
+        return f"sub-{subscription_id.hex[:16]}-{period}-{attempt}"
+
+    @staticmethod
+    def id_for_window_key(customer_uid: str) -> UUID:
+        """One subscription per billing key a PG window issued, so a repeated return starts nothing new."""
+        return uuid5(NAMESPACE_URL, f"/subscriptions/window/{customer_uid}")
 
     def record_renewal(self, *, period: int, merchant_uid: str, imp_uid: str, paid_at: datetime) -> None:
         """The charge of ``period`` was paid; the next period starts where the last one ended."""

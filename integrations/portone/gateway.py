@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.payments.cards import Card
 from domain.payments.gateway import (
+    BillingKeyNotFoundAtGatewayError,
     BillingKeyRefusedError,
     GatewayPayment,
     GatewayStatus,
@@ -11,8 +12,13 @@ from domain.payments.gateway import (
     PaymentNotFoundAtGatewayError,
 )
 from integrations.portone.client import PortOneClient
-from integrations.portone.errors import GatewayUnavailableError, PaymentNotFoundError, PortOneError
-from integrations.portone.models import CardDetails, Payment
+from integrations.portone.errors import (
+    BillingKeyNotFoundError,
+    GatewayUnavailableError,
+    PaymentNotFoundError,
+    PortOneError,
+)
+from integrations.portone.models import CardDetails, Customer, Payment
 
 
 class PortOneGateway:
@@ -48,13 +54,25 @@ class PortOneGateway:
             if isinstance(refused, GatewayUnavailableError):
                 raise
             raise BillingKeyRefusedError(refused.message or "refused") from None
-        return IssuedBillingKey(
-            customer.customer_uid, customer.pg_provider or pg, customer.card_name, customer.card_number
-        )
+        return to_issued_billing_key(customer, pg)
+
+    def billing_key(self, customer_uid: str) -> IssuedBillingKey:
+        try:
+            customer = self._client.get_billing_key(customer_uid)
+        except BillingKeyNotFoundError as missing:
+            raise BillingKeyNotFoundAtGatewayError(customer_uid) from missing
+        return to_issued_billing_key(customer, "")
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
         self._client.close()
+
+
+def to_issued_billing_key(customer: Customer, requested_pg: str) -> IssuedBillingKey:
+    """A billing key as the domain keeps it: the card's name and mask, never the card."""
+    return IssuedBillingKey(
+        customer.customer_uid, customer.pg_provider or requested_pg, customer.card_name, customer.card_number
+    )
 
 
 def to_gateway_payment(payment: Payment) -> GatewayPayment:

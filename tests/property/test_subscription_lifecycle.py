@@ -17,11 +17,18 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, precon
 
 from domain.catalogue.licences import load_catalogue
 from domain.clock import ManualClock
-from domain.errors import DomainError
+from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import UserLicence
-from domain.payments.gateway import GatewayPayment, GatewayStatus
+from domain.payments.gateway import GatewayPayment, GatewayStatus, IssuedBillingKey
+from domain.payments.wallet import BillingKey, new_customer_uid, wallet_of
 from domain.store import Storefront
-from domain.subscriptions.commands import cancel_auto_renewal, change_payment_method, resubscribe, resume_auto_renewal
+from domain.subscriptions.commands import (
+    cancel_auto_renewal,
+    change_payment_method,
+    resubscribe,
+    resume_auto_renewal,
+    subscribe_with_window_key,
+)
 from domain.subscriptions.commands import subscribe as start_subscription
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus, period_length
@@ -44,11 +51,12 @@ class FakeGateway:
 
     failing: set[str] = field(default_factory=set)
     charges: dict[str, GatewayPayment] = field(default_factory=dict)
+    window_keys: dict[str, str] = field(default_factory=dict)  # customer_uid -> card, as PG windows issued them
     _ids: itertools.count[int] = field(default_factory=itertools.count)
 
     def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
         if merchant_uid not in self.charges:
-            declined = customer_uid in self.failing
+            declined = self.window_keys.get(customer_uid, customer_uid) in self.failing
             self.charges[merchant_uid] = GatewayPayment(
                 imp_uid=f"imp_{next(self._ids):012d}",
                 merchant_uid=merchant_uid,
@@ -60,6 +68,10 @@ class FakeGateway:
                 fail_reason="insufficient funds" if declined else None,
             )
         return self.charges[merchant_uid]
+
+    def billing_key(self, customer_uid: str) -> IssuedBillingKey:
+        card = self.window_keys[customer_uid]
+        return IssuedBillingKey(customer_uid, "kakaopay", card, f"****{card}")
 
     def prepare(self, merchant_uid: str, amount: int) -> None:
         raise AssertionError("subscriptions never prepare")
@@ -111,13 +123,48 @@ class SubscriptionLives(RuleBasedStateMachine):
                 licence_id=121 if annual else 111,
                 country_code="KR",
                 language=Language.KO,
-                customer_uid=card,
+                key=BillingKey(card, card, "nice", None, None),
             )
         except DomainError:
             assert card in self.gateway.failing
             return None
         self.known.append(started.subscription_id)
         return started.subscription_id
+
+    @rule(target=subscriptions, annual=st.booleans(), card=st.sampled_from(CARDS), returns=st.integers(1, 3))
+    def subscribe_through_a_pg_window(self, annual: bool, card: str, returns: int) -> UUID | None:
+        """The window issues a key; its return may arrive more than once (the popup's callback, a reload)."""
+        customer_uid = new_customer_uid(self.account_id)
+        self.gateway.window_keys[customer_uid] = card
+        outcomes: set[UUID | ErrorCode] = set()
+        for _ in range(returns):
+            try:
+                started = subscribe_with_window_key(
+                    self.store,
+                    self.clock,
+                    self.gateway,
+                    self.catalogue,
+                    account_id=self.account_id,
+                    email=None,
+                    customer_uid=customer_uid,
+                    licence_id=121 if annual else 111,
+                    country_code="KR",
+                    language=Language.KO,
+                )
+                outcomes.add(started.subscription_id)
+            except DomainError as refused:
+                outcomes.add(refused.code)
+        [outcome] = outcomes  # every return of one window has the same outcome
+        if isinstance(outcome, ErrorCode):
+            wallet = wallet_of(self.store, self.account_id)
+            others = [key for key in wallet.keys.values() if key.customer_uid != customer_uid] if wallet else []
+            cards_kept = {key.card_name for key in others}
+            expected = ErrorCode.BILLING_KEY_ALREADY_REGISTERED if card in cards_kept else ErrorCode.CHECK_CARD_HELD
+            assert outcome is expected
+            assert expected is not ErrorCode.CHECK_CARD_HELD or card in self.gateway.failing
+            return None
+        self.known.append(outcome)
+        return outcome
 
     @rule(days=st.integers(min_value=0, max_value=120))
     def time_passes_and_beat_runs(self, days: int) -> None:

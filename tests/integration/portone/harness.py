@@ -41,6 +41,16 @@ class TestClock:
             self._now += delta
 
 
+class SharedClock:
+    """The domain's Clock, reading the same test clock the sandbox uses."""
+
+    def __init__(self, test_clock: TestClock) -> None:
+        self._test_clock = test_clock
+
+    def now(self) -> datetime:
+        return self._test_clock()
+
+
 def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
     """Poll until predicate holds (True) or the timeout passes (False)."""
     deadline = time.monotonic() + timeout

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 
 import pytest
 
@@ -12,19 +11,10 @@ from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.store import Storefront
 from integrations.portone.gateway import PortOneGateway
 from tests.integration.portone.conftest import clock, portone, sandbox, start_sandbox, webhook_receiver
-from tests.integration.portone.harness import RunningSandbox, TestClock
+from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
+from tests.integration.purchases.desk import desk
 
-__all__ = ["clock", "portone", "sandbox", "start_sandbox", "webhook_receiver"]
-
-
-class SharedClock:
-    """The domain's Clock, reading the same test clock the sandbox uses."""
-
-    def __init__(self, test_clock: TestClock) -> None:
-        self._test_clock = test_clock
-
-    def now(self) -> datetime:
-        return self._test_clock()
+__all__ = ["clock", "desk", "portone", "sandbox", "start_sandbox", "webhook_receiver"]
 
 
 @pytest.fixture

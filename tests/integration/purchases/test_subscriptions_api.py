@@ -3,110 +3,15 @@
 from __future__ import annotations
 
 import email
-import email.header
-from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Any
-from uuid import UUID
+from datetime import timedelta
 
 import pytest
-from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.services import Services, build_services
-from config.settings import Settings
-from integrations.portone.gateway import PortOneGateway
 from projections.tracking import wait_for_views
-from tests.integration.portone.harness import RunningSandbox, TestClock
-from tests.integration.purchases.conftest import SharedClock
-from tests.support import PlainHasher, running_projector
-from workers.reactions import REACTIONS
-from workers.tasks.subscriptions import (
-    deliver_subscription_mail,
-    remind_upcoming_annual_renewals,
-    renew_due_subscriptions,
-)
-from workers.wiring import WorkerServices
+from tests.integration.purchases.desk import GOOD_CARD, SOON_BROKE, Desk, mail_subject
+from workers.tasks.subscriptions import remind_upcoming_annual_renewals
 
 pytestmark = pytest.mark.integration
-V1 = "/web/unicornpro/v1"
-GOOD_CARD = {
-    "cardNumber": "4111111111111111",
-    "expiryYear": 2029,
-    "expiryMonth": 12,
-    "password": "12",
-    "birth": "900101",
-}
-SOON_BROKE = {**GOOD_CARD, "cardNumber": "4111111111110003"}
-
-
-def _subject(path: Path) -> str:
-    message = email.message_from_bytes(path.read_bytes())
-    return str(email.header.make_header(email.header.decode_header(message["Subject"])))
-
-
-@dataclass
-class Desk:
-    client: TestClient
-    services: Services
-    workers: WorkerServices
-    clock: TestClock
-
-    def call(self, method: str, path: str, **kwargs: Any) -> Any:
-        """A bearer call; logs in again first, since access tokens last 30 minutes of the moving clock."""
-        token = self.client.post(f"{V1}/auth/login", json={"email": "sub@example.com", "pw": "abcd1234"}).json()
-        headers = {"Authorization": f"Bearer {token['accessToken']}"}
-        return self.client.request(method, f"{V1}{path}", headers=headers, **kwargs)
-
-    def beat(self) -> list[str]:
-        """What the beat's renewal task does on its next minute; returns the merchantUids charged."""
-        store = self.services.store
-        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
-        charged = [outcome.charged for outcome in renew_due_subscriptions(self.workers) if outcome.charged]
-        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
-        return charged
-
-    def deliver_mails(self) -> list[str]:
-        """What the reactor and the worker do with the subscription mails; returns every subject sent."""
-        store = self.services.store
-        for notification in store.recorder.select_notifications(start=1, limit=10_000):
-            event = store.mapper.to_domain_event(notification)
-            reaction = REACTIONS.get(type(event))
-            for index, call in enumerate(reaction(event) if reaction else []):
-                if call.name == "subscriptions.send_mail":
-                    when = call.kwargs["when"]
-                    deliver_subscription_mail(
-                        self.workers,
-                        task_id=f"Storefront-{notification.id}-{index}",
-                        subscription_id=UUID(call.kwargs["subscription_id"]),
-                        kind=call.kwargs["kind"],
-                        reason=call.kwargs["reason"],
-                        when=datetime.fromisoformat(when) if when else None,
-                    )
-        return [_subject(path) for path in self.workers.settings.outbox_dir.glob("*.eml")]
-
-    def history(self) -> list[dict[str, Any]]:
-        store = self.services.store
-        assert wait_for_views(self.services.views, store.name, ["payments"], store.max_notification_id(), 10)
-        result: list[dict[str, Any]] = self.call("GET", "/payments/licenses").json()
-        return result
-
-
-@pytest.fixture
-def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[Desk]:
-    shared = SharedClock(clock)
-    services = build_services(settings, clock=shared)
-    services.hasher = PlainHasher()
-    services.gateway = PortOneGateway(sandbox.client())
-    workers = WorkerServices(settings, shared)
-    workers.__dict__["gateway"] = services.gateway
-    client = TestClient(create_app(services=services))
-    client.post(f"{V1}/accounts", json={"email": "sub@example.com", "pw": "abcd1234", "language": "ko"})
-    with running_projector(settings):
-        yield Desk(client, services, workers, clock)
-    services.close()
 
 
 def test_a_monthly_subscription_renews_once_per_period_for_four_periods(desk: Desk) -> None:
@@ -206,7 +111,7 @@ def test_a_yearly_subscriber_is_told_a_week_before_the_renewal_once(desk: Desk) 
     assert remind_upcoming_annual_renewals(desk.workers) == 1
     assert remind_upcoming_annual_renewals(desk.workers) == 0
     [mail] = list(desk.workers.settings.outbox_dir.glob("*.eml"))
-    assert _subject(mail) == "[애드블록 유니콘] 연간 구독 갱신 안내"
+    assert mail_subject(mail) == "[애드블록 유니콘] 연간 구독 갱신 안내"
     assert "24,360원" in email.message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
 
 
@@ -222,7 +127,7 @@ def test_billing_key_errors_answer_with_the_spec_codes(desk: Desk) -> None:
     assert first.status_code == 200
     assert "1111" in first.json()["cardNumber"] and "411111111111" not in first.json()["cardNumber"]
     assert desk.call("PUT", "/billingkeys", json=GOOD_CARD).json()["errorCode"] == -308
-    wallet = desk.call("GET", "/billingkeys/customerUid").json()
+    wallet = desk.call("GET", "/billingkeys").json()
     assert wallet["defaultBillingkeyId"] == first.json()["billingkeyId"]
     assert desk.call("GET", "/billingkeys/customerUid/nope").status_code == 404
     no_key = desk.call("POST", "/payments/licenses/subscribe/new", json={"licenseId": 131, "countryCode": "KR"})

@@ -344,10 +344,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * My Billing Keys
+         * @description The caller's billing keys, and the default one.
+         */
+        get: operations["my_billing_keys_web_unicornpro_v1_billingkeys_get"];
         /**
          * Add Billing Key
-         * @description Register a card at the gateway (-303 refused, -305 bad fields, -308 already registered).
+         * @description Register a card at the gateway, or keep the key a PG window issued (-303, -304, -305, -308).
          */
         put: operations["add_billing_key_web_unicornpro_v1_billingkeys_put"];
         post?: never;
@@ -365,10 +369,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My Billing Keys
-         * @description The caller's billing keys.
+         * New Customer Uid
+         * @description A customerUid for a billing key issued in a PG window (creditCard, kakaopay or naverpay); guests too.
          */
-        get: operations["my_billing_keys_web_unicornpro_v1_billingkeys_customerUid_get"];
+        get: operations["new_customer_uid_web_unicornpro_v1_billingkeys_customerUid_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -621,6 +625,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/re-subscribe/new-billingkey/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume With Window Key
+         * @description Keep the key a PG window issued, then resume or re-subscribe with it (resumeComplete).
+         */
+        post: operations["resume_with_window_key_web_unicornpro_v1_payments_licenses_re_subscribe_new_billingkey_redirect_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/re-subscribe/{user_license_id}": {
         parameters: {
             query?: never;
@@ -695,6 +719,26 @@ export interface paths {
          * @description Register a card and subscribe with it (-303, -305, -308 for the card).
          */
         post: operations["subscribe_with_new_key_web_unicornpro_v1_payments_licenses_subscribe_new_new_billingkey_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/subscribe/new/new-billingkey/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe With Key From Window
+         * @description Subscribe with the key a PG window issued (popup or redirect return); guests too, by email.
+         */
+        post: operations["subscribe_with_key_from_window_web_unicornpro_v1_payments_licenses_subscribe_new_new_billingkey_redirect_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -859,6 +903,30 @@ export interface components {
             customerUid: string;
             /** Isdefault */
             isDefault: boolean;
+            /** Pg */
+            pg: string;
+        };
+        /**
+         * BillingKeyWindow
+         * @description What IMP.request_pay needs to issue a billing key in a PG window (amount 0: nothing is charged).
+         */
+        BillingKeyWindow: {
+            /**
+             * Amount
+             * @default 0
+             */
+            amount: number;
+            /**
+             * Currency
+             * @default KRW
+             */
+            currency: string;
+            /** Customeruid */
+            customerUid: string;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Paymethod */
+            payMethod: string;
             /** Pg */
             pg: string;
         };
@@ -1344,6 +1412,19 @@ export interface components {
             billingkeyId?: string | null;
         };
         /**
+         * ResubscriptionWithWindowKey
+         * @description Resume or re-subscribe a licence with the key a PG window issued.
+         */
+        ResubscriptionWithWindowKey: {
+            /** Customeruid */
+            customerUid: string;
+            /**
+             * Userlicenseid
+             * Format: uuid
+             */
+            userLicenseId: string;
+        };
+        /**
          * SubscriptionOrder
          * @description Subscribe to a monthly or annual licence.
          */
@@ -1360,12 +1441,19 @@ export interface components {
          * @description Where a subscription stands (what the licence detail shows).
          */
         SubscriptionState: {
+            /**
+             * Accountcreated
+             * @default false
+             */
+            accountCreated: boolean;
             /** Cardname */
             cardName: string | null;
             /** Cardnumber */
             cardNumber: string | null;
             /** Currency */
             currency: string;
+            /** Email */
+            email?: string | null;
             /** Isscheduled */
             isScheduled: boolean;
             /** Licensekey */
@@ -1409,6 +1497,22 @@ export interface components {
             card: components["schemas"]["CardForm"];
             /** Countrycode */
             countryCode: string;
+            /** Licenseid */
+            licenseId: number;
+        };
+        /**
+         * SubscriptionWithWindowKey
+         * @description Subscribe with the billing key a PG window issued; guests give their email.
+         */
+        SubscriptionWithWindowKey: {
+            /** Billingkeyid */
+            billingkeyId?: string | null;
+            /** Countrycode */
+            countryCode: string;
+            /** Customeruid */
+            customerUid: string;
+            /** Email */
+            email?: string | null;
             /** Licenseid */
             licenseId: number;
         };
@@ -1534,6 +1638,14 @@ export interface components {
             billingkeys: components["schemas"]["BillingKeyOut"][];
             /** Defaultbillingkeyid */
             defaultBillingkeyId: string | null;
+        };
+        /**
+         * WindowKey
+         * @description A billing key a PG window issued under the customerUid from GET /billingkeys/customerUid.
+         */
+        WindowKey: {
+            /** Customeruid */
+            customerUid: string;
         };
         /**
          * Written
@@ -2100,6 +2212,26 @@ export interface operations {
             };
         };
     };
+    my_billing_keys_web_unicornpro_v1_billingkeys_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+        };
+    };
     add_billing_key_web_unicornpro_v1_billingkeys_put: {
         parameters: {
             query?: never;
@@ -2109,7 +2241,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CardForm"];
+                "application/json": components["schemas"]["CardForm"] | components["schemas"]["WindowKey"];
             };
         };
         responses: {
@@ -2133,9 +2265,11 @@ export interface operations {
             };
         };
     };
-    my_billing_keys_web_unicornpro_v1_billingkeys_customerUid_get: {
+    new_customer_uid_web_unicornpro_v1_billingkeys_customerUid_get: {
         parameters: {
-            query?: never;
+            query?: {
+                requestType?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2148,7 +2282,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Wallet"];
+                    "application/json": components["schemas"]["BillingKeyWindow"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -2526,6 +2669,39 @@ export interface operations {
             };
         };
     };
+    resume_with_window_key_web_unicornpro_v1_payments_licenses_re_subscribe_new_billingkey_redirect_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResubscriptionWithWindowKey"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     resume_with_previous_key_web_unicornpro_v1_payments_licenses_re_subscribe__user_license_id__post: {
         parameters: {
             query?: never;
@@ -2639,6 +2815,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscriptionWithNewCard"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    subscribe_with_key_from_window_web_unicornpro_v1_payments_licenses_subscribe_new_new_billingkey_redirect_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionWithWindowKey"];
             };
         };
         responses: {

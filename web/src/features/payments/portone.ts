@@ -5,6 +5,7 @@
  * redirect to `m_redirect_url` with `imp_uid`, `merchant_uid` and `imp_success`, says how it went.
  * The outcome only tells the page what to do next: the server re-reads every payment on confirm.
  */
+import { readSessionRecord, removeSessionRecord, writeSessionRecord } from '../../browser/sessionRecord';
 import type { PaymentSettings } from './types';
 
 /** Parameters of IMP.request_pay that the storefront passes. */
@@ -150,33 +151,19 @@ export interface PendingOrder {
 const PENDING_KEY = 'unicornpro.pendingOrder';
 
 export function savePendingOrder(order: PendingOrder, storage: Storage | undefined = globalThis.sessionStorage): void {
-  try {
-    storage?.setItem(PENDING_KEY, JSON.stringify(order));
-  } catch {
-    // Storage may be unavailable (private mode); the redirect return then falls back to its own page.
-  }
+  writeSessionRecord(PENDING_KEY, order, storage);
 }
 
 export function readPendingOrder(
   merchantUid: string | null,
   storage: Storage | undefined = globalThis.sessionStorage,
 ): PendingOrder | null {
-  try {
-    const raw = storage?.getItem(PENDING_KEY);
-    if (!raw) return null;
-    const order = JSON.parse(raw) as Partial<PendingOrder>;
-    if (typeof order.merchantUid !== 'string' || typeof order.licenseId !== 'number') return null;
-    if (merchantUid !== null && order.merchantUid !== merchantUid) return null;
-    return { merchantUid: order.merchantUid, licenseId: order.licenseId };
-  } catch {
-    return null;
-  }
+  const order = readSessionRecord(PENDING_KEY, storage) as Partial<PendingOrder> | null | undefined;
+  if (typeof order?.merchantUid !== 'string' || typeof order.licenseId !== 'number') return null;
+  if (merchantUid !== null && order.merchantUid !== merchantUid) return null;
+  return { merchantUid: order.merchantUid, licenseId: order.licenseId };
 }
 
 export function clearPendingOrder(storage: Storage | undefined = globalThis.sessionStorage): void {
-  try {
-    storage?.removeItem(PENDING_KEY);
-  } catch {
-    // nothing to do
-  }
+  removeSessionRecord(PENDING_KEY, storage);
 }

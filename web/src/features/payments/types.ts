@@ -176,4 +176,7 @@ export interface SubscriptionResult {
   cardNumber?: string | null;
   licenseKey?: string | null;
   resumeComplete?: boolean;
+  /** The subscriber's address; for a guest, the account created for it (accountCreated). */
+  email?: string | null;
+  accountCreated?: boolean;
 }

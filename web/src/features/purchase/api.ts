@@ -61,3 +61,16 @@ export function postSubscriptionWithNewCard(
     token,
   });
 }
+
+/** POST /payments/licenses/subscribe/new/new-billingkey/redirect: subscribes with a PG window's key (guests by email). */
+export function postSubscriptionWithWindowKey(
+  body: { licenseId: number; countryCode: string; customerUid: string; email?: string },
+  token: string | null,
+  api: ApiClient = apiClient,
+): Promise<SubscriptionResult> {
+  return api.request<SubscriptionResult>('/payments/licenses/subscribe/new/new-billingkey/redirect', {
+    method: 'POST',
+    body,
+    token,
+  });
+}

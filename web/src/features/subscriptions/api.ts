@@ -34,6 +34,20 @@ export interface Wallet {
   defaultBillingkeyId?: string | null;
 }
 
+/** Payment methods whose PG window issues a billing key (GET /billingkeys/customerUid?requestType). */
+export const KEY_REQUEST_TYPES = ['creditCard', 'kakaopay', 'naverpay'] as const;
+export type KeyRequestType = (typeof KEY_REQUEST_TYPES)[number];
+
+/** What request_pay needs for a PG window to issue a billing key (an amount of 0: nothing is charged). */
+export interface BillingKeyWindow {
+  customerUid: string;
+  merchantUid: string;
+  pg: string;
+  payMethod: string;
+  amount: number;
+  currency: string;
+}
+
 const subscribePath = (userLicenseId: string) => `/payments/licenses/subscribe/${encodeURIComponent(userLicenseId)}`;
 const resubscribePath = (userLicenseId: string) => `/payments/licenses/re-subscribe/${encodeURIComponent(userLicenseId)}`;
 
@@ -90,8 +104,32 @@ export function changePaymentMethod(
   return api.request<Subscription>(`${subscribePath(userLicenseId)}/billingkey`, { method: 'PUT', body: { billingkeyId }, token });
 }
 
+/** Resumes (within the paid period) or re-subscribes with the key a PG window just issued. */
+export function resumeWithWindowKey(
+  userLicenseId: string,
+  customerUid: string,
+  token: string | null,
+  api: ApiClient = apiClient,
+): Promise<Subscription> {
+  return api.request<Subscription>('/payments/licenses/re-subscribe/new-billingkey/redirect', {
+    method: 'POST',
+    body: { userLicenseId, customerUid },
+    token,
+  });
+}
+
 export function getBillingKeys(token: string | null, api: ApiClient = apiClient): Promise<Wallet> {
-  return api.request<Wallet>('/billingkeys/customerUid', { token });
+  return api.request<Wallet>('/billingkeys', { token });
+}
+
+/** A customerUid for a PG window to issue a billing key under (guests too: the token is optional). */
+export function openKeyWindow(requestType: KeyRequestType, token: string | null, api: ApiClient = apiClient): Promise<BillingKeyWindow> {
+  return api.request<BillingKeyWindow>('/billingkeys/customerUid', { query: { requestType }, token });
+}
+
+/** Keeps the key a PG window issued in the wallet (the same customerUid again is the same key). */
+export function addWindowBillingKey(customerUid: string, token: string | null, api: ApiClient = apiClient): Promise<BillingKey> {
+  return api.request<BillingKey>('/billingkeys', { method: 'PUT', body: { customerUid }, token });
 }
 
 /** Registers a card as a new billing key (-303 refused, -305 bad fields, -308 already registered). */

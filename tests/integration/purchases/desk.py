@@ -1,0 +1,142 @@
+"""A subscriber's desk: the API over HTTP, the workers' tasks and the sandbox's PG window, on one test clock."""
+
+from __future__ import annotations
+
+import email
+import email.header
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import Services, build_services
+from config.settings import Settings
+from integrations.portone.gateway import PortOneGateway
+from projections.tracking import wait_for_views
+from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
+from tests.support import PlainHasher, running_projector
+from workers.reactions import REACTIONS
+from workers.tasks.subscriptions import deliver_subscription_mail, renew_due_subscriptions
+from workers.wiring import WorkerServices
+
+V1 = "/web/unicornpro/v1"
+SUBSCRIBER = "sub@example.com"
+PASSWORD = "abcd1234"
+GOOD_CARD = {
+    "cardNumber": "4111111111111111",
+    "expiryYear": 2029,
+    "expiryMonth": 12,
+    "password": "12",
+    "birth": "900101",
+}
+SOON_BROKE = {**GOOD_CARD, "cardNumber": "4111111111110003"}
+
+
+def mail_subject(path: Path) -> str:
+    message = email.message_from_bytes(path.read_bytes())
+    return str(email.header.make_header(email.header.decode_header(message["Subject"])))
+
+
+@dataclass
+class Desk:
+    client: TestClient
+    services: Services
+    workers: WorkerServices
+    clock: TestClock
+    sandbox: RunningSandbox
+
+    tokens: dict[str, tuple[str, datetime]] = field(default_factory=dict)
+
+    def call(self, method: str, path: str, *, as_email: str = SUBSCRIBER, **kwargs: Any) -> Any:
+        """A bearer call as ``as_email``."""
+        headers = {"Authorization": f"Bearer {self.access_token(as_email)}"}
+        return self.client.request(method, f"{V1}{path}", headers=headers, **kwargs)
+
+    def access_token(self, address: str) -> str:
+        """A live access token: logins are rate limited, and tokens last 30 minutes of the moving clock."""
+        kept = self.tokens.get(address)
+        if kept is None or self.clock() >= kept[1]:
+            login = self.client.post(f"{V1}/auth/login", json={"email": address, "pw": PASSWORD})
+            assert login.status_code == 200, login.text
+            kept = (login.json()["accessToken"], self.clock() + timedelta(minutes=25))
+            self.tokens[address] = kept
+        return kept[0]
+
+    def guest_call(self, method: str, path: str, **kwargs: Any) -> Any:
+        """A call without a bearer token."""
+        return self.client.request(method, f"{V1}{path}", **kwargs)
+
+    def register(self, address: str) -> None:
+        """Another account with the desk's password."""
+        registered = self.client.post(f"{V1}/accounts", json={"email": address, "pw": PASSWORD, "language": "ko"})
+        assert registered.status_code == 200, registered.text
+
+    def issue_key_in_window(
+        self, window: dict[str, Any], *, card: str = "4111111111111111", action: str = "approve"
+    ) -> Any:
+        """The customer in the PG window of GET /billingkeys/customerUid: request_pay with the customerUid."""
+        return self.sandbox.checkout(
+            pg=window["pg"],
+            pay_method=window["payMethod"],
+            merchant_uid=window["merchantUid"],
+            amount=window["amount"],
+            currency=window["currency"],
+            customer_uid=window["customerUid"],
+            name="Unicorn Pro auto-payment",
+            card_number=card,
+            action=action,
+        )
+
+    def beat(self) -> list[str]:
+        """What the beat's renewal task does on its next minute; returns the merchantUids charged."""
+        store = self.services.store
+        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+        charged = [outcome.charged for outcome in renew_due_subscriptions(self.workers) if outcome.charged]
+        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+        return charged
+
+    def deliver_mails(self) -> list[str]:
+        """What the reactor and the worker do with the subscription mails; returns every subject sent."""
+        store = self.services.store
+        for notification in store.recorder.select_notifications(start=1, limit=10_000):
+            event = store.mapper.to_domain_event(notification)
+            reaction = REACTIONS.get(type(event))
+            for index, call in enumerate(reaction(event) if reaction else []):
+                if call.name == "subscriptions.send_mail":
+                    when = call.kwargs["when"]
+                    deliver_subscription_mail(
+                        self.workers,
+                        task_id=f"Storefront-{notification.id}-{index}",
+                        subscription_id=UUID(call.kwargs["subscription_id"]),
+                        kind=call.kwargs["kind"],
+                        reason=call.kwargs["reason"],
+                        when=datetime.fromisoformat(when) if when else None,
+                    )
+        return [mail_subject(path) for path in self.workers.settings.outbox_dir.glob("*.eml")]
+
+    def history(self) -> list[dict[str, Any]]:
+        store = self.services.store
+        assert wait_for_views(self.services.views, store.name, ["payments"], store.max_notification_id(), 10)
+        result: list[dict[str, Any]] = self.call("GET", "/payments/licenses").json()
+        return result
+
+
+@pytest.fixture
+def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[Desk]:
+    shared = SharedClock(clock)
+    services = build_services(settings, clock=shared)
+    services.hasher = PlainHasher()
+    services.gateway = PortOneGateway(sandbox.client())
+    workers = WorkerServices(settings, shared)
+    workers.__dict__["gateway"] = services.gateway
+    client = TestClient(create_app(services=services))
+    client.post(f"{V1}/accounts", json={"email": SUBSCRIBER, "pw": PASSWORD, "language": "ko"})
+    with running_projector(settings):
+        yield Desk(client, services, workers, clock, sandbox)
+    services.close()

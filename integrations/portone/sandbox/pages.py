@@ -190,12 +190,15 @@ IMP_SCRIPT = """(function () {
       var url = base + "/sandbox/checkout?" + query.toString();
       var popup = window.open(url, "portone_sandbox_checkout", "width=480,height=720");
       if (!popup) { window.location.assign(url); return; }
-      pending = typeof callback === "function" ? callback : function () {};
+      var mine = typeof callback === "function" ? callback : function () {};
+      pending = mine;
       var merchantUid = (params || {}).merchant_uid || null;
       var timer = window.setInterval(function () {
         if (!popup.closed) { return; }
         window.clearInterval(timer);
         window.setTimeout(function () {
+          // Only this request: its window's message may have settled it, and a later one may be pending.
+          if (pending !== mine) { return; }
           settle({success: false, imp_success: false, imp_uid: null, merchant_uid: merchantUid,
                   error_code: "USER_CANCEL", error_msg: "the payment window was closed"});
         }, 500);

@@ -183,8 +183,9 @@ export const en: Catalogue = {
       birth: 'Date of birth, 6 digits (corporate cards: 10-digit business number)',
     },
     pay: 'Pay {amount}',
-    autoRenew: 'Subscribe with automatic payment (register a card)',
-    autoRenewHint: 'The card pays the first period now and each renewal after it. You can stop automatic payment at any time.',
+    autoRenew: 'Subscribe with automatic payment',
+    autoRenewHint: 'The payment method you register pays the first period now and each renewal after it. You can stop automatic payment at any time.',
+    keyWindowHint: 'A {method} window opens to register the payment method; the first period is paid with it right away.',
     subscribe: 'Subscribe for {amount}',
     unavailable: 'No licence can be bought right now.',
     validation: {
@@ -619,6 +620,10 @@ export const en: Catalogue = {
     close: 'Close',
     changed: 'The payment method is changed.',
     current: '(current)',
+    orWindow: 'Or register in a payment window',
+    registerWith: 'Register with {method}',
+    windowOrderName: 'Automatic payment registration',
+    windowClosed: 'The payment window was closed. Nothing was changed.',
     errorTitles: {
       load: 'Subscription error',
       resume: 'Subscription resume error',

@@ -183,8 +183,9 @@ export const ja: Catalogue = {
       birth: '生年月日6桁(法人カードは事業者登録番号10桁)',
     },
     pay: '{amount}を支払う',
-    autoRenew: '自動決済で購読する(カード登録)',
-    autoRenewHint: '登録したカードで今すぐ初回を決済し、以降は期間ごとに自動で決済します。自動決済はいつでも解約できます。',
+    autoRenew: '自動決済で購読する',
+    autoRenewHint: '登録したお支払い方法で今すぐ初回を決済し、以降は期間ごとに自動で決済します。自動決済はいつでも解約できます。',
+    keyWindowHint: '{method}の決済画面でお支払い方法を登録すると、初回分がすぐに決済されます。',
     subscribe: '{amount}で購読を開始',
     unavailable: '現在購入できるライセンスはありません。',
     validation: {
@@ -617,6 +618,10 @@ export const ja: Catalogue = {
     close: '閉じる',
     changed: 'お支払い方法を変更しました。',
     current: '(現在)',
+    orWindow: 'または決済画面で登録する',
+    registerWith: '{method}で登録',
+    windowOrderName: '自動決済の登録',
+    windowClosed: '決済画面が閉じられたため、変更はありません。',
     errorTitles: {
       load: 'サブスクリプション情報エラー',
       resume: 'サブスクリプション再開エラー',

@@ -186,8 +186,9 @@ export const ko = {
       birth: '생년월일 6자리 (법인카드는 사업자등록번호 10자리)',
     },
     pay: '{amount} 결제하기',
-    autoRenew: '자동 결제로 구독하기 (카드 등록)',
-    autoRenewHint: '등록한 카드로 지금 첫 결제를 하고, 이후 기간마다 자동으로 결제합니다. 자동 결제는 언제든 해지할 수 있습니다.',
+    autoRenew: '자동 결제로 구독하기',
+    autoRenewHint: '등록한 결제 수단으로 지금 첫 결제를 하고, 이후 기간마다 자동으로 결제합니다. 자동 결제는 언제든 해지할 수 있습니다.',
+    keyWindowHint: '{method} 결제창에서 결제 수단을 등록하면 첫 기간이 바로 결제됩니다.',
     subscribe: '{amount} 구독 시작하기',
     unavailable: '지금 구매할 수 있는 라이선스가 없습니다.',
     validation: {
@@ -620,6 +621,10 @@ export const ko = {
     close: '닫기',
     changed: '결제 수단을 변경했습니다.',
     current: '(현재)',
+    orWindow: '또는 결제창에서 등록하기',
+    registerWith: '{method}(으)로 등록',
+    windowOrderName: '자동 결제 수단 등록',
+    windowClosed: '결제창이 닫혀 아무것도 바뀌지 않았습니다.',
     errorTitles: {
       load: '구독 정보 오류',
       resume: '구독 재개 오류',

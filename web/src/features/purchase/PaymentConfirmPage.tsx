@@ -14,6 +14,9 @@ import { featureErrorMessage } from '../payments/errors';
 import { clearPendingOrder, readPendingOrder, redirectOutcome } from '../payments/portone';
 import type { PurchaseConfirmation, SubscriptionResult } from '../payments/types';
 import { StatusLine } from '../payments/ui';
+import { keyIntentCalls } from '../subscriptions/api';
+import { keyWindowDestination } from '../subscriptions/destinations';
+import { clearPendingKeyWindow, keyWindowOutcome, readPendingKeyWindow, settleKeyWindow } from '../subscriptions/window';
 import { postPurchaseConfirm } from './api';
 import { settlePayment } from './flow';
 import '../payments/payments.css';
@@ -52,6 +55,26 @@ export default function PaymentConfirmPage() {
     const returned = redirectOutcome(location.search);
     if (!returned) return undefined;
     let live = true;
+    const keyWindow = readPendingKeyWindow(returned.merchantUid);
+    if (keyWindow) {
+      void (async () => {
+        const token = await getAccessToken(appStore);
+        const settled = await settleKeyWindow(
+          keyWindow.intent,
+          keyWindowOutcome(returned, keyWindow.customerUid),
+          token,
+          keyIntentCalls,
+        );
+        clearPendingKeyWindow();
+        if (!live) return;
+        const next = keyWindowDestination(settled, paths);
+        navigate(next.to, { replace: true, state: next.state });
+        setWorking(false);
+      })();
+      return () => {
+        live = false;
+      };
+    }
     const pending = readPendingOrder(returned.merchantUid);
     void (async () => {
       const token = await getAccessToken(appStore);

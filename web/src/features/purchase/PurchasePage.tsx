@@ -13,13 +13,16 @@ import { appStore, useAppStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { featureErrorMessage, isNotFoundGoingHome, toFeatureError } from '../payments/errors';
-import { preparePortOne, requestPay, savePendingOrder } from '../payments/portone';
+import { requestPay, savePendingOrder } from '../payments/portone';
 import { PAYMENT_METHODS, type PurchasableLicence } from '../payments/types';
 import { ActionButton, AlertDialog, FieldError, useAlert } from '../payments/ui';
+import { KEY_REQUEST_TYPES, keyIntentCalls, openKeyWindow, type KeyRequestType } from '../subscriptions/api';
+import { keyWindowDestination } from '../subscriptions/destinations';
+import { clearPendingKeyWindow, issueKeyInWindow, savePendingKeyWindow, settleKeyWindow, type KeyIntent } from '../subscriptions/window';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  getPaymentSettings,
   getPurchasableLicences,
+  loadPortOne,
   postPurchase,
   postPurchaseConfirm,
   postSubscriptionWithNewCard,
@@ -59,9 +62,6 @@ import './purchase.css';
 export interface PurchaseLocationState {
   licenseId?: number;
 }
-
-/** Loads IMP as soon as the page opens, so that the gateway's window opens right after the order. */
-const loadPortOne = () => preparePortOne(() => getPaymentSettings());
 
 /**
  * Purchase page (spec section 2): product, period and devices with prices in the visitor's
@@ -158,8 +158,17 @@ export default function PurchasePage() {
   const text = (key: string | undefined) =>
     key ? (t.purchase.validation[key as PurchaseValidationKey] ?? t.purchase.validation.required) : undefined;
 
-  const canSubscribe = BILLING_KEY_SUBSCRIPTIONS && user !== null && selection !== undefined && isSubscriptionLife(selection.life);
+  const canSubscribe = BILLING_KEY_SUBSCRIPTIONS && selection !== undefined && isSubscriptionLife(selection.life);
   const subscribing = canSubscribe && autoRenew;
+  const method = watch('paymentMethod');
+  /** A logged-in subscriber paying by card types it here; everyone else registers in the PG window. */
+  const cardEntry = subscribing && user !== null && method === 'creditCard';
+  const redirectUrl = `${window.location.origin}${paths.paymentConfirm()}`;
+
+  const chooseAutoRenew = (on: boolean) => {
+    setAutoRenew(on);
+    if (on && !isKeyRequestType(method)) setValue('paymentMethod', 'creditCard');
+  };
 
   /** Auto-renewal: the card becomes a billing key and pays the first period at once. */
   const subscribe = async (card: CardForm) => {
@@ -179,10 +188,36 @@ export default function PurchasePage() {
     }
   };
 
+  /** Auto-renewal through a PG window: it issues the billing key, then the first period is charged to it. */
+  const subscribeInWindow = async (requestType: KeyRequestType, email: string) => {
+    if (!licence || !plan) return;
+    setPaying(true);
+    const token = await getAccessToken(appStore);
+    const intent: KeyIntent = {
+      kind: 'subscribe',
+      licenseId: licence.id,
+      countryCode: country,
+      ...(user === null ? { email } : {}),
+    };
+    const outcome = await issueKeyInWindow(
+      { requestType, intent, name: plan.name, buyerEmail: user?.email ?? email, redirectUrl, token },
+      { openKeyWindow, portOne: loadPortOne, requestPay, savePending: savePendingKeyWindow },
+    );
+    const settled = await settleKeyWindow(intent, outcome, token, keyIntentCalls);
+    clearPendingKeyWindow();
+    setPaying(false);
+    const next = keyWindowDestination(settled, paths);
+    navigate(next.to, { state: next.state });
+  };
+
   const submitOrder = handleSubmit(async (form) => {
     if (!licence || paying) return;
-    if (subscribing) {
+    if (cardEntry) {
       await cardForm.handleSubmit(subscribe)();
+      return;
+    }
+    if (subscribing && isKeyRequestType(form.paymentMethod)) {
+      await subscribeInWindow(form.paymentMethod, form.email ?? '');
       return;
     }
     setPaying(true);
@@ -195,7 +230,7 @@ export default function PurchasePage() {
           ...(user === null ? { email: form.email } : {}),
         },
         lang,
-        redirectUrl: `${window.location.origin}${paths.paymentConfirm()}`,
+        redirectUrl,
       },
       {
         getToken: () => getAccessToken(appStore),
@@ -226,7 +261,7 @@ export default function PurchasePage() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     // The card's errors show together with the order's.
-    if (subscribing) void cardForm.trigger();
+    if (cardEntry) void cardForm.trigger();
     await submitOrder(event);
   };
 
@@ -347,29 +382,29 @@ export default function PurchasePage() {
             {canSubscribe && (
               <div className="pay-section">
                 <label className="pay-check purchase__auto-renew">
-                  <input type="checkbox" checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)} />
+                  <input type="checkbox" checked={autoRenew} onChange={(event) => chooseAutoRenew(event.target.checked)} />
                   {t.purchase.autoRenew}
                 </label>
                 <p className="pay-field__hint">{t.purchase.autoRenewHint}</p>
               </div>
             )}
 
-            {subscribing ? (
-              <CardFields form={cardForm} years={expiryYears(now)} />
-            ) : (
             <fieldset className="pay-section">
               <legend>{t.purchase.methodHeading}</legend>
               <div className="purchase__options purchase__options--methods">
-                {PAYMENT_METHODS.map((method) => (
-                  <label key={method} className="purchase-option">
-                    <input type="radio" value={method} {...register('paymentMethod')} />
-                    <span className="purchase-option__name">{t.purchase.methods[method]}</span>
+                {(subscribing ? KEY_REQUEST_TYPES : PAYMENT_METHODS).map((choice) => (
+                  <label key={choice} className="purchase-option">
+                    <input type="radio" value={choice} {...register('paymentMethod')} />
+                    <span className="purchase-option__name">{t.purchase.methods[choice]}</span>
                   </label>
                 ))}
               </div>
               <FieldError id="purchase-method-error">{text(errors.paymentMethod?.message)}</FieldError>
+              {subscribing && !cardEntry && isKeyRequestType(method) && (
+                <p className="pay-field__hint">{format(t.purchase.keyWindowHint, { method: t.purchase.methods[method] })}</p>
+              )}
             </fieldset>
-            )}
+            {cardEntry && <CardFields form={cardForm} years={expiryYears(now)} />}
           </div>
 
           <aside className="purchase__summary pay-card" aria-labelledby="purchase-summary-heading">
@@ -453,4 +488,8 @@ export default function PurchasePage() {
       <AlertDialog alert={alert} onClose={close} />
     </section>
   );
+}
+
+function isKeyRequestType(method: string | undefined): method is KeyRequestType {
+  return (KEY_REQUEST_TYPES as readonly string[]).includes(method ?? '');
 }

@@ -1,6 +1,7 @@
 /** Calls of the purchase page: licences on sale, PortOne settings, order and confirmation. */
 import { apiClient, type ApiClient } from '../../api/client';
 import type { Lang } from '../../i18n/languages';
+import { preparePortOne, type Imp } from '../payments/portone';
 import type {
   PaymentSettings,
   PurchasableLicence,
@@ -27,6 +28,11 @@ export function getPurchasableLicences(
 
 export function getPaymentSettings(api: ApiClient = apiClient): Promise<PaymentSettings> {
   return api.request<PaymentSettings>('/payments/settings');
+}
+
+/** IMP, loaded and initialised once per page life; pages call it early so the gateway's window opens at once. */
+export function loadPortOne(): Promise<Imp> {
+  return preparePortOne(() => getPaymentSettings());
 }
 
 /** POST /payments/licenses/new: the order, with the merchantUid and what request_pay needs. */
@@ -56,19 +62,6 @@ export function postSubscriptionWithNewCard(
   api: ApiClient = apiClient,
 ): Promise<SubscriptionResult> {
   return api.request<SubscriptionResult>('/payments/licenses/subscribe/new/new-billingkey', {
-    method: 'POST',
-    body,
-    token,
-  });
-}
-
-/** POST /payments/licenses/subscribe/new/new-billingkey/redirect: subscribes with a PG window's key (guests by email). */
-export function postSubscriptionWithWindowKey(
-  body: { licenseId: number; countryCode: string; customerUid: string; email?: string },
-  token: string | null,
-  api: ApiClient = apiClient,
-): Promise<SubscriptionResult> {
-  return api.request<SubscriptionResult>('/payments/licenses/subscribe/new/new-billingkey/redirect', {
     method: 'POST',
     body,
     token,

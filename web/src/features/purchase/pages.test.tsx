@@ -98,6 +98,20 @@ describe('purchase page', () => {
     }
   });
 
+  it('lets a guest subscribe through a payment window, never with card fields on the page', async () => {
+    renderAt('/ko/purchase');
+    fireEvent.click(await screen.findByLabelText(ko.purchase.autoRenew));
+    expect(screen.getByRole('radio', { name: ko.purchase.methods.naverpay })).toBeTruthy();
+    expect(screen.queryByLabelText(ko.purchase.card.number)).toBeNull();
+    expect(screen.getByText('신용카드 결제창에서 결제 수단을 등록하면 첫 기간이 바로 결제됩니다.')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '24,360원 구독 시작하기' }));
+    });
+    expect(await screen.findByText(ko.purchase.validation.emailExact)).toBeTruthy();
+    const calls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    expect(calls.some((url) => url.includes('/billingkeys'))).toBe(false);
+  });
+
   it('never shows card fields for a one-off purchase', async () => {
     renderAt('/ko/purchase');
     await screen.findByRole('radio', { name: /연간 구독/ });
@@ -119,13 +133,21 @@ describe('purchase page for a logged-in buyer', () => {
   });
   afterEach(() => appStore.getState().clearSession());
 
-  it('asks no email and offers automatic payment with a card for subscriptions only', async () => {
+  it('asks no email and offers automatic payment by card, KakaoPay or Naver Pay for subscriptions only', async () => {
     renderAt('/ko/purchase');
     expect(await screen.findByText('minji@example.com 계정으로 구매합니다.')).toBeTruthy();
     expect(screen.queryByLabelText(ko.purchase.emailLabel)).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: ko.purchase.methods.virtualAccount }));
     fireEvent.click(screen.getByLabelText(ko.purchase.autoRenew));
+    const methods = screen.getAllByRole('radio', { name: /카드|페이/ }).map((radio) => radio.closest('label')?.textContent);
+    expect(methods).toEqual([ko.purchase.methods.creditCard, ko.purchase.methods.kakaopay, ko.purchase.methods.naverpay]);
+    expect(screen.queryByRole('radio', { name: ko.purchase.methods.virtualAccount })).toBeNull();
+    // The card is typed here by a member; KakaoPay registers it in its own window.
+    expect((screen.getByRole('radio', { name: ko.purchase.methods.creditCard }) as HTMLInputElement).checked).toBe(true);
     expect(screen.getByLabelText(ko.purchase.card.number)).toBeTruthy();
-    expect(screen.queryByRole('radio', { name: ko.purchase.methods.creditCard })).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: ko.purchase.methods.kakaopay }));
+    expect(screen.queryByLabelText(ko.purchase.card.number)).toBeNull();
+    expect(screen.getByText('카카오페이 결제창에서 결제 수단을 등록하면 첫 기간이 바로 결제됩니다.')).toBeTruthy();
     expect(screen.getByRole('button', { name: '24,360원 구독 시작하기' })).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: /평생 이용권/ }));
     expect(screen.queryByLabelText(ko.purchase.autoRenew)).toBeNull();

@@ -4,8 +4,9 @@
  * card, change the payment method. Licences without a subscription (404) show nothing.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
+import { useLocation } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
@@ -13,7 +14,7 @@ import { useLang } from '../../routing/useLang';
 import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
 import { formatDateTime, readTime } from '../licences/display';
-import { featureErrorMessage, isSilentLoadError, toFeatureError } from '../payments/errors';
+import { featureErrorMessage, isSilentLoadError, toFeatureError, type FeatureError } from '../payments/errors';
 import { ActionButton, AlertDialog, ConfirmDialog, StatusLine, useAlert } from '../payments/ui';
 import { CardFields } from '../purchase/CardFields';
 import { cardSchema, expiryYears, toCardBody, type CardBody, type CardForm } from '../purchase/schemas';
@@ -28,7 +29,10 @@ import {
   type BillingKey,
   type Subscription,
 } from './api';
+import type { SubscriptionReturnState } from './destinations';
 import { paymentMethodText, subscriptionView } from './display';
+import { KeyWindowButtons } from './KeyWindowButtons';
+import type { KeyWindowSettlement } from './window';
 
 type Panel = 'none' | 'resumeNewCard' | 'changeMethod';
 type ErrorTitle = 'load' | 'resume' | 'cancel' | 'register' | 'change';
@@ -44,8 +48,20 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const fail = (title: ErrorTitle, error: unknown) =>
-    show({ title: t.subscriptions.errorTitles[title], message: featureErrorMessage(t, toFeatureError(error)) });
+  const refused = (title: ErrorTitle, error: FeatureError) =>
+    show({ title: t.subscriptions.errorTitles[title], message: featureErrorMessage(t, error) });
+  const fail = (title: ErrorTitle, error: unknown) => refused(title, toFeatureError(error));
+
+  // A phone that left for a PG window comes back here with the outcome (see destinations.ts).
+  const returned = useLocation().state as SubscriptionReturnState | null;
+  useEffect(() => {
+    if (returned?.subscriptionNotice) {
+      setNotice(returned.subscriptionNotice === 'resumed' ? t.subscriptions.resumed : t.subscriptions.changed);
+    }
+    if (returned?.subscriptionError?.code === 'STOP') setNotice(t.subscriptions.windowClosed);
+    else if (returned?.subscriptionError) refused('register', returned.subscriptionError);
+    // Read once, when the page opens.
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -71,6 +87,16 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     setPanel('none');
     setNotice(message);
     onChanged?.();
+  };
+
+  const windowSettled = (settled: KeyWindowSettlement) => {
+    if (settled.kind === 'updated') {
+      updated(settled.subscription, settled.intent.kind === 'resume' ? t.subscriptions.resumed : t.subscriptions.changed);
+    } else if (settled.kind === 'failed' && settled.error.code === 'STOP') {
+      setNotice(t.subscriptions.windowClosed);
+    } else if (settled.kind === 'failed') {
+      refused(settled.intent.kind === 'resume' ? 'resume' : 'register', settled.error);
+    }
   };
 
   /** Runs a call with the access token; failures show the alert with `title`. */
@@ -155,13 +181,16 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
       </div>
 
       {panel === 'resumeNewCard' && (
-        <CardPanel
-          submitLabel={t.subscriptions.submitResume}
-          onCancel={() => setPanel('none')}
-          onSubmit={(card) =>
-            run('resume', async (token) => updated(await resumeWithNewCard(userLicenseId, card, token), t.subscriptions.resumed))
-          }
-        />
+        <>
+          <CardPanel
+            submitLabel={t.subscriptions.submitResume}
+            onCancel={() => setPanel('none')}
+            onSubmit={(card) =>
+              run('resume', async (token) => updated(await resumeWithNewCard(userLicenseId, card, token), t.subscriptions.resumed))
+            }
+          />
+          <KeyWindowButtons intent={{ kind: 'resume', userLicenseId }} disabled={busy} onSettled={windowSettled} />
+        </>
       )}
       {panel === 'changeMethod' && (
         <PaymentMethodPanel
@@ -184,6 +213,9 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
             })
           }
           onLoadFailed={(error) => fail('load', error)}
+          windowButtons={
+            <KeyWindowButtons intent={{ kind: 'changeMethod', userLicenseId }} disabled={busy} onSettled={windowSettled} />
+          }
         />
       )}
 
@@ -245,6 +277,7 @@ function PaymentMethodPanel({
   onAdd,
   onCancel,
   onLoadFailed,
+  windowButtons,
 }: {
   subscription: Subscription;
   busy: boolean;
@@ -252,6 +285,8 @@ function PaymentMethodPanel({
   onAdd: (card: CardBody) => Promise<void>;
   onCancel: () => void;
   onLoadFailed: (error: unknown) => void;
+  /** Registering a key in a PG window instead of typing a card. */
+  windowButtons: ReactNode;
 }) {
   const t = useT();
   const legendId = useId();
@@ -314,6 +349,7 @@ function PaymentMethodPanel({
           </ActionButton>
         </div>
       )}
+      {windowButtons}
     </div>
   );
 }

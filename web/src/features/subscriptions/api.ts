@@ -1,6 +1,8 @@
 /** Subscription and billing-key calls of the licence detail page (bearer). */
 import { ApiError, apiClient, type ApiClient } from '../../api/client';
+import type { SubscriptionResult } from '../payments/types';
 import type { CardBody } from '../purchase/schemas';
+import type { KeyIntentCalls } from './window';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'past_due' | 'ended';
 
@@ -136,3 +138,24 @@ export function addWindowBillingKey(customerUid: string, token: string | null, a
 export function addBillingKey(card: CardBody, token: string | null, api: ApiClient = apiClient): Promise<BillingKey> {
   return api.request<BillingKey>('/billingkeys', { method: 'PUT', body: card, token });
 }
+
+/** POST /payments/licenses/subscribe/new/new-billingkey/redirect: subscribes with a PG window's key (guests by email). */
+export function subscribeWithWindowKey(
+  body: { licenseId: number; countryCode: string; customerUid: string; email?: string },
+  token: string | null,
+  api: ApiClient = apiClient,
+): Promise<SubscriptionResult> {
+  return api.request<SubscriptionResult>('/payments/licenses/subscribe/new/new-billingkey/redirect', {
+    method: 'POST',
+    body,
+    token,
+  });
+}
+
+/** The server calls that use a PG window's key, one per thing a page may be doing. */
+export const keyIntentCalls: KeyIntentCalls = {
+  subscribe: (body, token) => subscribeWithWindowKey(body, token),
+  resume: (userLicenseId, customerUid, token) => resumeWithWindowKey(userLicenseId, customerUid, token),
+  addKey: (customerUid, token) => addWindowBillingKey(customerUid, token),
+  changeMethod: (userLicenseId, billingkeyId, token) => changePaymentMethod(userLicenseId, billingkeyId, token),
+};

@@ -1,0 +1,80 @@
+/**
+ * Buttons that register a billing key in a KakaoPay or Naver Pay window for one licence's
+ * subscription (resume, or change the payment method), then make the call with the new key.
+ * A phone leaves for the window and comes back through the confirm page, which finishes the job.
+ */
+import { useState } from 'react';
+import { format } from '../../i18n/catalogues';
+import { useT } from '../../i18n/useT';
+import { usePaths } from '../../routing/usePaths';
+import { getAccessToken } from '../../session/session';
+import { appStore, useAppStore } from '../../store';
+import { requestPay } from '../payments/portone';
+import { ActionButton } from '../payments/ui';
+import { loadPortOne } from '../purchase/api';
+import { keyIntentCalls, openKeyWindow, type KeyRequestType } from './api';
+import {
+  clearPendingKeyWindow,
+  issueKeyInWindow,
+  savePendingKeyWindow,
+  settleKeyWindow,
+  type KeyIntent,
+  type KeyWindowSettlement,
+} from './window';
+
+/** Card numbers are typed in the card form; these methods only exist as windows. */
+const WINDOW_METHODS = ['kakaopay', 'naverpay'] as const satisfies readonly KeyRequestType[];
+
+export function KeyWindowButtons({
+  intent,
+  disabled = false,
+  onSettled,
+}: {
+  intent: Exclude<KeyIntent, { kind: 'subscribe' }>;
+  disabled?: boolean;
+  onSettled: (settled: KeyWindowSettlement) => void;
+}) {
+  const t = useT();
+  const paths = usePaths();
+  const email = useAppStore((s) => s.user?.email ?? '');
+  const [running, setRunning] = useState<KeyRequestType | null>(null);
+
+  const open = async (requestType: KeyRequestType) => {
+    setRunning(requestType);
+    const token = await getAccessToken(appStore);
+    const outcome = await issueKeyInWindow(
+      {
+        requestType,
+        intent,
+        name: t.subscriptions.windowOrderName,
+        buyerEmail: email,
+        redirectUrl: `${window.location.origin}${paths.paymentConfirm()}`,
+        token,
+      },
+      { openKeyWindow, portOne: loadPortOne, requestPay, savePending: savePendingKeyWindow },
+    );
+    const settled = await settleKeyWindow(intent, outcome, token, keyIntentCalls);
+    clearPendingKeyWindow();
+    setRunning(null);
+    onSettled(settled);
+  };
+
+  return (
+    <div className="licence-subscription__windows">
+      <p className="pay-field__hint">{t.subscriptions.orWindow}</p>
+      <div className="pay-field__row">
+        {WINDOW_METHODS.map((method) => (
+          <ActionButton
+            key={method}
+            variant="secondary"
+            loading={running === method}
+            disabled={disabled || (running !== null && running !== method)}
+            onClick={() => void open(method)}
+          >
+            {format(t.subscriptions.registerWith, { method: t.purchase.methods[method] })}
+          </ActionButton>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Annotated, Any
+from uuid import UUID
 
 from fastapi import APIRouter, Query
 from pydantic import Discriminator, Field, Tag
@@ -36,6 +37,11 @@ class CardForm(CamelModel):
 
     def __repr__(self) -> str:
         return "CardForm(…)"
+
+    def register(self, services: ServicesDep, account_id: UUID) -> BillingKey:
+        """Have the gateway issue a billing key for this card into the account's wallet (-303, -305, -308)."""
+        card = self.card(services.clock.now().date())
+        return register_billing_key(services.store, services.clock, services.payments, account_id=account_id, card=card)
 
     def card(self, today: date) -> Card:
         """The validated card (-305 when a field is wrong)."""
@@ -119,13 +125,7 @@ def add_billing_key(form: NewBillingKey, services: ServicesDep, caller: CallerDe
             customer_uid=form.customer_uid,
         )
     else:
-        key = register_billing_key(
-            services.store,
-            services.clock,
-            services.payments,
-            account_id=caller.account_id,
-            card=form.card(services.clock.now().date()),
-        )
+        key = form.register(services, caller.account_id)
     wallet = wallet_of(services.store, caller.account_id)
     return _out(key, wallet.default_id if wallet else None)
 

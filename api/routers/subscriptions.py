@@ -15,7 +15,7 @@ from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.accounts.account import Account
 from domain.errors import DomainError, ErrorCode
-from domain.payments.wallet import BillingKey, keep_window_billing_key, register_billing_key, wallet_of
+from domain.payments.wallet import BillingKey, keep_window_billing_key, wallet_of
 from domain.subscriptions.commands import (
     Subscribed,
     cancel_auto_renewal,
@@ -136,13 +136,7 @@ def subscribe_with_new_key(
     order: SubscriptionWithNewCard, request: Request, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
     """Register a card and subscribe with it (-303, -305, -308 for the card)."""
-    key = register_billing_key(
-        services.store,
-        services.clock,
-        services.payments,
-        account_id=caller.account_id,
-        card=order.card.card(services.clock.now().date()),
-    )
+    key = order.card.register(services, caller.account_id)
     return _start(services, request, caller.account_id, order, key)
 
 
@@ -243,13 +237,7 @@ def resume_with_new_key(
     user_license_id: UUID, card: CardForm, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
     """Register a new card, then resume or re-subscribe with it (resumeComplete)."""
-    key = register_billing_key(
-        services.store,
-        services.clock,
-        services.payments,
-        account_id=caller.account_id,
-        card=card.card(services.clock.now().date()),
-    )
+    key = card.register(services, caller.account_id)
     return _resume_or_resubscribe(services, caller.account_id, user_license_id, key)
 
 

@@ -26,10 +26,7 @@ PAYMENT_METHODS: dict[str, GatewayChoice] = {
 
 def gateway_choice(payment_method: str) -> GatewayChoice:
     """The pg and pay_method for a payment method of the purchase page (-2 when unknown)."""
-    try:
-        return PAYMENT_METHODS[payment_method]
-    except KeyError:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"unknown payment method {payment_method!r}") from None
+    return _choice(PAYMENT_METHODS, payment_method)
 
 
 # PG windows that issue a billing key when request_pay carries a customer_uid (GET /billingkeys/customerUid).
@@ -42,7 +39,11 @@ BILLING_KEY_WINDOWS: dict[str, GatewayChoice] = {
 
 def billing_key_window(request_type: str) -> GatewayChoice:
     """The PG window that issues a billing key for ``requestType`` (-2 when it cannot)."""
+    return _choice(BILLING_KEY_WINDOWS, request_type)
+
+
+def _choice(table: dict[str, GatewayChoice], method: str) -> GatewayChoice:
     try:
-        return BILLING_KEY_WINDOWS[request_type]
+        return table[method]
     except KeyError:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"no billing-key window for {request_type!r}") from None
+        raise DomainError(ErrorCode.INVALID_VALUE, f"{method!r} is not one of {', '.join(table)}") from None

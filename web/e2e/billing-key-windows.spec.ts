@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ko } from '../src/i18n/ko';
-import { firstLink, waitForMail } from './mail';
+import { signUpAndLogIn } from './members';
 
 /**
  * Billing keys issued in a PG window (KakaoPay, Naver Pay) against the real stack and the PortOne
@@ -9,7 +9,6 @@ import { firstLink, waitForMail } from './mail';
  */
 
 const KEY_SHAPE = /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/;
-const API = '/web/unicornpro/v1';
 const PASSWORD = 'unicorn2026';
 const MONTHLY = /월간 구독/;
 
@@ -85,13 +84,7 @@ test.describe('a subscriber with an account', () => {
   test('resumes with a Naver Pay key and changes the payment method to a KakaoPay key', async ({ page }, info) => {
     test.setTimeout(120_000);
     const email = address('window-member', info.project.name);
-    const registered = await page.request.post(`${API}/accounts`, {
-      data: { email, pw: PASSWORD, language: 'ko', marketingPushEnabled: false },
-    });
-    expect(registered.ok()).toBe(true);
-    await page.goto(firstLink(await waitForMail(email)));
-    const login = await page.request.post(`${API}/auth/login`, { data: { email, pw: PASSWORD } });
-    expect(login.ok()).toBe(true);
+    await signUpAndLogIn(page, email, PASSWORD);
 
     // Subscribed with a card typed on the page, then auto-renewal cancelled.
     await chooseMonthlySubscription(page, ko.purchase.methods.creditCard);

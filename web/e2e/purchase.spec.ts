@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ko } from '../src/i18n/ko';
-import { firstLink, waitForMail } from './mail';
+import { signUpAndLogIn } from './members';
 
 /**
  * Buying a licence against the real stack: the purchase page orders, opens the PortOne sandbox's
@@ -177,13 +177,7 @@ test.describe('a customer with an account', () => {
     const email = guestEmail(`${info.project.name}-member`);
 
     // An account registered and confirmed through its mail, then logged in (cookies shared with the page).
-    const registered = await page.request.post(`${API}/accounts`, {
-      data: { email, pw: PASSWORD, language: 'ko', marketingPushEnabled: false },
-    });
-    expect(registered.ok()).toBe(true);
-    await page.goto(firstLink(await waitForMail(email)));
-    const login = await page.request.post(`${API}/auth/login`, { data: { email, pw: PASSWORD } });
-    expect(login.ok()).toBe(true);
+    await signUpAndLogIn(page, email, PASSWORD);
 
     // Logged in, the page asks for no email.
     await page.goto('/ko/purchase');

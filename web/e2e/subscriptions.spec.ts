@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ko } from '../src/i18n/ko';
-import { firstLink, waitForMail } from './mail';
+import { signUpAndLogIn } from './members';
 
 /**
  * A monthly subscription on the licence detail page against the real stack: next payment, cancel
@@ -8,7 +8,6 @@ import { firstLink, waitForMail } from './mail';
  */
 
 const KEY_SHAPE = /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/;
-const API = '/web/unicornpro/v1';
 const PASSWORD = 'unicorn2026';
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
 
@@ -29,13 +28,7 @@ test.describe('a subscriber', () => {
     const email = `e2e-subscriber-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
     // An account registered and confirmed through its mail, then logged in.
-    const registered = await page.request.post(`${API}/accounts`, {
-      data: { email, pw: PASSWORD, language: 'ko', marketingPushEnabled: false },
-    });
-    expect(registered.ok()).toBe(true);
-    await page.goto(firstLink(await waitForMail(email)));
-    const login = await page.request.post(`${API}/auth/login`, { data: { email, pw: PASSWORD } });
-    expect(login.ok()).toBe(true);
+    await signUpAndLogIn(page, email, PASSWORD);
 
     // A monthly subscription with automatic payment and a new card.
     await page.goto('/ko/purchase');

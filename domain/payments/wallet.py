@@ -157,7 +157,6 @@ def register_billing_key(
     except BillingKeyRefusedError:
         raise DomainError(ErrorCode.CHECK_CARD_HELD) from None
     key = BillingKey(uuid4().hex, issued.customer_uid, issued.pg, issued.card_name, issued.card_number)
-
     return _keep(store, clock, account_id, key)
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
 
 from domain.accounts.account import Account, normalise_email
 from domain.accounts.guests import guest_buyer
@@ -83,28 +83,36 @@ def subscribe_with_window_key(
     if earlier is not None:
         return earlier
     key = issued_in_window(gateway, customer_uid=customer_uid, account_id=account_id)
-    now = clock.now()
+
+    def attempt() -> Subscribed:
+        # Retried on a write conflict (a racing return of the same window, a wallet changed meanwhile):
+        # the charge repeats safely, since the gateway answers one merchantUid with its first payment.
+        settled = _started_by_window(store, subscription_id, account_id, email)
+        if settled is not None:
+            return settled
+        now = clock.now()
+        subscriber = _window_subscriber(store, account_id, email, language, now)
+        wallet = wallet_of(store, subscriber.account_id) or Wallet.open(subscriber.account_id, now)
+        kept = wallet.add(key, now)
+        return _start(store, clock, gateway, plan, subscriber, kept, subscription_id, also_save=[wallet])
+
+    return retry_on_conflict(attempt)
+
+
+def _window_subscriber(
+    store: Storefront, account_id: UUID | None, email: str | None, language: Language, now: datetime
+) -> _Subscriber:
+    """The caller, or the guest's passwordless account (-402 for the address of a registered account)."""
     if account_id is not None:
         account: Account = store.repository.get(account_id)
-        subscriber = _Subscriber(account_id, account.email)
-    else:
-        if not email or not email.strip():
-            raise DomainError(ErrorCode.EMPTY_PARAMETER, "a guest subscription needs an email")
-        buyer = guest_buyer(store, normalise_email(email), language, now)
-        if buyer.has_password:
-            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED, "log in to subscribe with this address")
-        subscriber = _Subscriber(buyer.account_id, normalise_email(email), buyer.new_aggregates)
-    wallet = wallet_of(store, subscriber.account_id) or Wallet.open(subscriber.account_id, now)
-    kept = wallet.add(key, now)
-    try:
-        return _start(store, clock, gateway, plan, subscriber, kept, subscription_id, also_save=[wallet])
-    except IntegrityError:
-        # A racing return of the same window saved first (the charge itself is idempotent by merchantUid).
-        settled = _started_by_window(store, subscription_id, account_id, email)
-        if settled is None:
-            _check_not_refused_before(store, Subscription.charge_order_id(subscription_id, 1, 1))
-            raise
-        return settled
+        return _Subscriber(account_id, account.email)
+    if not email or not email.strip():
+        raise DomainError(ErrorCode.EMPTY_PARAMETER, "a guest subscription needs an email")
+    address = normalise_email(email)
+    buyer = guest_buyer(store, address, language, now)
+    if buyer.has_password:
+        raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED, "log in to subscribe with this address")
+    return _Subscriber(buyer.account_id, address, buyer.new_aggregates)
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,14 @@ customerUid and an amount of 0), and the page hands the customerUid back to a su
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
-from tests.integration.purchases.desk import GOOD_CARD, SUBSCRIBER, Desk
+from tests.integration.purchases.desk import GOOD_CARD, SUBSCRIBER, V1, Desk
 
 pytestmark = pytest.mark.integration
 MONTHLY = 111
@@ -185,3 +187,25 @@ def test_the_wallet_lists_keys_for_the_caller_only(desk: Desk) -> None:
     assert desk.call("GET", "/billingkeys", as_email="other@example.com").json()["billingkeys"] == []
     [mine] = desk.call("GET", "/billingkeys").json()["billingkeys"]
     assert mine["cardNumber"].endswith("1111")
+
+
+def test_ten_racing_returns_of_one_guest_window_start_one_subscription_and_charge_once(desk: Desk) -> None:
+    window = open_window(desk, "kakaopay", guest=True)
+    desk.issue_key_in_window(window)
+    app = desk.client.app
+    body = {"licenseId": MONTHLY, "countryCode": "KR", "customerUid": window["customerUid"]}
+    body["email"] = "racer@example.com"
+
+    def return_from_the_window(_: int) -> tuple[int, str]:
+        with TestClient(app) as client:
+            answer = client.post(f"{V1}/payments/licenses/subscribe/new/new-billingkey/redirect", json=body)
+            return answer.status_code, answer.json().get("subscriptionId", answer.text)
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(return_from_the_window, range(10)))
+    assert {status for status, _ in answers} == {200}, answers
+    assert len({subscription for _, subscription in answers}) == 1
+    topics = [n.topic for n in desk.services.store.recorder.select_notifications(start=1, limit=1000)]
+    assert topics.count("subscription.Started") == 1
+    assert topics.count("payment.Succeeded") == 1
+    assert topics.count("account.Registered") == 2  # the desk's subscriber and the one guest

@@ -237,11 +237,12 @@ test.describe('a customer with an account', () => {
     await page.getByRole('button', { name: ko.licences.openBeta.join }).click();
     await expect(page.getByRole('alertdialog').getByText(ko.payments.errorCodes['-114'])).toBeVisible();
 
-    // A monthly subscription with automatic payment: the card becomes a billing key.
+    // A monthly subscription with automatic payment: the card typed here becomes a billing key.
     await page.goto('/ko/purchase');
     await page.getByRole('radio', { name: /월간 구독/ }).check();
     await page.getByLabel(ko.purchase.autoRenew).check();
-    await expect(page.getByRole('radio', { name: ko.purchase.methods.creditCard })).toHaveCount(0);
+    await expect(page.getByRole('radio', { name: ko.purchase.methods.creditCard })).toBeChecked();
+    await expect(page.getByRole('radio', { name: ko.purchase.methods.virtualAccount })).toHaveCount(0);
     await page.getByLabel(ko.purchase.agreeAll).check();
     await page.getByLabel(ko.purchase.card.number).fill('4111-1111-1111-1111');
     await page.getByRole('button', { name: '2,900원 구독 시작하기' }).click();

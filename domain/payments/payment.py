@@ -10,6 +10,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.licences import Price, PurchasableLicence
 from domain.errors import DomainError, ErrorCode
 from domain.payments.gateway import GatewayPayment
 from events.payments import (
@@ -46,6 +47,39 @@ class Payment(Aggregate):
         """Record an order; ``details`` are the PaymentOrdered fields."""
         return cls._create(
             PaymentOrdered, id=cls.id_for(merchant_uid), timestamp=at, merchant_uid=merchant_uid, **details
+        )
+
+    @classmethod
+    def order_licence(
+        cls,
+        *,
+        merchant_uid: str,
+        at: datetime,
+        licence: PurchasableLicence,
+        price: Price,
+        catalogue_version: int,
+        name: str,
+        account_id: UUID | None,
+        buyer_email: str,
+        purchase_type: str,
+    ) -> Payment:
+        """Order a licence of the catalogue at its price in the buyer's country (discounts applied)."""
+        return cls.order(
+            merchant_uid=merchant_uid,
+            at=at,
+            licence_id=licence.id,
+            catalogue_version=catalogue_version,
+            product_code=licence.product_code,
+            life=licence.life,
+            max_devices_count=licence.max_devices_count,
+            name=name,
+            original_amount=price.price,
+            amount=licence.charged_amount(price),
+            currency=price.currency,
+            country_code=price.country_code,
+            account_id=account_id,
+            buyer_email=buyer_email,
+            purchase_type=purchase_type,
         )
 
     @property

@@ -18,6 +18,7 @@ from api.app import create_app
 from api.services import Services, build_services
 from config.settings import Settings
 from integrations.portone.gateway import PortOneGateway
+from projections.catalogue import all_views
 from projections.tracking import wait_for_views
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.support import PlainHasher, running_projector
@@ -95,11 +96,16 @@ class Desk:
 
     def beat(self) -> list[str]:
         """What the beat's renewal task does on its next minute; returns the merchantUids charged."""
-        store = self.services.store
-        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+        self.views_caught_up()
         charged = [outcome.charged for outcome in renew_due_subscriptions(self.workers) if outcome.charged]
-        assert wait_for_views(self.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+        self.views_caught_up()
         return charged
+
+    def views_caught_up(self) -> None:
+        """Every view has read the whole log (the beat reads one, the licence pages read the others)."""
+        store = self.services.store
+        names = [view.name for view in all_views()]
+        assert wait_for_views(self.services.views, store.name, names, store.max_notification_id(), 10)
 
     def deliver_mails(self) -> list[str]:
         """What the reactor and the worker do with the subscription mails; returns every subject sent."""
@@ -121,8 +127,7 @@ class Desk:
         return [mail_subject(path) for path in self.workers.settings.outbox_dir.glob("*.eml")]
 
     def history(self) -> list[dict[str, Any]]:
-        store = self.services.store
-        assert wait_for_views(self.services.views, store.name, ["payments"], store.max_notification_id(), 10)
+        self.views_caught_up()
         result: list[dict[str, Any]] = self.call("GET", "/payments/licenses").json()
         return result
 

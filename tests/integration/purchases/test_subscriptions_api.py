@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 
-from projections.tracking import wait_for_views
 from tests.integration.purchases.desk import GOOD_CARD, SOON_BROKE, Desk, mail_subject
 from workers.tasks.subscriptions import remind_upcoming_annual_renewals
 
@@ -103,8 +102,7 @@ def test_a_yearly_subscriber_is_told_a_week_before_the_renewal_once(desk: Desk) 
         "/payments/licenses/subscribe/new/new-billingkey",
         json={"licenseId": 121, "countryCode": "KR", "card": GOOD_CARD},
     )
-    store = desk.services.store
-    assert wait_for_views(desk.services.views, store.name, ["subscriptions"], store.max_notification_id(), 10)
+    desk.views_caught_up()
     desk.clock.advance(timedelta(days=350))
     assert remind_upcoming_annual_renewals(desk.workers) == 0
     desk.clock.advance(timedelta(days=10))

@@ -119,9 +119,13 @@ def _window_subscriber(
 class _Plan:
     licence: PurchasableLicence
     price: Price
-    amount: int
     name: str
     catalogue_version: int
+
+    @property
+    def amount(self) -> int:
+        """What each period is charged (the catalogue's discounts applied)."""
+        return self.licence.charged_amount(self.price)
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,7 @@ def _plan(catalogue: Catalogue, licence_id: int, country_code: str, language: La
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not a subscription")
     price = licence.price_for(country_code)
     name = licence.localization_for(language).name
-    return _Plan(licence, price, licence.charged_amount(price), name, catalogue.version)
+    return _Plan(licence, price, name, catalogue.version)
 
 
 def _start(

@@ -37,6 +37,12 @@ def subscribe_with(desk: Desk, window: dict[str, Any], *, guest_email: str | Non
     return desk.guest_call("POST", path, json={**body, "email": guest_email})
 
 
+def resume_with(desk: Desk, user_license_id: str, window: dict[str, Any]) -> Any:
+    """Resume or re-subscribe a licence with the key a window issued; the answer's body."""
+    body = {"userLicenseId": user_license_id, "customerUid": window["customerUid"]}
+    return desk.call("POST", "/payments/licenses/re-subscribe/new-billingkey/redirect", json=body).json()
+
+
 def test_a_member_subscribes_with_a_kakaopay_key_and_a_repeated_return_charges_nothing_more(desk: Desk) -> None:
     window = open_window(desk, "kakaopay")
     assert (window["pg"], window["payMethod"], window["amount"]) == ("kakaopay", "card", 0)
@@ -144,15 +150,11 @@ def test_windows_resume_a_cancelled_subscription_change_its_card_and_re_subscrib
 
     kakao = open_window(desk, "kakaopay")
     desk.issue_key_in_window(kakao, card="5555444433332222")
-    resumed = desk.call(
-        "POST",
-        "/payments/licenses/re-subscribe/new-billingkey/redirect",
-        json={"userLicenseId": licence_id, "customerUid": kakao["customerUid"]},
-    ).json()
+    resumed = resume_with(desk, licence_id, kakao)
     assert (resumed["status"], resumed["resumeComplete"]) == ("active", True)
     assert resumed["cardNumber"].endswith("2222")
 
-    # A naverpay key joins the wallet (the same window twice is the same key), then renewals charge it.
+    # A naverpay key joins the wallet (the same window twice is the same key) and becomes the payment method.
     naver = open_window(desk, "naverpay")
     desk.issue_key_in_window(naver, card="4000000000000077")
     added = desk.call("PUT", "/billingkeys", json={"customerUid": naver["customerUid"]}).json()
@@ -171,11 +173,7 @@ def test_windows_resume_a_cancelled_subscription_change_its_card_and_re_subscrib
     assert desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()["status"] == "ended"
     card_window = open_window(desk, "creditCard")
     desk.issue_key_in_window(card_window, card="4242424242424242")
-    again = desk.call(
-        "POST",
-        "/payments/licenses/re-subscribe/new-billingkey/redirect",
-        json={"userLicenseId": licence_id, "customerUid": card_window["customerUid"]},
-    ).json()
+    again = resume_with(desk, licence_id, card_window)
     assert (again["status"], again["resumeComplete"], again["cardNumber"][-4:]) == ("active", True, "4242")
     assert [record["status"] for record in desk.history()] == ["paid", "paid"]
 

@@ -16,9 +16,9 @@ import { featureErrorMessage, isNotFoundGoingHome, toFeatureError } from '../pay
 import { requestPay, savePendingOrder } from '../payments/portone';
 import { PAYMENT_METHODS, type PurchasableLicence } from '../payments/types';
 import { ActionButton, AlertDialog, FieldError, useAlert } from '../payments/ui';
-import { KEY_REQUEST_TYPES, keyIntentCalls, openKeyWindow, type KeyRequestType } from '../subscriptions/api';
+import { browserKeyWindow, KEY_REQUEST_TYPES, type KeyRequestType } from '../subscriptions/api';
 import { keyWindowDestination } from '../subscriptions/destinations';
-import { clearPendingKeyWindow, issueKeyInWindow, savePendingKeyWindow, settleKeyWindow, type KeyIntent } from '../subscriptions/window';
+import { runKeyWindow, type KeyIntent } from '../subscriptions/window';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   getPurchasableLicences,
@@ -199,12 +199,10 @@ export default function PurchasePage() {
       countryCode: country,
       ...(user === null ? { email } : {}),
     };
-    const outcome = await issueKeyInWindow(
+    const settled = await runKeyWindow(
       { requestType, intent, name: plan.name, buyerEmail: user?.email ?? email, redirectUrl, token },
-      { openKeyWindow, portOne: loadPortOne, requestPay, savePending: savePendingKeyWindow },
+      browserKeyWindow,
     );
-    const settled = await settleKeyWindow(intent, outcome, token, keyIntentCalls);
-    clearPendingKeyWindow();
     setPaying(false);
     const next = keyWindowDestination(settled, paths);
     navigate(next.to, { state: next.state });

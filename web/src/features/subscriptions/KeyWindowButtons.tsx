@@ -9,18 +9,9 @@ import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { getAccessToken } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
-import { requestPay } from '../payments/portone';
 import { ActionButton } from '../payments/ui';
-import { loadPortOne } from '../purchase/api';
-import { keyIntentCalls, openKeyWindow, type KeyRequestType } from './api';
-import {
-  clearPendingKeyWindow,
-  issueKeyInWindow,
-  savePendingKeyWindow,
-  settleKeyWindow,
-  type KeyIntent,
-  type KeyWindowSettlement,
-} from './window';
+import { browserKeyWindow, type KeyRequestType } from './api';
+import { runKeyWindow, type KeyIntent, type KeyWindowSettlement } from './window';
 
 /** Card numbers are typed in the card form; these methods only exist as windows. */
 const WINDOW_METHODS = ['kakaopay', 'naverpay'] as const satisfies readonly KeyRequestType[];
@@ -42,7 +33,7 @@ export function KeyWindowButtons({
   const open = async (requestType: KeyRequestType) => {
     setRunning(requestType);
     const token = await getAccessToken(appStore);
-    const outcome = await issueKeyInWindow(
+    const settled = await runKeyWindow(
       {
         requestType,
         intent,
@@ -51,10 +42,8 @@ export function KeyWindowButtons({
         redirectUrl: `${window.location.origin}${paths.paymentConfirm()}`,
         token,
       },
-      { openKeyWindow, portOne: loadPortOne, requestPay, savePending: savePendingKeyWindow },
+      browserKeyWindow,
     );
-    const settled = await settleKeyWindow(intent, outcome, token, keyIntentCalls);
-    clearPendingKeyWindow();
     setRunning(null);
     onSettled(settled);
   };

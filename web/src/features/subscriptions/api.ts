@@ -1,8 +1,10 @@
 /** Subscription and billing-key calls of the licence detail page (bearer). */
 import { ApiError, apiClient, type ApiClient } from '../../api/client';
+import { requestPay } from '../payments/portone';
 import type { SubscriptionResult } from '../payments/types';
+import { loadPortOne } from '../purchase/api';
 import type { CardBody } from '../purchase/schemas';
-import type { KeyIntentCalls } from './window';
+import { clearPendingKeyWindow, savePendingKeyWindow, type KeyIntentCalls, type KeyWindowRun } from './window';
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'past_due' | 'ended';
 
@@ -158,4 +160,14 @@ export const keyIntentCalls: KeyIntentCalls = {
   resume: (userLicenseId, customerUid, token) => resumeWithWindowKey(userLicenseId, customerUid, token),
   addKey: (customerUid, token) => addWindowBillingKey(customerUid, token),
   changeMethod: (userLicenseId, billingkeyId, token) => changePaymentMethod(userLicenseId, billingkeyId, token),
+};
+
+/** The key window as the browser runs it: these calls, PortOne's script and the tab's session storage. */
+export const browserKeyWindow: KeyWindowRun = {
+  openKeyWindow: (requestType, token) => openKeyWindow(requestType, token),
+  portOne: loadPortOne,
+  requestPay,
+  savePending: savePendingKeyWindow,
+  clearPending: clearPendingKeyWindow,
+  calls: keyIntentCalls,
 };

@@ -6,6 +6,7 @@ import {
   clearPendingKeyWindow,
   issueKeyInWindow,
   readPendingKeyWindow,
+  runKeyWindow,
   savePendingKeyWindow,
   settleKeyWindow,
   type KeyIntentCalls,
@@ -152,6 +153,31 @@ describe('settleKeyWindow', () => {
     expect(calls.subscribe).not.toHaveBeenCalled();
     const refused = await settleKeyWindow(request.intent, issued, null, calls);
     expect(refused).toMatchObject({ kind: 'failed', intent: request.intent, error: { code: -402 } });
+  });
+});
+
+describe('runKeyWindow', () => {
+  it('opens the window, subscribes with its key, then forgets the pending window', async () => {
+    const { deps: d, order } = deps({ success: true, imp_uid: 'imp_1', merchant_uid: window.merchantUid });
+    const calls = intentCalls();
+    const clearPending = vi.fn(() => {
+      order.push('clearPending');
+    });
+    const settled = await runKeyWindow(request, { ...d, calls, clearPending });
+    expect(settled.kind).toBe('subscribed');
+    expect(order).toEqual(['savePending', 'requestPay', 'clearPending']);
+  });
+
+  it('forgets the pending window when the window was closed too, calling nothing on the server', async () => {
+    const { deps: d } = deps({ success: false, error_code: 'USER_CANCEL' });
+    const calls = intentCalls();
+    const clearPending = vi.fn();
+    await expect(runKeyWindow(request, { ...d, calls, clearPending })).resolves.toMatchObject({
+      kind: 'failed',
+      error: { code: 'STOP' },
+    });
+    expect(clearPending).toHaveBeenCalledOnce();
+    expect(calls.subscribe).not.toHaveBeenCalled();
   });
 });
 

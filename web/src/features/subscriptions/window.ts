@@ -129,6 +129,20 @@ export async function settleKeyWindow(
   }
 }
 
+/** Everything the popup path needs: the window's calls, the calls that use its key, and forgetting it. */
+export interface KeyWindowRun extends KeyWindowDeps {
+  calls: KeyIntentCalls;
+  clearPending: () => void;
+}
+
+/** The popup path whole: open the window, do what it was opened for, forget the pending window. */
+export async function runKeyWindow(request: KeyWindowRequest, run: KeyWindowRun): Promise<KeyWindowSettlement> {
+  const outcome = await issueKeyInWindow(request, run);
+  const settled = await settleKeyWindow(request.intent, outcome, request.token, run.calls);
+  run.clearPending();
+  return settled;
+}
+
 const PENDING_KEY = 'unicornpro.pendingKeyWindow';
 
 export function savePendingKeyWindow(pending: PendingKeyWindow, storage?: Storage): void {

@@ -45,7 +45,8 @@ test-web: web/node_modules/.installed
 	cd web && $(NPM) run typecheck --silent && $(NPM) test --silent
 
 e2e: install web
-	cd web && $(NPM) run e2e
+	cd web && $(NPM) run e2e || { echo "--- end of var/e2e/stack.log (the processes under test) ---"; \
+		tail -n 60 "$${E2E_VAR_DIR:-../var/e2e}/stack.log" 2>/dev/null; exit 1; }
 
 clean:
 	rm -rf var/e2e web/dist web/test-results web/playwright-report

@@ -9,9 +9,9 @@ import { defineConfig, devices } from '@playwright/test';
  *   E2E_SERVER=preview npm run e2e               # `vite preview` of web/dist instead (no backend)
  *
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), E2E_PORT (default 8765),
- * E2E_SERVER_LOG=1 to see the servers' output. The stack is every process of the Procfile (api,
- * projector, reactor, worker, beat, PortOne sandbox on E2E_PORT + 1) on a fresh var/e2e, so mail
- * lands in var/e2e/outbox/ for tests to open.
+ * E2E_SERVER_LOG=1 to see the servers' output (otherwise it is kept in var/e2e/stack.log). The
+ * stack is every process of the Procfile (api, projector, reactor, worker, beat, PortOne sandbox on
+ * E2E_PORT + 1) on a fresh var/e2e, so mail lands in var/e2e/outbox/ for tests to open.
  */
 const webDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(webDir, '..');
@@ -36,9 +36,13 @@ const chromium = {
 
 export const e2eVarDir = varDir;
 
+// Without E2E_SERVER_LOG the stack's output goes to var/e2e/stack.log, which `make e2e` prints the end of
+// when a test fails: honcho stops every process when one exits, and that log says which one and why.
+const stackOutput = process.env.E2E_SERVER_LOG ? '' : ` > "${path.join(varDir, 'stack.log')}" 2>&1`;
+
 const backendServer = {
   // A fresh, empty var dir per run so that every run starts from the same state.
-  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${honcho}" start -f Procfile`,
+  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${honcho}" start -f Procfile${stackOutput}`,
   cwd: repoRoot,
   url: `${baseURL}/web/unicornpro/v1/health`,
   env: {

@@ -17,6 +17,11 @@ class AccountRegistered(StoredCreation):
     language: Language
     marketing_push_enabled: bool
 
+    @property
+    def opens_guest_account(self) -> bool:
+        """A guest's purchase opened this account without a password (the receipt invites them to register)."""
+        return not self.password_hash
+
 
 class EmailClaimed(StoredCreation):
     """An email address was taken by an account (uniqueness index)."""

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 from uuid import UUID
 
 from events.contract import StoredCreation, StoredEvent
-from events.values import Currency
+from events.values import Currency, DiscountRecord
 
 
 class PaymentOrdered(StoredCreation):
-    """A customer (or a guest, by email) started buying a licence; the amount is fixed here."""
+    """A customer (or a guest, by email) started buying a licence; the amount is fixed here.
+
+    ``original_amount`` is the list price and ``discount_factors`` the discounts that brought it
+    down to ``amount``, in the order they applied: ``[{"type": "base", "factor": Decimal("0.3")}]``.
+    ``user_licence_id`` names the licence a charge is for when it exists already (a subscription's
+    charges); a new purchase's licence is granted when the payment settles.
+    """
 
     TOPIC = "payment.Ordered"
+    class_version = 2
     merchant_uid: str
     licence_id: int
     catalogue_version: int
@@ -27,6 +36,21 @@ class PaymentOrdered(StoredCreation):
     account_id: UUID | None
     buyer_email: str
     purchase_type: str
+    discount_factors: list[DiscountRecord]
+    user_licence_id: UUID | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 did not record its discounts nor its licence. The only discount then was the catalogue's base
+        discount (0.3 on annual licences), charged rounded down, so it is read back from the amounts
+        to two decimal places; a payment charged at its list price had none."""
+        state["user_licence_id"] = None
+        original, amount = int(state["original_amount"]), int(state["amount"])
+        if original <= 0 or amount >= original:
+            state["discount_factors"] = []
+            return
+        rate = (Decimal(original - amount) / Decimal(original)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        state["discount_factors"] = [{"type": "base", "factor": rate}]
 
 
 class PaymentSucceeded(StoredEvent):
@@ -84,3 +108,11 @@ class PaymentRefunded(StoredEvent):
     cancel_amount: int
     reason: str
     refunded_at: datetime
+
+
+class BuyerAccountOpened(StoredEvent):
+    """Settling the payment opened a passwordless account for the guest who paid (so a repeated
+    confirm can still say the purchase created it)."""
+
+    TOPIC = "payment.BuyerAccountOpened"
+    account_id: UUID

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from events.contract import StoredCreation, StoredEvent
-from events.values import Currency
+from events.values import Currency, DiscountRecord
 
 
 class SubscriptionStarted(StoredCreation):
-    """The first period was paid with a billing key; renewals follow every ``life`` days."""
+    """The first period was paid with a billing key; renewals follow every ``life`` days.
+
+    Each renewal is charged ``amount``: ``list_price`` in ``country_code`` less ``discount_factors``
+    (the quote the subscription renews at; a first-period-only discount is not among them).
+    """
 
     TOPIC = "subscription.Started"
+    class_version = 2
     account_id: UUID
     user_licence_id: UUID
     licence_id: int
@@ -26,6 +32,16 @@ class SubscriptionStarted(StoredCreation):
     first_merchant_uid: str
     period_start: datetime
     paid_until: datetime
+    list_price: int
+    country_code: str
+    discount_factors: list[DiscountRecord]
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 kept only the amount: its renewals read as charged at list price, as they were recorded."""
+        state["list_price"] = state["amount"]
+        state["country_code"] = ""
+        state["discount_factors"] = []
 
 
 class SubscriptionRenewed(StoredEvent):
@@ -52,17 +68,31 @@ class RenewalFailed(StoredEvent):
 
 
 class AutoRenewalCancelled(StoredEvent):
-    """The customer stopped auto-renewal; the licence runs to the end of the paid period."""
+    """The customer stopped auto-renewal; the licence runs to the end of the paid period, ``runs_out_at``."""
 
     TOPIC = "subscription.AutoRenewalCancelled"
+    class_version = 2
     cancelled_at: datetime
+    runs_out_at: datetime | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 left the end implicit: it is the paid period's end, which readers already know."""
+        state["runs_out_at"] = None
 
 
 class AutoRenewalResumed(StoredEvent):
-    """The customer turned auto-renewal back on before the paid period ended."""
+    """The customer turned auto-renewal back on before the paid period ended; it renews at ``renews_at``."""
 
     TOPIC = "subscription.AutoRenewalResumed"
+    class_version = 2
     resumed_at: datetime
+    renews_at: datetime | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 left the next charge implicit: the paid period's end, which readers already know."""
+        state["renews_at"] = None
 
 
 class PaymentMethodChanged(StoredEvent):
@@ -98,5 +128,14 @@ class ResubscribeFailed(StoredEvent):
     """Charging the first period of a re-subscription failed; the subscription stays ended."""
 
     TOPIC = "subscription.ResubscribeFailed"
+    merchant_uid: str
+    reason: str
+
+
+class PastDuePaymentFailed(StoredEvent):
+    """The subscriber's own attempt to pay a past-due period failed; the dunning schedule is unchanged."""
+
+    TOPIC = "subscription.PastDuePaymentFailed"
+    period: int
     merchant_uid: str
     reason: str

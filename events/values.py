@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from enum import Enum
 
 
@@ -24,3 +25,7 @@ class Currency(Enum):
     def minor_unit_digits(self) -> int:
         """How many decimal digits the minor unit has (0 for KRW and JPY)."""
         return 2 if self is Currency.USD else 0
+
+
+# One discount a charge was priced with, as events carry it: {"type": "base", "factor": Decimal("0.3")}.
+DiscountRecord = dict[str, str | Decimal]

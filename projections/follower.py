@@ -15,8 +15,15 @@ from typing import Any, Protocol
 from eventsourcing.persistence import Notification
 
 from events.application import EventLog
-from projections.database import ViewDatabase
-from projections.tracking import PositionMovedError, advance, ensure_tracking_row, reset
+from projections.database import ViewCursor, ViewDatabase
+from projections.tracking import (
+    PositionMovedError,
+    advance,
+    built_version,
+    ensure_tracking_row,
+    record_version,
+    reset,
+)
 from projections.view import View
 
 log = logging.getLogger(__name__)
@@ -44,11 +51,15 @@ class ViewProcessor:
         self._application_name = application_name
 
     def setup(self) -> None:
-        """Create the view's tables and tracking row if they are missing."""
+        """Create the view's tables and tracking row if they are missing; a view whose rows an older
+        version of its code built is emptied and rewound, so it is rebuilt from the log."""
         with self._db.transaction() as cursor:
+            ensure_tracking_row(cursor, self.name, self._application_name)
+            if built_version(cursor, self.name, self._application_name) != self.view.version:
+                log.info("%s: rebuilding for version %s of the view", self.name, self.view.version)
+                self._empty(cursor)
             for statement in self.view.schema():
                 cursor.execute(statement)
-            ensure_tracking_row(cursor, self.name, self._application_name)
 
     def position(self) -> int:
         with self._db.read() as cursor:
@@ -67,11 +78,15 @@ class ViewProcessor:
     def drop_and_reset(self) -> None:
         """Empty the view and put it back at the start of the log."""
         with self._db.transaction() as cursor:
-            for table in self.view.tables:
-                cursor.execute(f"DROP TABLE IF EXISTS {table}")
+            self._empty(cursor)
             for statement in self.view.schema():
                 cursor.execute(statement)
-            reset(cursor, self.name, self._application_name)
+
+    def _empty(self, cursor: ViewCursor) -> None:
+        for table in self.view.tables:
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        reset(cursor, self.name, self._application_name)
+        record_version(cursor, self.name, self._application_name, self.view.version)
 
 
 def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Notification]:

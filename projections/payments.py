@@ -53,6 +53,7 @@ _COLUMNS = (
     "vbank_date",
     "vbank_issued_at",
     "refunds",
+    "discount_factors",
 )
 
 
@@ -61,6 +62,7 @@ class PaymentsView(View):
 
     name = "payments"
     tables = ("payments_view",)
+    version = 2
 
     def schema(self) -> list[str]:
         return [
@@ -72,7 +74,8 @@ class PaymentsView(View):
             "country_code TEXT NOT NULL, state TEXT NOT NULL, imp_uid TEXT, pay_method TEXT, pg_provider TEXT, "
             "ordered_at TEXT NOT NULL, paid_at TEXT, failed_at TEXT, fail_reason TEXT, receipt_url TEXT, "
             "card_name TEXT, card_number TEXT, bank_name TEXT, vbank_code TEXT, vbank_name TEXT, vbank_num TEXT, "
-            "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL)",
+            "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL, "
+            "discount_factors TEXT NOT NULL)",
             "CREATE INDEX IF NOT EXISTS payments_view_account ON payments_view (account_id)",
             "CREATE INDEX IF NOT EXISTS payments_view_deadline ON payments_view (state, vbank_date)",
         ]
@@ -100,6 +103,10 @@ class PaymentsView(View):
             state="ordered",
             ordered_at=event.timestamp.isoformat(),
             refunds="[]",
+            user_licence_id=str(event.user_licence_id) if event.user_licence_id else None,
+            discount_factors=json.dumps(
+                [{"type": item["type"], "factor": str(item["factor"])} for item in event.discount_factors]
+            ),
         )
         columns = ", ".join(_COLUMNS)
         values = ", ".join(f"%({column})s" for column in _COLUMNS)
@@ -212,7 +219,7 @@ def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
         )
         rows = cursor.fetchall()
     for row in rows:
-        row["refunds"] = json.loads(row["refunds"])
+        _decode(row)
     return rows
 
 
@@ -225,8 +232,13 @@ def payment_of(db: ViewDatabase, account_id: UUID, merchant_uid: str) -> dict[st
         )
         row = cursor.fetchone()
     if row is not None:
-        row["refunds"] = json.loads(row["refunds"])
+        _decode(row)
     return row
+
+
+def _decode(row: dict[str, Any]) -> None:
+    row["refunds"] = json.loads(row["refunds"])
+    row["discount_factors"] = json.loads(row["discount_factors"])
 
 
 def overdue_virtual_accounts(db: ViewDatabase, now: datetime) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
@@ -22,10 +22,13 @@ from projections.view import View
 
 
 class SubscriptionsView(View):
-    """One row per subscription; ``next_charge_at`` is NULL when nothing will be charged."""
+    """One row per subscription, with what the subscription decided about its timing: ``next_charge_at``
+    (NULL when nothing will be charged) and ``due_at``, when the renewal pass must look at it next (a
+    charge, a retry, or the end of a cancelled subscription's paid period)."""
 
     name = "subscriptions"
     tables = ("subscriptions_view",)
+    version = 2
 
     def schema(self) -> list[str]:
         return [
@@ -33,8 +36,9 @@ class SubscriptionsView(View):
             "subscription_id TEXT PRIMARY KEY, user_licence_id TEXT NOT NULL UNIQUE, account_id TEXT NOT NULL, "
             "status TEXT NOT NULL, name TEXT NOT NULL, life INTEGER NOT NULL, amount BIGINT NOT NULL, "
             "currency TEXT NOT NULL, customer_uid TEXT NOT NULL, card_name TEXT, card_number TEXT, "
-            "paid_until TEXT NOT NULL, next_charge_at TEXT)",
-            "CREATE INDEX IF NOT EXISTS subscriptions_view_due ON subscriptions_view (next_charge_at)",
+            "paid_until TEXT NOT NULL, next_charge_at TEXT, due_at TEXT)",
+            "CREATE INDEX IF NOT EXISTS subscriptions_view_due ON subscriptions_view (due_at)",
+            "CREATE INDEX IF NOT EXISTS subscriptions_view_account ON subscriptions_view (account_id)",
         ]
 
     @singledispatchmethod
@@ -45,9 +49,9 @@ class SubscriptionsView(View):
     def _started(self, event: SubscriptionStarted, cursor: ViewCursor) -> None:
         cursor.execute(
             "INSERT INTO subscriptions_view (subscription_id, user_licence_id, account_id, status, name, life, "
-            "amount, currency, customer_uid, card_name, card_number, paid_until, next_charge_at) VALUES "
+            "amount, currency, customer_uid, card_name, card_number, paid_until, next_charge_at, due_at) VALUES "
             "(%(id)s, %(licence)s, %(account)s, 'active', %(name)s, %(life)s, %(amount)s, %(currency)s, "
-            "%(customer)s, %(card_name)s, %(card_number)s, %(until)s, %(until)s)",
+            "%(customer)s, %(card_name)s, %(card_number)s, %(until)s, %(until)s, %(until)s)",
             {
                 "id": str(event.originator_id),
                 "licence": str(event.user_licence_id),
@@ -59,48 +63,58 @@ class SubscriptionsView(View):
                 "customer": event.customer_uid,
                 "card_name": event.card_name,
                 "card_number": event.card_number,
-                "until": event.paid_until.isoformat(),
+                "until": _moment(event.paid_until),
             },
         )
 
     @apply.register
     def _renewed(self, event: SubscriptionRenewed, cursor: ViewCursor) -> None:
-        until = event.paid_until.isoformat()
-        self._update(cursor, event.originator_id, status="active", paid_until=until, next_charge_at=until)
+        until = _moment(event.paid_until)
+        self._update(cursor, event.originator_id, status="active", paid_until=until, next_charge_at=until, due_at=until)
 
     @apply.register
     def _resubscribed(self, event: SubscriptionResubscribed, cursor: ViewCursor) -> None:
-        until = event.paid_until.isoformat()
+        until = _moment(event.paid_until)
         self._update(
             cursor,
             event.originator_id,
             status="active",
             paid_until=until,
             next_charge_at=until,
+            due_at=until,
             customer_uid=event.customer_uid,
         )
 
     @apply.register
     def _failed(self, event: RenewalFailed, cursor: ViewCursor) -> None:
-        retry = event.retry_at.isoformat() if event.retry_at else None
-        self._update(cursor, event.originator_id, status="past_due", next_charge_at=retry)
+        retry = _moment(event.retry_at)
+        self._update(cursor, event.originator_id, status="past_due", next_charge_at=retry, due_at=retry)
 
     @apply.register
     def _cancelled(self, event: AutoRenewalCancelled, cursor: ViewCursor) -> None:
-        # Still looked at once more, when the paid period runs out, to end it.
-        cursor.execute(
-            "UPDATE subscriptions_view SET status = 'cancelled', next_charge_at = paid_until "
-            "WHERE subscription_id = %(id)s",
-            {"id": str(event.originator_id)},
+        # Nothing is charged any more; the renewal pass looks once more, when the paid period runs out.
+        if event.runs_out_at is None:  # recorded before the event said when (it was the paid period's end)
+            cursor.execute(
+                "UPDATE subscriptions_view SET status = 'cancelled', next_charge_at = NULL, due_at = paid_until "
+                "WHERE subscription_id = %(id)s",
+                {"id": str(event.originator_id)},
+            )
+            return
+        self._update(
+            cursor, event.originator_id, status="cancelled", next_charge_at=None, due_at=_moment(event.runs_out_at)
         )
 
     @apply.register
     def _resumed(self, event: AutoRenewalResumed, cursor: ViewCursor) -> None:
-        cursor.execute(
-            "UPDATE subscriptions_view SET status = 'active', next_charge_at = paid_until "
-            "WHERE subscription_id = %(id)s",
-            {"id": str(event.originator_id)},
-        )
+        if event.renews_at is None:  # recorded before the event said when (it was the paid period's end)
+            cursor.execute(
+                "UPDATE subscriptions_view SET status = 'active', next_charge_at = paid_until, due_at = paid_until "
+                "WHERE subscription_id = %(id)s",
+                {"id": str(event.originator_id)},
+            )
+            return
+        renews = _moment(event.renews_at)
+        self._update(cursor, event.originator_id, status="active", next_charge_at=renews, due_at=renews)
 
     @apply.register
     def _method_changed(self, event: PaymentMethodChanged, cursor: ViewCursor) -> None:
@@ -114,7 +128,7 @@ class SubscriptionsView(View):
 
     @apply.register
     def _ended(self, event: SubscriptionEnded, cursor: ViewCursor) -> None:
-        self._update(cursor, event.originator_id, status="ended", next_charge_at=None)
+        self._update(cursor, event.originator_id, status="ended", next_charge_at=None, due_at=None)
 
     def _update(self, cursor: ViewCursor, subscription_id: UUID, **columns: Any) -> None:
         assignments = ", ".join(f"{column} = %({column})s" for column in columns)
@@ -124,14 +138,19 @@ class SubscriptionsView(View):
         )
 
 
+def _moment(value: datetime | None) -> str | None:
+    """A moment as the view stores it: UTC ISO-8601, so that text order is time order."""
+    return value.astimezone(UTC).isoformat() if value is not None else None
+
+
 def due_subscriptions(db: ViewDatabase, now: datetime) -> list[UUID]:
     """Subscriptions to look at now: a charge or a retry is due, or a cancelled one has run out."""
     with db.read() as cursor:
         cursor.execute(
-            "SELECT subscription_id, next_charge_at FROM subscriptions_view WHERE next_charge_at IS NOT NULL"
+            "SELECT subscription_id FROM subscriptions_view WHERE due_at <= %(now)s ORDER BY due_at",
+            {"now": _moment(now)},
         )
-        rows = cursor.fetchall()
-    return [UUID(row["subscription_id"]) for row in rows if datetime.fromisoformat(row["next_charge_at"]) <= now]
+        return [UUID(row["subscription_id"]) for row in cursor.fetchall()]
 
 
 def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id: UUID) -> dict[str, Any] | None:
@@ -154,8 +173,9 @@ def subscriptions_of(db: ViewDatabase, account_id: UUID) -> dict[str, dict[str, 
 def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime, *, life: int) -> list[dict[str, Any]]:
     """Active subscriptions of a given life whose next charge falls within [start, end)."""
     with db.read() as cursor:
-        cursor.execute("SELECT * FROM subscriptions_view WHERE status = 'active' AND life = %(life)s", {"life": life})
-        rows = cursor.fetchall()
-    return [
-        row for row in rows if row["next_charge_at"] and start <= datetime.fromisoformat(row["next_charge_at"]) < end
-    ]
+        cursor.execute(
+            "SELECT * FROM subscriptions_view WHERE status = 'active' AND life = %(life)s "
+            "AND next_charge_at >= %(start)s AND next_charge_at < %(end)s",
+            {"life": life, "start": _moment(start), "end": _moment(end)},
+        )
+        return cursor.fetchall()

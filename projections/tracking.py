@@ -21,6 +21,15 @@ TRACKING_DDL = (
 )
 
 
+VERSIONS_DDL = (
+    "CREATE TABLE IF NOT EXISTS view_versions ("
+    "view_name TEXT NOT NULL, "
+    "application_name TEXT NOT NULL, "
+    "version INTEGER NOT NULL, "
+    "PRIMARY KEY (view_name, application_name))"
+)
+
+
 class PositionMovedError(Exception):
     """Someone else moved the view's position (another runner, or a rebuild)."""
 
@@ -53,6 +62,27 @@ def reset(cursor: ViewCursor, view_name: str, application_name: str) -> None:
     cursor.execute(
         "UPDATE view_tracking SET notification_id = 0 WHERE view_name = %(view)s AND application_name = %(app)s",
         {"view": view_name, "app": application_name},
+    )
+
+
+def built_version(cursor: ViewCursor, view_name: str, application_name: str) -> int:
+    """The version of the view's code its rows were built by (1 for views built before versions were kept)."""
+    cursor.execute(VERSIONS_DDL)
+    cursor.execute(
+        "SELECT version FROM view_versions WHERE view_name = %(view)s AND application_name = %(app)s",
+        {"view": view_name, "app": application_name},
+    )
+    row = cursor.fetchone()
+    return int(row["version"]) if row else 1
+
+
+def record_version(cursor: ViewCursor, view_name: str, application_name: str, version: int) -> None:
+    """Remember which version of the view's code built its rows."""
+    cursor.execute(VERSIONS_DDL)
+    cursor.execute(
+        "INSERT INTO view_versions (view_name, application_name, version) VALUES (%(view)s, %(app)s, %(version)s) "
+        "ON CONFLICT (view_name, application_name) DO UPDATE SET version = %(version)s",
+        {"view": view_name, "app": application_name, "version": version},
     )
 
 

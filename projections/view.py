@@ -17,6 +17,8 @@ class View(ABC):
 
     name: ClassVar[str]
     tables: ClassVar[tuple[str, ...]]
+    # Raise it when the tables or what ``apply`` writes change: the view is then rebuilt from the log.
+    version: ClassVar[int] = 1
 
     @abstractmethod
     def schema(self) -> list[str]:

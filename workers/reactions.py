@@ -39,8 +39,8 @@ Reaction = Callable[[Any], list[TaskCall]]
 
 
 def _confirmation_mail(event: AccountRegistered | ConfirmationMailRequested) -> list[TaskCall]:
-    if isinstance(event, AccountRegistered) and not event.password_hash:
-        return []  # an account made by a guest purchase: the receipt invites them to set a password
+    if isinstance(event, AccountRegistered) and event.opens_guest_account:
+        return []  # the receipt invites the guest to set a password instead
     return [TaskCall("accounts.send_confirmation_mail", {"account_id": str(event.originator_id)})]
 
 

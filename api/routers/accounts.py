@@ -6,7 +6,6 @@ Every call that reads or changes an account acts on the caller's own account
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 from urllib.parse import urlencode
 from uuid import UUID
@@ -30,11 +29,9 @@ from domain.accounts.recovery import (
 )
 from domain.accounts.registration import register_account
 from domain.errors import DomainError, ErrorCode
-from domain.licences.management import register_by_key
 from events.values import Language
 from projections.accounts import find_account, is_email_registered
 
-log = logging.getLogger(__name__)
 router = APIRouter(prefix="/accounts", tags=["accounts"])
 
 
@@ -145,7 +142,8 @@ def register(
     redirection_uri: Annotated[str | None, Query(alias="redirectionUri")] = None,
     user_license_key: Annotated[str | None, Query(alias="userLicenseKey")] = None,
 ) -> RegistrationResult:
-    """Create an unconfirmed account; the confirmation mail follows through the log (-402 when taken)."""
+    """Create an unconfirmed account; the confirmation mail follows through the log (-402 when taken).
+    From a licence link (userLicenseKey) the licence joins the account when its key can be taken."""
     services.limiter.mail(request, form.email)
     registered = register_account(
         services.store,
@@ -155,23 +153,10 @@ def register(
         password=form.pw,
         language=form.language,
         marketing_push_enabled=form.marketing_push_enabled,
+        licence_key=user_license_key,
     )
-    if user_license_key:
-        _take_licence(services, registered.account_id, user_license_key)
-    services.see_own_write(services.store.max_notification_id(), "accounts", "licences")
+    services.see_own_write(registered.notification_id, "accounts", "licences", "payments")
     return RegistrationResult(user_id=str(registered.account_id), email_confirmed=registered.email_confirmed)
-
-
-def _take_licence(services: ServicesDep, account_id: UUID, licence_key: str) -> None:
-    """Registering from a licence link also registers its key when it can.
-
-    The account exists either way; when the key cannot be taken (someone else's, expired,
-    unknown) the licence page's register-by-key form shows why.
-    """
-    try:
-        register_by_key(services.store, services.clock, account_id=account_id, licence_key=licence_key)
-    except DomainError as refused:
-        log.info("registration kept, licence key not taken: %s", refused.code.name)
 
 
 @router.get("/check", response_model=EmailCheck)

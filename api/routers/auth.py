@@ -11,9 +11,9 @@ from api.auth import CallerDep, clear_session_cookies, refresh_cookie, set_sessi
 from api.errors import error_response
 from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
-from domain.errors import DomainError, ErrorCode
+from domain.accounts.support_desk import support_desk_identity
+from domain.errors import DomainError
 from integrations.zendesk import zendesk_jwt
-from projections.accounts import find_account
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
@@ -107,18 +107,12 @@ def logout(services: ServicesDep, request: Request) -> JSONResponse:
 @router.get("/zendesk", response_model=ZendeskBody)
 def zendesk(services: ServicesDep, caller: CallerDep) -> ZendeskBody:
     """A support-desk sign-on token (-2101 until the account has a name, -401 until it is confirmed)."""
-    row = find_account(services.views, caller.account_id)
-    if row is None:
-        raise DomainError(ErrorCode.UNAUTHORIZED, "no such account")
-    if not row.email_confirmed:
-        raise DomainError(ErrorCode.ACCOUNT_NOT_APPROVED)
-    if not row.name:
-        raise DomainError(ErrorCode.NAME_REQUIRED_FOR_SSO)
+    identity = support_desk_identity(services.store, caller.account_id)
     token = zendesk_jwt(
         services.settings.zendesk_secret,
-        account_id=row.account_id,
-        name=row.name,
-        email=row.email,
+        account_id=identity.account_id,
+        name=identity.name,
+        email=identity.email,
         now=services.clock.now(),
     )
     return ZendeskBody(zendesk_jwt=token)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -12,10 +11,11 @@ from pydantic import Field
 
 from api.auth import CallerDep
 from api.routers.payments import PaymentRecord
-from api.schemas import CamelModel
+from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
-from domain.catalogue.licences import PurchasableLicence
+from domain.catalogue.licences import Catalogue, PurchasableLicence
 from domain.errors import DomainError, ErrorCode
+from domain.licences.actions import LicenceFacts, action_names, licence_actions
 from domain.licences.management import (
     activate_device,
     join_open_beta,
@@ -23,6 +23,8 @@ from domain.licences.management import (
     remove_device,
     rename_device,
 )
+from domain.pricing.quotes import quote_price
+from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions
 from projections.licences import licence_of, licences_of
 from projections.payments import payments_of
 from projections.subscriptions import subscriptions_of
@@ -47,13 +49,6 @@ class LocalizationOut(CamelModel):
     description: str
 
 
-class DiscountFactorOut(CamelModel):
-    """A discount applied to the list price (``factor`` is a fraction, e.g. "0.3")."""
-
-    type: str
-    factor: Decimal
-
-
 class PurchasableLicenceOut(CamelModel):
     """A licence on sale."""
 
@@ -67,7 +62,8 @@ class PurchasableLicenceOut(CamelModel):
 
     @classmethod
     def of(cls, licence: PurchasableLicence) -> PurchasableLicenceOut:
-        """The wire form of a catalogue licence."""
+        """The wire form of a catalogue licence, each price quoted as a buyer in its country pays it."""
+        quotes = [quote_price(licence, price) for price in licence.prices]
         return cls(
             id=licence.id,
             product_code=licence.product_code,
@@ -75,20 +71,18 @@ class PurchasableLicenceOut(CamelModel):
             max_devices_count=licence.max_devices_count,
             prices=[
                 PriceOut(
-                    country_code=price.country_code,
-                    currency=price.currency.value,
-                    price=price.price,
-                    request_price=licence.charged_amount(price),
+                    country_code=quote.country_code,
+                    currency=quote.currency.value,
+                    price=quote.list_price,
+                    request_price=quote.amount,
                 )
-                for price in licence.prices
+                for quote in quotes
             ],
             localizations=[
                 LocalizationOut(lang_code=item.lang_code.value, name=item.name, description=item.description)
                 for item in licence.localizations
             ],
-            discount_factors=(
-                [DiscountFactorOut(type="base", factor=licence.base_discount)] if licence.base_discount else []
-            ),
+            discount_factors=[DiscountFactorOut.of(factor) for factor in quotes[0].factors],
         )
 
 
@@ -141,8 +135,20 @@ class DeviceOut(CamelModel):
     registered_at: datetime
 
 
+class ScheduledPayment(CamelModel):
+    """The next charge of a licence's subscription (spec: scheduledPayment)."""
+
+    next_payment_at: datetime | None
+    price: int
+    currency: str
+    license_name: str
+    card_name: str | None
+    card_number: str | None
+    status: str
+
+
 class UserLicenceOut(CamelModel):
-    """A licence the caller holds."""
+    """A licence the caller holds, and what the caller may do with it now."""
 
     id: UUID
     new_license_id: int
@@ -158,12 +164,22 @@ class UserLicenceOut(CamelModel):
     devices: list[DeviceOut]
     discount_factors: list[DiscountFactorOut]
     is_scheduled: bool
-    scheduled_payment: dict[str, object] | None
+    scheduled_payment: ScheduledPayment | None
+    allowed_actions: list[str] = Field(
+        description="registerDevice, renameDevice, removeDevice, upgrade, cancelAutoRenewal, resume, resubscribe, "
+        "changePaymentMethod, payNow: what the licence page offers now"
+    )
 
     @classmethod
-    def of(cls, row: dict[str, Any], subscription: dict[str, Any] | None = None) -> UserLicenceOut:
+    def of(
+        cls, row: dict[str, Any], subscription: dict[str, Any] | None, catalogue: Catalogue, now: datetime
+    ) -> UserLicenceOut:
         """From a licences-view row (and its subscription's row, when it has one)."""
-        scheduled = subscription is not None and subscription["status"] in ("active", "past_due")
+        status = SubscriptionStatus(subscription["status"]) if subscription is not None else None
+        scheduled = status is not None and status.is_scheduled
+        allowed = licence_actions(_facts(row), catalogue, now)
+        if subscription is not None and status is not None:
+            allowed |= subscription_actions(status, datetime.fromisoformat(subscription["paid_until"]), now)
         return cls(
             id=row["user_licence_id"],
             new_license_id=row["licence_id"],
@@ -188,19 +204,33 @@ class UserLicenceOut(CamelModel):
             discount_factors=[],
             is_scheduled=scheduled,
             scheduled_payment=(
-                {
-                    "nextPaymentAt": subscription["next_charge_at"],
-                    "price": subscription["amount"],
-                    "currency": subscription["currency"],
-                    "licenseName": subscription["name"],
-                    "cardName": subscription["card_name"],
-                    "cardNumber": subscription["card_number"],
-                    "status": subscription["status"],
-                }
+                ScheduledPayment(
+                    next_payment_at=subscription["next_charge_at"],
+                    price=subscription["amount"],
+                    currency=subscription["currency"],
+                    license_name=subscription["name"],
+                    card_name=subscription["card_name"],
+                    card_number=subscription["card_number"],
+                    status=subscription["status"],
+                )
                 if subscription is not None and scheduled
                 else None
             ),
+            allowed_actions=action_names(allowed),
         )
+
+
+def _facts(row: dict[str, Any]) -> LicenceFacts:
+    """What the licence rules look at, from a licences-view row."""
+    return LicenceFacts(
+        state=row["state"],
+        expires_at=datetime.fromisoformat(row["expires_at"]) if row["expires_at"] else None,
+        devices_count=len(row["devices"]),
+        max_devices_count=row["max_devices_count"],
+        source=row["source"],
+        product_code=row["product_code"],
+        life=row["life"],
+    )
 
 
 class UserLicenceDetailOut(UserLicenceOut):
@@ -214,8 +244,9 @@ class UserLicenceDetailOut(UserLicenceOut):
 def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
     """The caller's licences, newest first."""
     subscriptions = subscriptions_of(services.views, caller.account_id)
+    now = services.clock.now()
     return [
-        UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]))
+        UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]), services.catalogue, now)
         for row in licences_of(services.views, caller.account_id)
     ]
 
@@ -231,7 +262,8 @@ def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) 
         for record in payments_of(services.views, caller.account_id)
         if record["user_licence_id"] == str(user_license_id)
     ]
-    summary = UserLicenceOut.of(row, subscriptions_of(services.views, caller.account_id).get(str(user_license_id)))
+    subscription = subscriptions_of(services.views, caller.account_id).get(str(user_license_id))
+    summary = UserLicenceOut.of(row, subscription, services.catalogue, services.clock.now())
     # Licences bought in Apple's store cannot be upgraded here; none of ours carry an Apple transaction id yet.
     return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=False)
 

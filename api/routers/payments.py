@@ -7,18 +7,17 @@ from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from fastapi import APIRouter, Query, Request
 from pydantic import EmailStr, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.auth import CallerDep, OptionalCallerDep
 from api.language import request_language
-from api.schemas import CamelModel
+from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment, PaymentState
-from domain.payments.purchase import confirm_payment, place_order
+from domain.payments.purchase import confirm_payment, place_order, settle_payment
 from projections.payments import payment_of, payments_of
 
 log = logging.getLogger(__name__)
@@ -123,14 +122,15 @@ def confirm_new_licence_payment(
     caller: OptionalCallerDep,
     locale_code: Annotated[str | None, Query(alias="localeCode")] = None,
 ) -> ConfirmedPurchase:
-    """Re-read the payment at the gateway and record it with its licence (idempotent)."""
-    _check_buyer(services, body.merchant_uid, caller.account_id if caller else None)
+    """Re-read the payment at the gateway and record it with its licence (idempotent; 403 for another
+    account's order)."""
     confirmed = confirm_payment(
         services.store,
         services.clock,
         services.payments,
         imp_uid=body.imp_uid,
         merchant_uid=body.merchant_uid,
+        caller_account_id=caller.account_id if caller else None,
         language=request_language(request),
     )
     services.see_own_write(confirmed.notification_id, *VIEWS)
@@ -154,16 +154,6 @@ def confirm_new_licence_payment(
     )
 
 
-def _check_buyer(services: ServicesDep, merchant_uid: str, account_id: UUID | None) -> None:
-    """An order placed by an account can only be confirmed by that account (or the gateway's webhook)."""
-    try:
-        payment: Payment = services.store.repository.get(Payment.id_for(merchant_uid))
-    except AggregateNotFoundError:
-        raise DomainError(ErrorCode.NOT_FOUND) from None
-    if payment.account_id is not None and payment.account_id != account_id:
-        raise DomainError(ErrorCode.FORBIDDEN)
-
-
 @router.post("/webhook", include_in_schema=False)
 async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, bool]:
     """PortOne's notice: never trusted, only a hint to re-read the payment; always acknowledged."""
@@ -180,7 +170,7 @@ async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, 
         return {"ok": False}
     try:
         await run_in_threadpool(
-            confirm_payment,
+            settle_payment,
             services.store,
             services.clock,
             services.payments,
@@ -212,7 +202,7 @@ class PaymentRecord(CamelModel):
     cancel_amount: int
     currency: str
     discount_rate: str
-    discount_factors: list[dict[str, str]]
+    discount_factors: list[DiscountFactorOut]
     coupon_code: str | None = None
     pay_method: str | None
     pg_provider: str | None
@@ -236,7 +226,7 @@ class PaymentRecord(CamelModel):
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> PaymentRecord:
-        """A record from a payments-view row."""
+        """A record from a payments-view row; ``discountRate`` is the whole discount as a fraction of the list price."""
         original, amount = int(row["original_amount"]), int(row["amount"])
         rate = f"{(original - amount) / original:.4f}".rstrip("0").rstrip(".") if original else "0"
         return cls(
@@ -249,7 +239,7 @@ class PaymentRecord(CamelModel):
             cancel_amount=int(row["cancel_amount"]),
             currency=row["currency"],
             discount_rate=rate,
-            discount_factors=[{"type": "base", "factor": rate}] if rate != "0" else [],
+            discount_factors=[DiscountFactorOut(**factor) for factor in row["discount_factors"]],
             pay_method=row["pay_method"],
             pg_provider=row["pg_provider"],
             paid_at=row["paid_at"],

@@ -1,4 +1,5 @@
-"""Subscriptions: subscribe with a new or a previous billing key, cancel, resume or re-subscribe, change card."""
+"""Subscriptions: subscribe with a new or a previous billing key, cancel, resume or re-subscribe, pay a
+past-due period, change card. Every decision is the domain's; these routes translate HTTP."""
 
 from __future__ import annotations
 
@@ -15,17 +16,18 @@ from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.accounts.account import Account
 from domain.errors import DomainError, ErrorCode
-from domain.payments.wallet import BillingKey, keep_window_billing_key, wallet_of
+from domain.licences.actions import action_names
+from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.subscriptions.commands import (
     Subscribed,
     cancel_auto_renewal,
     change_payment_method,
-    resubscribe,
-    resume_auto_renewal,
+    pay_now,
+    resume_or_resubscribe,
     subscribe,
     subscribe_with_window_key,
 )
-from domain.subscriptions.subscription import Subscription, SubscriptionStatus
+from domain.subscriptions.subscription import Subscription
 from projections.subscriptions import subscription_of_licence
 
 router = APIRouter(prefix="/payments/licenses", tags=["subscriptions"])
@@ -53,7 +55,7 @@ class SubscriptionWithWindowKey(SubscriptionOrder, WindowKey):
 
 
 class SubscriptionState(CamelModel):
-    """Where a subscription stands (what the licence detail shows)."""
+    """Where a subscription stands (what the licence detail shows), and what the subscriber may do now."""
 
     subscription_id: UUID
     user_license_id: UUID
@@ -66,15 +68,17 @@ class SubscriptionState(CamelModel):
     license_name: str
     card_name: str | None
     card_number: str | None
+    allowed_actions: list[str] = Field(
+        description="cancelAutoRenewal, resume, resubscribe, changePaymentMethod, payNow: the buttons to offer"
+    )
     license_key: str | None = None
     resume_complete: bool = False
     email: str | None = None
     account_created: bool = False
 
 
-def _state(
-    subscription: Subscription, key: BillingKey | None = None, licence_key: str | None = None
-) -> SubscriptionState:
+def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None = None) -> SubscriptionState:
+    subscription: Subscription = services.store.repository.get(subscription_id)
     return SubscriptionState(
         subscription_id=subscription.id,
         user_license_id=subscription.user_licence_id,
@@ -85,17 +89,11 @@ def _state(
         price=subscription.amount,
         currency=subscription.currency.value,
         license_name=subscription.name,
-        card_name=key.card_name if key else subscription.card_name,
-        card_number=key.card_number if key else subscription.card_number,
+        card_name=subscription.card_name,
+        card_number=subscription.card_number,
+        allowed_actions=action_names(subscription.allowed_actions(services.clock.now())),
         license_key=licence_key,
     )
-
-
-def _key(services: ServicesDep, account_id: UUID, billingkey_id: str | None) -> BillingKey:
-    wallet = wallet_of(services.store, account_id)
-    if wallet is None or (billingkey_id is None and wallet.default_id is None):
-        raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, "no billing key registered")
-    return wallet.get(billingkey_id or wallet.default_id or "")
 
 
 def _start(
@@ -112,14 +110,13 @@ def _start(
         language=request_language(request),
         key=key,
     )
-    return _started(services, started, key)
+    return _started(services, started)
 
 
-def _started(services: ServicesDep, started: Subscribed, key: BillingKey | None = None) -> SubscriptionState:
+def _started(services: ServicesDep, started: Subscribed) -> SubscriptionState:
     services.see_own_write(started.notification_id, *VIEWS)
-    subscription: Subscription = services.store.repository.get(started.subscription_id)
     account: Account = services.store.repository.get(started.account_id)
-    state = _state(subscription, key, started.licence_key)
+    state = _state(services, started.subscription_id, started.licence_key)
     return state.model_copy(update={"email": account.email, "account_created": started.account_created})
 
 
@@ -128,7 +125,8 @@ def subscribe_with_previous_key(
     order: SubscriptionOrder, request: Request, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
     """Subscribe, charging a billing key already registered (the default unless one is named)."""
-    return _start(services, request, caller.account_id, order, _key(services, caller.account_id, order.billingkey_id))
+    key = key_to_charge(services.store, caller.account_id, order.billingkey_id)
+    return _start(services, request, caller.account_id, order, key)
 
 
 @router.post("/subscribe/new/new-billingkey", response_model=SubscriptionState)
@@ -160,29 +158,33 @@ def subscribe_with_key_from_window(
     return _started(services, started)
 
 
-def _subscription(services: ServicesDep, account_id: UUID, user_license_id: UUID) -> Subscription:
+def _subscription_id(services: ServicesDep, account_id: UUID, user_license_id: UUID) -> UUID:
+    """The subscription behind one of the caller's licences (404 when it has none or is not theirs)."""
     row = subscription_of_licence(services.views, account_id, user_license_id)
     if row is None:
         raise DomainError(ErrorCode.NOT_FOUND)
-    subscription: Subscription = services.store.repository.get(UUID(row["subscription_id"]))
-    return subscription
+    return UUID(row["subscription_id"])
+
+
+def _after(services: ServicesDep, subscription_id: UUID, position: int, *, resumed: bool = False) -> SubscriptionState:
+    services.see_own_write(position, *VIEWS)
+    return _state(services, subscription_id).model_copy(update={"resume_complete": resumed})
 
 
 @router.get("/subscribe/{user_license_id}", response_model=SubscriptionState)
 def subscription_state(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
     """The subscription behind one of the caller's licences."""
-    return _state(_subscription(services, caller.account_id, user_license_id))
+    return _state(services, _subscription_id(services, caller.account_id, user_license_id))
 
 
 @router.delete("/subscribe/{user_license_id}", response_model=SubscriptionState)
 def stop_auto_renewal(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
-    """Turn auto-renewal off: isScheduled false, the licence runs to the next payment date."""
-    subscription = _subscription(services, caller.account_id, user_license_id)
+    """Turn auto-renewal off: isScheduled false, the licence runs to the next payment date (past due: ends now)."""
+    subscription_id = _subscription_id(services, caller.account_id, user_license_id)
     position = cancel_auto_renewal(
-        services.store, services.clock, account_id=caller.account_id, subscription_id=subscription.id
+        services.store, services.clock, account_id=caller.account_id, subscription_id=subscription_id
     )
-    services.see_own_write(position, *VIEWS)
-    return _state(services.store.repository.get(subscription.id))
+    return _after(services, subscription_id, position)
 
 
 class Resubscription(CamelModel):
@@ -191,54 +193,39 @@ class Resubscription(CamelModel):
     billingkey_id: str | None = None
 
 
-def _resume_or_resubscribe(
+def _resume(
     services: ServicesDep, account_id: UUID, user_license_id: UUID, key: BillingKey | None
 ) -> SubscriptionState:
-    subscription = _subscription(services, account_id, user_license_id)
-    if subscription.status is SubscriptionStatus.CANCELLED and services.clock.now() < subscription.paid_until:
-        position = resume_auto_renewal(
-            services.store, services.clock, account_id=account_id, subscription_id=subscription.id
-        )
-        if key is not None and key.customer_uid != subscription.customer_uid:
-            position = change_payment_method(
-                services.store,
-                services.clock,
-                account_id=account_id,
-                subscription_id=subscription.id,
-                customer_uid=key.customer_uid,
-                card_name=key.card_name,
-                card_number=key.card_number,
-            )
-    else:
-        position = resubscribe(
-            services.store,
-            services.clock,
-            services.payments,
-            account_id=account_id,
-            subscription_id=subscription.id,
-            customer_uid=key.customer_uid if key else None,
-        )
-    services.see_own_write(position, *VIEWS)
-    state = _state(services.store.repository.get(subscription.id), key)
-    return state.model_copy(update={"resume_complete": True})
+    subscription_id = _subscription_id(services, account_id, user_license_id)
+    resumed = resume_or_resubscribe(
+        services.store,
+        services.clock,
+        services.payments,
+        account_id=account_id,
+        subscription_id=subscription_id,
+        key=key,
+    )
+    return _after(services, subscription_id, resumed.notification_id, resumed=True)
 
 
 @router.post("/re-subscribe/{user_license_id}", response_model=SubscriptionState)
 def resume_with_previous_key(
     user_license_id: UUID, body: Resubscription, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
-    """Resume auto-renewal within the paid period, or re-subscribe after it ended (previous or named key)."""
-    key = _key(services, caller.account_id, body.billingkey_id) if body.billingkey_id else None
-    return _resume_or_resubscribe(services, caller.account_id, user_license_id, key)
+    """Turn renewals back on (resumeComplete): resume within the paid period, re-subscribe after it, pay a
+    past-due period now; with the previous card or a named key."""
+    key = key_to_charge(services.store, caller.account_id, body.billingkey_id) if body.billingkey_id else None
+    return _resume(services, caller.account_id, user_license_id, key)
 
 
 @router.post("/re-subscribe/{user_license_id}/new-billingkey", response_model=SubscriptionState)
 def resume_with_new_key(
     user_license_id: UUID, card: CardForm, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
-    """Register a new card, then resume or re-subscribe with it (resumeComplete)."""
+    """Register a new card, then turn renewals back on with it (resumeComplete)."""
+    _subscription_id(services, caller.account_id, user_license_id)
     key = card.register(services, caller.account_id)
-    return _resume_or_resubscribe(services, caller.account_id, user_license_id, key)
+    return _resume(services, caller.account_id, user_license_id, key)
 
 
 class ResubscriptionWithWindowKey(WindowKey):
@@ -251,12 +238,23 @@ class ResubscriptionWithWindowKey(WindowKey):
 def resume_with_window_key(
     body: ResubscriptionWithWindowKey, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
-    """Keep the key a PG window issued, then resume or re-subscribe with it (resumeComplete)."""
-    subscription = _subscription(services, caller.account_id, body.user_license_id)
+    """Keep the key a PG window issued, then turn renewals back on with it (resumeComplete)."""
+    _subscription_id(services, caller.account_id, body.user_license_id)
     key = keep_window_billing_key(
         services.store, services.clock, services.payments, account_id=caller.account_id, customer_uid=body.customer_uid
     )
-    return _resume_or_resubscribe(services, caller.account_id, subscription.user_licence_id, key)
+    return _resume(services, caller.account_id, body.user_license_id, key)
+
+
+@router.post("/subscribe/{user_license_id}/pay", response_model=SubscriptionState)
+def pay_past_due_period(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
+    """After a failed renewal (past due), charge the due period now with the current card (-303 refused,
+    -306 when nothing is past due)."""
+    subscription_id = _subscription_id(services, caller.account_id, user_license_id)
+    charged = pay_now(
+        services.store, services.clock, services.payments, account_id=caller.account_id, subscription_id=subscription_id
+    )
+    return _after(services, subscription_id, charged.notification_id)
 
 
 class PaymentMethodChange(CamelModel):
@@ -269,17 +267,16 @@ class PaymentMethodChange(CamelModel):
 def change_card(
     user_license_id: UUID, body: PaymentMethodChange, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
-    """Change the subscription's payment method to another registered billing key."""
-    subscription = _subscription(services, caller.account_id, user_license_id)
-    key = _key(services, caller.account_id, body.billingkey_id)
+    """Change the subscription's payment method to another registered billing key; past due, the key pays
+    the due period now and becomes the card only if it paid (-303)."""
+    subscription_id = _subscription_id(services, caller.account_id, user_license_id)
+    key = key_to_charge(services.store, caller.account_id, body.billingkey_id)
     position = change_payment_method(
         services.store,
         services.clock,
+        services.payments,
         account_id=caller.account_id,
-        subscription_id=subscription.id,
-        customer_uid=key.customer_uid,
-        card_name=key.card_name,
-        card_number=key.card_number,
+        subscription_id=subscription_id,
+        key=key,
     )
-    services.see_own_write(position, *VIEWS)
-    return _state(services.store.repository.get(subscription.id), key)
+    return _after(services, subscription_id, position)

@@ -68,6 +68,16 @@ class Account(Aggregate):
         )
 
     @property
+    def is_guest(self) -> bool:
+        """A passwordless account that a guest's purchase opened; registering with its address claims it."""
+        return not self.password_hash
+
+    @property
+    def is_member(self) -> bool:
+        """A registered account (it has a password) that is not deleted."""
+        return not self.is_guest and not self.deleted
+
+    @property
     def scope(self) -> int:
         """0 until the email is confirmed, then 1."""
         return 1 if self.email_confirmed else 0

@@ -8,7 +8,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.accounts.account import Account, EmailIndex
-from domain.accounts.session import ACCOUNT_CLOSED, LOGOUT, REUSE, Session
+from domain.accounts.session import LOGOUT, Session
 from domain.accounts.tokens import (
     AccessToken,
     RefreshToken,
@@ -99,25 +99,17 @@ def refresh_session(store: Storefront, clock: Clock, secret: str, presented: str
     def attempt() -> Authenticated:
         session = _load_session(store, token.family_id)
         now = clock.now()
-        if not session.is_usable(now):
-            raise DomainError(ErrorCode.UNAUTHORIZED, "session ended")
-        if not session.matches(token.secret_hash):
-            session.revoke(REUSE, now)
-            store.save(session)
-            raise DomainError(ErrorCode.UNAUTHORIZED, "refresh token reused")
         try:
-            account = load_account(store, session.account_id)
+            account: Account | None = load_account(store, session.account_id)
         except DomainError:
-            session.revoke(ACCOUNT_CLOSED, now)
-            store.save(session)
-            raise
-        if session.started_at < account.credentials_changed_at:
-            session.revoke(ACCOUNT_CLOSED, now)
-            store.save(session)
-            raise DomainError(ErrorCode.UNAUTHORIZED, "credentials changed since login")
+            account = None
         rotated = RefreshToken(session.id, new_secret())
-        session.rotate(hash_secret(rotated.secret), now)
+        refused = session.refresh(
+            token.secret_hash, hash_secret(rotated.secret), account.credentials_changed_at if account else None, now
+        )
         recordings = store.save(session)
+        if refused is not None or account is None:
+            raise DomainError(ErrorCode.UNAUTHORIZED, refused or "no account")
         access = issue_access_token(secret, account.id, account.scope, now)
         return Authenticated(account.id, account.email, account.scope, access, rotated, recordings[-1].notification.id)
 

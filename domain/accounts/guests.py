@@ -19,7 +19,7 @@ class GuestBuyer:
     """The account a guest's purchase belongs to, and what must be saved with the purchase."""
 
     account_id: UUID
-    has_password: bool
+    is_member: bool
     new_aggregates: list[Aggregate] = field(default_factory=list)
 
 
@@ -35,7 +35,7 @@ def guest_buyer(store: Storefront, email: str, language: Language, now: datetime
         index = None
     if index is not None and index.is_taken and index.account_id is not None:
         holder: Account = store.repository.get(index.account_id)
-        return GuestBuyer(holder.id, bool(holder.password_hash))
+        return GuestBuyer(holder.id, holder.is_member)
     account = Account.register(email=email, password_hash="", language=language, marketing_push_enabled=False, at=now)
     if index is None:
         return GuestBuyer(account.id, False, [account, EmailIndex.claim(email=email, account_id=account.id, at=now)])

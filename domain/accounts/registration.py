@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import Account, EmailIndex
 from domain.accounts.passwords import is_valid_password
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
+from domain.licences.management import take_licence_by_key
 from domain.ports import PasswordHasher
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 from events.values import Language
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -36,10 +41,14 @@ def register_account(
     password: str,
     language: Language,
     marketing_push_enabled: bool,
+    licence_key: str | None = None,
 ) -> Registered:
     """Record a new account and claim its email in one transaction (-402 when taken).
 
-    An address released by a deleted account is claimed again through the same index.
+    An address released by a deleted account is claimed again through the same index. Registering
+    from a licence link (``licence_key``) also takes that licence in the same transaction when the
+    key can be taken; when it cannot (unknown, someone else's, expired) the account is registered
+    without it and the licence page's register-by-key form says why.
     """
     if not is_valid_password(password):
         raise DomainError(ErrorCode.INVALID_VALUE, "password rule")
@@ -49,22 +58,27 @@ def register_account(
         existing = _email_index(store, email)
         now = clock.now()
         if existing is not None and existing.is_taken and existing.account_id is not None:
-            return _claim_guest_account(
+            account = _claim_guest_account(
                 store, existing.account_id, password_hash, language, marketing_push_enabled, now
             )
-        account = Account.register(
-            email=email,
-            password_hash=password_hash,
-            language=language,
-            marketing_push_enabled=marketing_push_enabled,
-            at=now,
-        )
-        if existing is None:
-            index = EmailIndex.claim(email=email, account_id=account.id, at=now)
-        else:  # released by a deleted account: take the same index again
-            index = existing
-            index.reclaim(account.id, now)
-        recordings = store.save(account, index)
+            changed: list[Aggregate] = [account]
+        else:
+            account = Account.register(
+                email=email,
+                password_hash=password_hash,
+                language=language,
+                marketing_push_enabled=marketing_push_enabled,
+                at=now,
+            )
+            if existing is None:
+                index = EmailIndex.claim(email=email, account_id=account.id, at=now)
+            else:  # released by a deleted account: take the same index again
+                index = existing
+                index.reclaim(account.id, now)
+            changed = [account, index]
+        if licence_key:
+            changed.extend(_licence_taken(store, account.id, licence_key, now))
+        recordings = store.save(*changed)
         return Registered(account.id, account.email_confirmed, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)
@@ -77,20 +91,28 @@ def _claim_guest_account(
     language: Language,
     marketing_push_enabled: bool,
     now: datetime,
-) -> Registered:
+) -> Account:
     """A guest purchase made a passwordless account for this address: registering sets its password.
 
     The address still has to be confirmed through the mail, so holding the address
     is what proves ownership, as for any new account. Any other holder: -402.
     """
     account: Account = store.repository.get(account_id)
-    if account.password_hash or account.deleted:
+    if not account.is_guest or account.deleted:
         raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
     account.change_password(password_hash, now)
     account.change_profile(name=account.name, language=language, marketing_push_enabled=marketing_push_enabled, at=now)
     account.request_confirmation_mail(now)
-    recordings = store.save(account)
-    return Registered(account.id, account.email_confirmed, recordings[-1].notification.id)
+    return account
+
+
+def _licence_taken(store: Storefront, account_id: UUID, licence_key: str, now: datetime) -> list[Aggregate]:
+    """The licence of a licence link, moved to the new account; nothing when its key cannot be taken."""
+    try:
+        return [take_licence_by_key(store, account_id, licence_key, now)]
+    except DomainError as refused:
+        log.info("registered without the licence link's key: %s", refused.code.name)
+        return []
 
 
 def _email_index(store: Storefront, email: str) -> EmailIndex | None:

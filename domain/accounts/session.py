@@ -45,11 +45,28 @@ class Session(Aggregate):
         """True when the presented secret is the current one."""
         return same_hash(self.secret_hash, secret_hash)
 
-    def rotate(self, new_secret_hash: str, at: datetime) -> None:
-        """Replace the current secret (the caller checked ``matches`` and ``is_usable``)."""
+    def refresh(
+        self, presented_hash: str, new_secret_hash: str, credentials_changed_at: datetime | None, at: datetime
+    ) -> str | None:
+        """Rotate to ``new_secret_hash`` when ``presented_hash`` is the current secret; else say why not.
+
+        An ended or expired family refuses. An older secret of the family means the token was
+        copied: the whole family is revoked. A family that outlived its account (gone or deleted:
+        ``credentials_changed_at`` None) or predates a password change is revoked too. Returns the
+        refusal (None when rotated); what it recorded must be saved either way.
+        """
+        if not self.is_usable(at):
+            return "session ended"
+        if not self.matches(presented_hash):
+            self.revoke(REUSE, at)
+            return "refresh token reused"
+        if credentials_changed_at is None or self.started_at < credentials_changed_at:
+            self.revoke(ACCOUNT_CLOSED, at)
+            return "the account closed or its credentials changed since the login"
         self.trigger_event(
             SessionRotated, timestamp=at, secret_hash=new_secret_hash, expires_at=at + REFRESH_TOKEN_LIFETIME
         )
+        return None
 
     def revoke(self, reason: str, at: datetime) -> None:
         """End the family (no-op when already revoked)."""

@@ -1,15 +1,14 @@
 """Purchasable licences, read from a versioned data file an operator can change without code.
 
 Prices are integers in the currency's minor unit. A licence may carry a base
-discount (a Decimal fraction); the amount charged is the list price times
-(1 - discount), rounded down to the minor unit so rounding never costs the customer.
+discount (a Decimal fraction); what a buyer pays is quoted by ``domain.pricing``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from decimal import ROUND_FLOOR, Decimal
+from decimal import Decimal
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -90,17 +89,6 @@ class PurchasableLicence(_Model):
                 return by_language[candidate]
         return self.localizations[0]
 
-    def charged_amount(self, price: Price) -> int:
-        """What the customer pays for a price after the base discount (rounded down)."""
-        return discounted(price.price, self.base_discount)
-
-
-def discounted(amount: int, fraction: Decimal) -> int:
-    """``amount`` less ``fraction`` of it, rounded down to a whole minor unit."""
-    if not Decimal(0) <= fraction < Decimal(1):
-        raise ValueError("a discount is a fraction in [0, 1)")
-    return int((Decimal(amount) * (Decimal(1) - fraction)).to_integral_value(rounding=ROUND_FLOOR))
-
 
 class Catalogue(_Model):
     """Every purchasable licence of one catalogue version."""
@@ -136,6 +124,18 @@ class Catalogue(_Model):
                 raise ValueError(f"cannot filter on {prop!r}")
             chosen = [licence for licence in chosen if getattr(licence, FILTERABLE[prop]) == value]
         return chosen
+
+    def upgrade_targets(self, product_code: str, life: int, max_devices_count: int) -> list[PurchasableLicence]:
+        """Licences a holder of (product, life, devices) may upgrade to: the same product with more devices,
+        a longer life (monthly, annual, lifetime), or both; never fewer devices nor a shorter life."""
+        return [
+            licence
+            for licence in self.licences
+            if licence.product_code == product_code
+            and licence.life >= life
+            and licence.max_devices_count >= max_devices_count
+            and (licence.life, licence.max_devices_count) != (life, max_devices_count)
+        ]
 
 
 FILTERABLE = {"id": "id", "life": "life", "maxDevicesCount": "max_devices_count"}

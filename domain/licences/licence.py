@@ -12,7 +12,9 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.licences import Catalogue, PurchasableLicence
 from domain.errors import DomainError, ErrorCode
+from domain.licences.actions import Action, LicenceFacts, licence_actions
 from domain.licences.keys import normalise_licence_key
 from events.licences import (
     DeviceActivated,
@@ -51,6 +53,11 @@ class LicenceTerms:
     life: int
     max_devices_count: int
     name: str
+
+    @classmethod
+    def of(cls, licence: PurchasableLicence, name: str) -> LicenceTerms:
+        """The terms of a catalogue licence, named in the buyer's language."""
+        return cls(licence.id, licence.product_code, licence.life, licence.max_devices_count, name)
 
     def fields(self, account_id: UUID, licence_key: str, merchant_uid: str | None) -> dict[str, Any]:
         """The event fields a new licence of these terms starts with."""
@@ -132,6 +139,28 @@ class UserLicence(Aggregate):
             **terms.fields(account_id, licence_key, merchant_uid),
             deposit_deadline=deposit_deadline,
         )
+
+    @property
+    def terms(self) -> LicenceTerms:
+        """What the licence grants."""
+        return LicenceTerms(self.licence_id, self.product_code, self.life, self.max_devices_count, self.name)
+
+    @property
+    def facts(self) -> LicenceFacts:
+        """What the licence rules (``domain.licences.actions``) look at."""
+        return LicenceFacts(
+            state=self.state.value,
+            expires_at=self.expires_at,
+            devices_count=len(self.devices),
+            max_devices_count=self.max_devices_count,
+            source=self.source,
+            product_code=self.product_code,
+            life=self.life,
+        )
+
+    def allowed_actions(self, catalogue: Catalogue, now: datetime) -> set[Action]:
+        """What the holder may do with the licence now (its subscription adds its own)."""
+        return licence_actions(self.facts, catalogue, now)
 
     def is_valid(self, now: datetime) -> bool:
         """Active and not yet expired."""
@@ -226,6 +255,7 @@ class UserLicence(Aggregate):
     @when.register
     def _granted(self, event: LicenceGranted) -> None:
         self._terms(event)
+        self.source = event.source
         self.state = LicenceState.ACTIVE
         self.starts_at: datetime | None = event.starts_at
         self.expires_at: datetime | None = event.expires_at
@@ -234,6 +264,7 @@ class UserLicence(Aggregate):
     @when.register
     def _reserved(self, event: LicenceReserved) -> None:
         self._terms(event)
+        self.source = "purchase"
         self.state = LicenceState.RESERVED
         self.starts_at = None
         self.expires_at = None

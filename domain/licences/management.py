@@ -78,22 +78,31 @@ def _licence_by_key(store: Storefront, licence_key: str) -> UserLicence:
     return licence
 
 
+def take_licence_by_key(store: Storefront, account_id: UUID, licence_key: str, at: datetime) -> UserLicence:
+    """The licence behind a key, moved to ``account_id`` (its transfer to be saved by the caller).
+
+    A guest purchase's key moves to whoever registers it. 404 unknown key; -106 already the caller's;
+    -100 expired, lapsed or revoked; -105 held by a registered account.
+    """
+    licence = _licence_by_key(store, normalise_licence_key(licence_key))
+    if licence.account_id == account_id:
+        raise DomainError(ErrorCode.LICENSE_KEY_ALREADY_REGISTERED)
+    if licence.state not in (LicenceState.ACTIVE, LicenceState.RESERVED) or (
+        licence.state is LicenceState.ACTIVE and not licence.is_valid(at)
+    ):
+        raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE)
+    holder: Account = store.repository.get(licence.account_id)
+    if holder.is_member:
+        raise DomainError(ErrorCode.LICENSE_KEY_IN_USE)
+    licence.transfer(account_id, at)
+    return licence
+
+
 def register_by_key(store: Storefront, clock: Clock, *, account_id: UUID, licence_key: str) -> Written:
     """Add a licence to the caller's account by its key (a guest purchase's key moves to the caller)."""
 
     def attempt() -> Written:
-        licence = _licence_by_key(store, normalise_licence_key(licence_key))
-        now = clock.now()
-        if licence.account_id == account_id:
-            raise DomainError(ErrorCode.LICENSE_KEY_ALREADY_REGISTERED)
-        if licence.state not in (LicenceState.ACTIVE, LicenceState.RESERVED) or (
-            licence.state is LicenceState.ACTIVE and not licence.is_valid(now)
-        ):
-            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE)
-        holder: Account = store.repository.get(licence.account_id)
-        if holder.password_hash and not holder.deleted:
-            raise DomainError(ErrorCode.LICENSE_KEY_IN_USE)
-        licence.transfer(account_id, now)
+        licence = take_licence_by_key(store, account_id, licence_key, clock.now())
         return Written(licence.id, store.save(licence)[-1].notification.id)
 
     return retry_on_conflict(attempt)
@@ -172,5 +181,5 @@ def key_holder(store: Storefront, licence_key: str) -> KeyHolder:
     """The account behind a licence link's key (404 when the key is unknown)."""
     licence = _licence_by_key(store, normalise_licence_key(licence_key))
     account: Account = store.repository.get(licence.account_id)
-    registered = bool(account.password_hash) and not account.deleted
+    registered = account.is_member
     return KeyHolder(account.email, registered, registered and account.email_confirmed)

@@ -150,13 +150,13 @@ def purchase_facts(store: Storefront, payment_id: UUID, base_url: str) -> Purcha
     try:
         payment: Payment = store.repository.get(payment_id)
         merchant_uid = payment.merchant_uid
-        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(merchant_uid))
+        licence: UserLicence = store.repository.get(payment.licence_id_paid_for)
         account: Account = store.repository.get(licence.account_id)
     except AggregateNotFoundError:
         return None
     language = account.language
     register_link = None
-    if not account.password_hash:  # a guest: invite them to set a password and own the licence
+    if account.is_guest:  # invite them to set a password and own the licence
         query = urlencode({"userLicenseKey": licence.licence_key, "email": account.email})
         register_link = f"{base_url.rstrip('/')}/{language.value}/register?{query}"
     return PurchaseFacts(

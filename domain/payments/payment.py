@@ -10,10 +10,12 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.catalogue.licences import Price, PurchasableLicence
 from domain.errors import DomainError, ErrorCode
+from domain.licences.licence import LicenceTerms, UserLicence
 from domain.payments.gateway import GatewayPayment
+from domain.pricing.quotes import DiscountFactor, Quote, factors_from_records
 from events.payments import (
+    BuyerAccountOpened,
     PaymentCancelled,
     PaymentFailed,
     PaymentOrdered,
@@ -43,44 +45,64 @@ class Payment(Aggregate):
         return uuid5(NAMESPACE_URL, f"/payments/{merchant_uid}")
 
     @classmethod
-    def order(cls, *, merchant_uid: str, at: datetime, **details: Any) -> Payment:
-        """Record an order; ``details`` are the PaymentOrdered fields."""
-        return cls._create(
-            PaymentOrdered, id=cls.id_for(merchant_uid), timestamp=at, merchant_uid=merchant_uid, **details
-        )
-
-    @classmethod
-    def order_licence(
+    def order(
         cls,
         *,
         merchant_uid: str,
         at: datetime,
-        licence: PurchasableLicence,
-        price: Price,
+        quote: Quote,
+        terms: LicenceTerms,
         catalogue_version: int,
-        name: str,
         account_id: UUID | None,
         buyer_email: str,
         purchase_type: str,
+        user_licence_id: UUID | None = None,
     ) -> Payment:
-        """Order a licence of the catalogue at its price in the buyer's country (discounts applied)."""
-        return cls.order(
+        """Record an order of a licence at a quoted price: the amount charged is the quote's, with its factors.
+
+        ``user_licence_id`` is the licence being paid for when it exists before the payment settles.
+        """
+        return cls._create(
+            PaymentOrdered,
+            id=cls.id_for(merchant_uid),
+            timestamp=at,
             merchant_uid=merchant_uid,
-            at=at,
-            licence_id=licence.id,
+            licence_id=terms.licence_id,
             catalogue_version=catalogue_version,
-            product_code=licence.product_code,
-            life=licence.life,
-            max_devices_count=licence.max_devices_count,
-            name=name,
-            original_amount=price.price,
-            amount=licence.charged_amount(price),
-            currency=price.currency,
-            country_code=price.country_code,
+            product_code=terms.product_code,
+            life=terms.life,
+            max_devices_count=terms.max_devices_count,
+            name=terms.name,
+            original_amount=quote.list_price,
+            amount=quote.amount,
+            currency=quote.currency,
+            country_code=quote.country_code,
             account_id=account_id,
             buyer_email=buyer_email,
             purchase_type=purchase_type,
+            discount_factors=quote.factor_records(),
+            user_licence_id=user_licence_id,
         )
+
+    @property
+    def licence_id_paid_for(self) -> UUID:
+        """The user licence this payment pays for (a purchase's licence is derived from its merchantUid)."""
+        return self.user_licence_id or UserLicence.id_for_payment(self.merchant_uid)
+
+    @property
+    def terms(self) -> LicenceTerms:
+        """What the payment buys."""
+        return LicenceTerms(self.licence_id, self.product_code, self.life, self.max_devices_count, self.name)
+
+    def check_confirmable_by(self, account_id: UUID | None) -> None:
+        """An order an account placed is confirmed by that account only (403); a guest's order by anyone
+        holding its ids, since the gateway re-read decides what happened."""
+        if self.account_id is not None and self.account_id != account_id:
+            raise DomainError(ErrorCode.FORBIDDEN, "another account's order")
+
+    def open_buyer_account(self, account_id: UUID, at: datetime) -> None:
+        """Settling this guest payment opened the buyer's passwordless account."""
+        self.trigger_event(BuyerAccountOpened, timestamp=at, account_id=account_id)
 
     @property
     def refundable(self) -> int:
@@ -184,6 +206,10 @@ class Payment(Aggregate):
         self.account_id: UUID | None = event.account_id
         self.buyer_email = event.buyer_email
         self.purchase_type = event.purchase_type
+        self.discount_factors: tuple[DiscountFactor, ...] = factors_from_records(event.discount_factors)
+        self.opened_buyer_account = False
+        self.fail_reason = ""
+        self.user_licence_id: UUID | None = event.user_licence_id
         self.state = PaymentState.ORDERED
         self.imp_uid: str | None = None
         self.cancel_amount = 0
@@ -209,6 +235,7 @@ class Payment(Aggregate):
     @when.register
     def _failed(self, event: PaymentFailed) -> None:
         self.state = PaymentState.FAILED
+        self.fail_reason = event.fail_reason
         self.imp_uid = event.imp_uid or self.imp_uid
 
     @when.register
@@ -219,3 +246,7 @@ class Payment(Aggregate):
     @when.register
     def _refunded(self, event: PaymentRefunded) -> None:
         self.cancel_amount = event.cancel_amount
+
+    @when.register
+    def _buyer_account_opened(self, event: BuyerAccountOpened) -> None:
+        self.opened_buyer_account = True

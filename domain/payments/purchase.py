@@ -32,6 +32,7 @@ from domain.payments.gateway import (
 )
 from domain.payments.methods import gateway_choice
 from domain.payments.payment import Payment, PaymentState
+from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 from events.values import Language
@@ -92,28 +93,26 @@ def place_order(
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not on sale")
     choice = gateway_choice(payment_method)
     buyer_email = _buyer_email(store, account_id, email)
-    price = licence.price_for(country_code)
-    amount = licence.charged_amount(price)
+    quote = quote_licence(licence, country_code)
     now = clock.now()
     merchant_uid = new_merchant_uid(now)
     name = licence.localization_for(language).name
-    payment = Payment.order_licence(
+    payment = Payment.order(
         merchant_uid=merchant_uid,
         at=now,
-        licence=licence,
-        price=price,
+        quote=quote,
+        terms=LicenceTerms.of(licence, name),
         catalogue_version=catalogue.version,
-        name=name,
         account_id=account_id,
         buyer_email=buyer_email,
         purchase_type="new",
     )
     recordings = store.save(payment)
-    gateway.prepare(merchant_uid, amount)
+    gateway.prepare(merchant_uid, quote.amount)
     return Order(
         merchant_uid,
-        amount,
-        price.currency.value,
+        quote.amount,
+        quote.currency.value,
         name,
         choice.pg,
         choice.pay_method,
@@ -138,9 +137,28 @@ def confirm_payment(
     *,
     imp_uid: str,
     merchant_uid: str,
+    caller_account_id: UUID | None,
     language: Language = Language.KO,
 ) -> Confirmation:
-    """Settle an order from what the gateway says about ``imp_uid``; safe to repeat and to race."""
+    """The buyer's browser reports a payment: only the account that ordered it may confirm it (403)."""
+    _load_payment(store, merchant_uid).check_confirmable_by(caller_account_id)
+    return settle_payment(store, clock, gateway, imp_uid=imp_uid, merchant_uid=merchant_uid, language=language)
+
+
+def settle_payment(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    *,
+    imp_uid: str,
+    merchant_uid: str,
+    language: Language = Language.KO,
+) -> Confirmation:
+    """Settle an order from what the gateway says about ``imp_uid``; safe to repeat and to race.
+
+    The gateway's webhook and the deadline sweep call this directly; a browser goes through
+    ``confirm_payment``. A repeated or losing call answers what the first one recorded.
+    """
     try:
         reported = gateway.get_payment(imp_uid)
     except PaymentNotFoundAtGatewayError:
@@ -153,7 +171,7 @@ def confirm_payment(
         settled = payment.state in (PaymentState.PAID, PaymentState.RESERVED) and payment.imp_uid == imp_uid
         deposit_arrived = payment.state is PaymentState.RESERVED and reported.status is GatewayStatus.PAID
         if settled and not deposit_arrived:
-            return _outcome(store, payment, created=False)
+            return _outcome(store, payment)
         if payment.state in (PaymentState.FAILED, PaymentState.CANCELLED):
             raise DomainError(_refusal_code(payment), f"payment is {payment.state.value}")
         now = clock.now()
@@ -185,34 +203,30 @@ def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
     return payment
 
 
-def _terms(payment: Payment) -> LicenceTerms:
-    return LicenceTerms(payment.licence_id, payment.product_code, payment.life, payment.max_devices_count, payment.name)
-
-
 def _settle_paid(
     store: Storefront, payment: Payment, reported: GatewayPayment, language: Language, now: datetime
 ) -> Confirmation:
     if payment.state is PaymentState.RESERVED:  # the deposit into a virtual account
-        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(payment.merchant_uid))
+        licence: UserLicence = store.repository.get(payment.licence_id_paid_for)
         payment.succeed(reported, now)
         licence.activate(now)
         recordings = store.save(payment, licence)
-        return _confirmation(payment, licence, False, recordings[-1].notification.id)
+        return _confirmation(payment, licence, recordings[-1].notification.id)
     account_id, account_aggregates = _account_for(store, payment, language, now)
     key = new_licence_key()
     licence = UserLicence.grant(
         account_id=account_id,
-        terms=_terms(payment),
+        terms=payment.terms,
         licence_key=key,
         merchant_uid=payment.merchant_uid,
         source="purchase",
         at=now,
-        user_licence_id=UserLicence.id_for_payment(payment.merchant_uid),
+        user_licence_id=payment.licence_id_paid_for,
     )
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     payment.succeed(reported, now)
     recordings = store.save(payment, licence, index, *account_aggregates)
-    return _confirmation(payment, licence, bool(account_aggregates), recordings[-1].notification.id)
+    return _confirmation(payment, licence, recordings[-1].notification.id)
 
 
 def _reserve(
@@ -223,41 +237,44 @@ def _reserve(
     key = new_licence_key()
     licence = UserLicence.reserve(
         account_id=account_id,
-        terms=_terms(payment),
+        terms=payment.terms,
         licence_key=key,
         merchant_uid=payment.merchant_uid,
         deposit_deadline=payment.vbank_date or now,
         at=now,
-        user_licence_id=UserLicence.id_for_payment(payment.merchant_uid),
+        user_licence_id=payment.licence_id_paid_for,
     )
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     recordings = store.save(payment, licence, index, *account_aggregates)
-    return _confirmation(payment, licence, bool(account_aggregates), recordings[-1].notification.id)
+    return _confirmation(payment, licence, recordings[-1].notification.id)
 
 
 def _account_for(
     store: Storefront, payment: Payment, language: Language, now: datetime
 ) -> tuple[UUID, list[Aggregate]]:
-    """The buyer's account; a guest's address gets a new, unconfirmed account without a password."""
+    """The buyer's account; a guest's address gets a new, unconfirmed account without a password
+    (which the payment records, so a repeated confirm still says the purchase created it)."""
     if payment.account_id is not None:
         return payment.account_id, []
     buyer = guest_buyer(store, payment.buyer_email, language, now)
+    if buyer.new_aggregates:
+        payment.open_buyer_account(buyer.account_id, now)
     return buyer.account_id, buyer.new_aggregates
 
 
-def _outcome(store: Storefront, payment: Payment, *, created: bool) -> Confirmation:
-    licence: UserLicence = store.repository.get(UserLicence.id_for_payment(payment.merchant_uid))
-    return _confirmation(payment, licence, created, store.max_notification_id())
+def _outcome(store: Storefront, payment: Payment) -> Confirmation:
+    licence: UserLicence = store.repository.get(payment.licence_id_paid_for)
+    return _confirmation(payment, licence, store.max_notification_id())
 
 
-def _confirmation(payment: Payment, licence: UserLicence, created: bool, notification_id: int) -> Confirmation:
+def _confirmation(payment: Payment, licence: UserLicence, notification_id: int) -> Confirmation:
     return Confirmation(
         payment.merchant_uid,
         payment.state,
         licence.id,
         licence.licence_key,
         licence.account_id,
-        created,
+        payment.opened_buyer_account,
         notification_id,
     )
 
@@ -279,7 +296,7 @@ def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *,
         return False
     reported = gateway.get_payment(payment.imp_uid)
     if reported.status is GatewayStatus.PAID:  # the deposit's webhook never reached us
-        confirm_payment(store, clock, gateway, imp_uid=payment.imp_uid, merchant_uid=merchant_uid)
+        settle_payment(store, clock, gateway, imp_uid=payment.imp_uid, merchant_uid=merchant_uid)
         return False
     now = clock.now()
     if payment.vbank_date is None or now < payment.vbank_date:
@@ -291,7 +308,7 @@ def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *,
         current = _load_payment(store, merchant_uid)
         if current.state is not PaymentState.RESERVED:
             return False
-        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(merchant_uid))
+        licence: UserLicence = store.repository.get(current.licence_id_paid_for)
         current.cancel(current.imp_uid, "virtual account not paid by its deadline", None, now)
         licence.lapse("virtual account not paid by its deadline", now)
         store.save(current, licence)
@@ -324,7 +341,7 @@ def refund_payment(
         if refunded_now <= 0:
             return 0
         current.refund(refunded_now, reason, clock.now())
-        licence: UserLicence = store.repository.get(UserLicence.id_for_payment(merchant_uid))
+        licence: UserLicence = store.repository.get(current.licence_id_paid_for)
         if licence.state is LicenceState.ACTIVE:
             licence.apply_refund(current.cancel_amount, current.amount, reason, clock.now())
         store.save(current, licence)

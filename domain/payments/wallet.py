@@ -117,6 +117,12 @@ class Wallet(Aggregate):
         except KeyError:
             raise DomainError(ErrorCode.NOT_FOUND) from None
 
+    def key_to_charge(self, billing_key_id: str | None) -> BillingKey:
+        """The named key, else the default one (-304 when there is none to charge)."""
+        if billing_key_id is None and self.default_id is None:
+            raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, "no billing key registered")
+        return self.get(billing_key_id or self.default_id or "")
+
     @singledispatchmethod
     def when(self, event: Any) -> None:
         raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
@@ -145,6 +151,14 @@ def wallet_of(store: Storefront, account_id: UUID) -> Wallet | None:
     except AggregateNotFoundError:
         return None
     return wallet
+
+
+def key_to_charge(store: Storefront, account_id: UUID, billing_key_id: str | None) -> BillingKey:
+    """The account's key named ``billing_key_id``, else its default key (-304 without a wallet or a default)."""
+    wallet = wallet_of(store, account_id)
+    if wallet is None:
+        raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, "no billing key registered")
+    return wallet.key_to_charge(billing_key_id)
 
 
 def register_billing_key(

@@ -2,14 +2,26 @@
 
 Periods are numbered from 1 and are contiguous within a run: period n+1 starts
 where period n ended, however late its charge succeeded, so the licence's expiry
-is always the end of the last paid period. Each charge attempt has its own
-deterministic merchantUid (subscription, period, attempt), so a retried task, a
-crash or two workers can never charge one attempt twice, and a period that was
-paid is never charged again because the next attempt belongs to the next period.
+is always the end of the last paid period.
+
+Every charge is a ``ChargeAttempt`` the aggregate decides, with a deterministic
+merchantUid, so a retried task, a crash, two workers or a double click can never
+charge one attempt twice:
+
+- the first period: ``sub-<id>-1-1``;
+- a renewal or a retry of it, scheduled or asked for by the subscriber ("pay now"):
+  ``sub-<id>-<period>-<n>``, n counting the attempts made for that period, so a
+  scheduled retry racing the subscriber's own payment shares one order id;
+- a re-subscription after the end: ``sub-<id>-<period>-r<n>``.
+
+A failed scheduled attempt moves dunning on (retries 1, 3 and 7 days after the due
+date, then the subscription ends); a failed attempt of the subscriber's own leaves
+the dunning schedule as it was.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
 from functools import singledispatchmethod
@@ -19,9 +31,14 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.errors import DomainError, ErrorCode
+from domain.licences.actions import Action
+from domain.payments.gateway import GatewayPayment, GatewayStatus
+from domain.payments.wallet import BillingKey
+from domain.pricing.quotes import DiscountFactor, Quote, factors_from_records
 from events.subscriptions import (
     AutoRenewalCancelled,
     AutoRenewalResumed,
+    PastDuePaymentFailed,
     PaymentMethodChanged,
     RenewalFailed,
     ResubscribeFailed,
@@ -49,52 +66,135 @@ class SubscriptionStatus(Enum):
     PAST_DUE = "past_due"
     ENDED = "ended"
 
+    @property
+    def is_scheduled(self) -> bool:
+        """Will a subscription in this status charge again by itself (spec: isScheduled)?"""
+        return self in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE)
+
+
+def subscription_actions(status: SubscriptionStatus, paid_until: datetime, now: datetime) -> set[Action]:
+    """What a subscriber may do now.
+
+    Renewing: stop auto-renewal or change the card. Past due: also pay now (changing the card pays
+    too). Cancelled within the paid period: resume (or change the card for when it resumes); after
+    it: re-subscribe. Ended: re-subscribe.
+    """
+    if status is SubscriptionStatus.ACTIVE:
+        return {Action.CANCEL_AUTO_RENEWAL, Action.CHANGE_PAYMENT_METHOD}
+    if status is SubscriptionStatus.PAST_DUE:
+        return {Action.CANCEL_AUTO_RENEWAL, Action.CHANGE_PAYMENT_METHOD, Action.PAY_NOW}
+    if status is SubscriptionStatus.CANCELLED and now < paid_until:
+        return {Action.RESUME, Action.CHANGE_PAYMENT_METHOD}
+    return {Action.RESUBSCRIBE}
+
+
+class ChargeKind(Enum):
+    """Why a subscription charges its billing key."""
+
+    FIRST = "first"
+    RENEWAL = "renewal"
+    RETRY = "retry"
+    PAY_NOW = "pay-now"
+    RESUBSCRIPTION = "resubscription"
+
+    @property
+    def purchase_type(self) -> str:
+        """How the purchase history names a charge of this kind."""
+        return {ChargeKind.FIRST: "subscription", ChargeKind.RESUBSCRIPTION: "resubscribe"}.get(self, "renewal")
+
+
+@dataclass(frozen=True)
+class ChargeAttempt:
+    """One charge the subscription decided to make: which period, under which order id, on which key."""
+
+    kind: ChargeKind
+    period: int
+    merchant_uid: str
+    customer_uid: str
+    quote: Quote
+    card_name: str | None = None  # the card's mask, when the attempt charges another key than the current one
+    card_number: str | None = None
+
+    @property
+    def amount(self) -> int:
+        """What the gateway is asked for."""
+        return self.quote.amount
+
+    def is_paid_by(self, charge: GatewayPayment) -> bool:
+        """Did the gateway take exactly what this attempt asked for?"""
+        return charge.status is GatewayStatus.PAID and charge.amount == self.amount
+
+
+def order_id(subscription_id: UUID, period: int, attempt: int | str) -> str:
+    """The order id (merchantUid) of one charge attempt of a subscription."""
+    return f"sub-{subscription_id.hex[:16]}-{period}-{attempt}"
+
 
 class Subscription(Aggregate):
     """A licence that renews itself every period through a billing key."""
+
+    @staticmethod
+    def id_for_window_key(customer_uid: str) -> UUID:
+        """One subscription per billing key a PG window issued, so a repeated return starts nothing new."""
+        return uuid5(NAMESPACE_URL, f"/subscriptions/window/{customer_uid}")
+
+    @staticmethod
+    def first_charge(subscription_id: UUID, customer_uid: str, quote: Quote) -> ChargeAttempt:
+        """The charge of the first period of a subscription not started yet."""
+        return ChargeAttempt(ChargeKind.FIRST, 1, order_id(subscription_id, 1, 1), customer_uid, quote)
 
     @classmethod
     def start(
         cls,
         *,
+        attempt: ChargeAttempt,
+        subscription_id: UUID,
         account_id: UUID,
         user_licence_id: UUID,
-        licence_id: int,
         name: str,
         life: int,
-        amount: int,
-        currency: Currency,
-        customer_uid: str,
         card_name: str | None,
         card_number: str | None,
-        first_merchant_uid: str,
         at: datetime,
-        subscription_id: UUID | None = None,
     ) -> Subscription:
-        """The first period is paid: the subscription runs from ``at`` for one period."""
+        """The first period was paid (``attempt``): the subscription runs from ``at`` for one period and
+        renews at the same quote."""
+        if attempt.kind is not ChargeKind.FIRST:
+            raise ValueError("a subscription starts with its first charge")
+        quote = attempt.quote
         return cls._create(
             SubscriptionStarted,
-            id=subscription_id or uuid4(),
+            id=subscription_id,
             timestamp=at,
             account_id=account_id,
             user_licence_id=user_licence_id,
-            licence_id=licence_id,
+            licence_id=quote.licence_id,
             name=name,
             life=life,
-            amount=amount,
-            currency=currency,
-            customer_uid=customer_uid,
+            amount=quote.amount,
+            currency=quote.currency,
+            customer_uid=attempt.customer_uid,
             card_name=card_name,
             card_number=card_number,
-            first_merchant_uid=first_merchant_uid,
+            first_merchant_uid=attempt.merchant_uid,
             period_start=at,
             paid_until=at + period_length(life),
+            list_price=quote.list_price,
+            country_code=quote.country_code,
+            discount_factors=quote.factor_records(),
         )
+
+    @staticmethod
+    def new_id() -> UUID:
+        """An id for a subscription started with a key from the wallet."""
+        return uuid4()
+
+    # What the subscription says about itself.
 
     @property
     def is_scheduled(self) -> bool:
         """Will the subscription charge again by itself (spec: isScheduled)?"""
-        return self.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE)
+        return self.status.is_scheduled
 
     @property
     def next_charge_at(self) -> datetime | None:
@@ -105,70 +205,147 @@ class Subscription(Aggregate):
             return self.retry_at
         return None
 
-    def is_due(self, now: datetime) -> bool:
-        """Is a charge attempt due at ``now``?"""
+    @property
+    def due_at(self) -> datetime | None:
+        """When the renewal pass must look at this subscription next: a charge, a retry, or (cancelled)
+        the end of the paid period, when it ends."""
+        if self.status is SubscriptionStatus.CANCELLED:
+            return self.paid_until
+        return self.next_charge_at
+
+    @property
+    def renewal_quote(self) -> Quote:
+        """What each renewal charges."""
+        return Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
+
+    def allowed_actions(self, now: datetime) -> set[Action]:
+        """What the subscriber may do now."""
+        return subscription_actions(self.status, self.paid_until, now)
+
+    # Charges the subscription decides.
+
+    def due_charge(self, now: datetime) -> ChargeAttempt | None:
+        """The scheduled charge due at ``now``: the renewal, or the next dunning retry."""
         due = self.next_charge_at
-        return due is not None and now >= due
+        if due is None or now < due:
+            return None
+        kind = ChargeKind.RETRY if self.status is SubscriptionStatus.PAST_DUE else ChargeKind.RENEWAL
+        return self._next_period_charge(kind)
 
-    def next_attempt(self) -> tuple[int, int, str]:
-        """(period, attempt, merchantUid) of the next charge attempt."""
-        period, attempt = self.period + 1, self.failed_attempts + 1
-        return period, attempt, self.merchant_uid_for(period, attempt)
+    def pay_now_charge(self, key: BillingKey | None = None) -> ChargeAttempt:
+        """The subscriber pays the past-due period now (with another billing key when given)."""
+        if self.status is not SubscriptionStatus.PAST_DUE:
+            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "nothing is past due")
+        return self._next_period_charge(ChargeKind.PAY_NOW, key)
 
-    def merchant_uid_for(self, period: int, attempt: int) -> str:
-        """The deterministic order id of one charge attempt."""
-        return self.charge_order_id(self.id, period, attempt)
+    def resubscription_charge(self, now: datetime, key: BillingKey | None = None) -> ChargeAttempt:
+        """A new run after the end (or after a cancelled subscription's paid period ran out)."""
+        if Action.RESUBSCRIBE not in self.allowed_actions(now):
+            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription has not ended")
+        return self._charge(ChargeKind.RESUBSCRIPTION, f"r{self.resubscribe_attempts + 1}", key)
 
-    @staticmethod
-    def charge_order_id(subscription_id: UUID, period: int, attempt: int) -> str:
-        """The order id (merchantUid) of one charge attempt of a subscription."""
-        return f"sub-{subscription_id.hex[:16]}-{period}-{attempt}"
+    def _next_period_charge(self, kind: ChargeKind, key: BillingKey | None = None) -> ChargeAttempt:
+        return self._charge(kind, self.attempts_made + 1, key)
 
-    @staticmethod
-    def id_for_window_key(customer_uid: str) -> UUID:
-        """One subscription per billing key a PG window issued, so a repeated return starts nothing new."""
-        return uuid5(NAMESPACE_URL, f"/subscriptions/window/{customer_uid}")
+    def _charge(self, kind: ChargeKind, attempt: int | str, key: BillingKey | None) -> ChargeAttempt:
+        period = self.period + 1
+        merchant_uid = order_id(self.id, period, attempt)
+        if key is None or key.customer_uid == self.customer_uid:
+            return ChargeAttempt(kind, period, merchant_uid, self.customer_uid, self.renewal_quote)
+        return ChargeAttempt(
+            kind, period, merchant_uid, key.customer_uid, self.renewal_quote, key.card_name, key.card_number
+        )
 
-    def record_renewal(self, *, period: int, merchant_uid: str, imp_uid: str, paid_at: datetime) -> None:
-        """The charge of ``period`` was paid; the next period starts where the last one ended."""
-        self.check_next_period(period)
+    def is_current(self, attempt: ChargeAttempt, now: datetime) -> bool:
+        """Is ``attempt`` still the charge this subscription expects? Not when something was recorded for
+        it meanwhile, nor when auto-renewal was stopped while a renewal was being charged (the stop wins)."""
+        if attempt.kind is ChargeKind.RESUBSCRIPTION:
+            return Action.RESUBSCRIBE in self.allowed_actions(now) and attempt.merchant_uid == order_id(
+                self.id, self.period + 1, f"r{self.resubscribe_attempts + 1}"
+            )
+        if attempt.kind is ChargeKind.PAY_NOW and self.status is not SubscriptionStatus.PAST_DUE:
+            return False
+        return (
+            self.is_scheduled
+            and attempt.period == self.period + 1
+            and attempt.merchant_uid == order_id(self.id, attempt.period, self.attempts_made + 1)
+        )
+
+    def record_charge(self, attempt: ChargeAttempt, charge: GatewayPayment, at: datetime) -> bool:
+        """Record what the gateway did with ``attempt``, which must still be current; True when it paid."""
+        if attempt.kind is ChargeKind.FIRST or not self.is_current(attempt, at):
+            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, f"{attempt.merchant_uid} is not the charge to record")
+        if attempt.is_paid_by(charge):
+            self._record_paid(attempt, charge, at)
+            return True
+        self._record_declined(attempt, charge.fail_reason or f"gateway status {charge.status.value}", at)
+        return False
+
+    def _record_paid(self, attempt: ChargeAttempt, charge: GatewayPayment, at: datetime) -> None:
+        if attempt.customer_uid != self.customer_uid:  # the key that paid is the card from now on
+            self.trigger_event(
+                PaymentMethodChanged,
+                timestamp=at,
+                customer_uid=attempt.customer_uid,
+                card_name=attempt.card_name or charge.card_name,
+                card_number=attempt.card_number or charge.card_number,
+            )
+        if attempt.kind is ChargeKind.RESUBSCRIPTION:
+            self.run_out(at)
+            self.trigger_event(
+                SubscriptionResubscribed,
+                timestamp=at,
+                period=attempt.period,
+                merchant_uid=attempt.merchant_uid,
+                imp_uid=charge.imp_uid,
+                customer_uid=attempt.customer_uid,
+                period_start=at,
+                paid_until=at + period_length(self.life),
+            )
+            return
         self.trigger_event(
             SubscriptionRenewed,
-            timestamp=paid_at,
-            period=period,
-            merchant_uid=merchant_uid,
-            imp_uid=imp_uid,
-            amount=self.amount,
-            paid_at=paid_at,
+            timestamp=at,
+            period=attempt.period,
+            merchant_uid=attempt.merchant_uid,
+            imp_uid=charge.imp_uid,
+            amount=attempt.amount,
+            paid_at=at,
             paid_until=self.paid_until + period_length(self.life),
         )
 
-    def record_failure(self, *, period: int, merchant_uid: str, reason: str, at: datetime) -> None:
-        """A charge attempt failed: schedule the next dunning retry, or end after the last."""
-        self.check_next_period(period)
-        attempt = self.failed_attempts + 1
-        retry_at = self.paid_until + DUNNING_SCHEDULE[attempt - 1] if attempt <= len(DUNNING_SCHEDULE) else None
-        self.trigger_event(
-            RenewalFailed,
-            timestamp=at,
-            period=period,
-            attempt=attempt,
-            merchant_uid=merchant_uid,
-            reason=reason,
-            retry_at=retry_at,
-        )
-        if retry_at is None:
-            self.trigger_event(SubscriptionEnded, timestamp=at, reason="renewal failed", ended_at=at)
+    def _record_declined(self, attempt: ChargeAttempt, reason: str, at: datetime) -> None:
+        if attempt.kind is ChargeKind.RESUBSCRIPTION:
+            self.trigger_event(ResubscribeFailed, timestamp=at, merchant_uid=attempt.merchant_uid, reason=reason)
+        elif attempt.kind is ChargeKind.PAY_NOW:
+            self.trigger_event(
+                PastDuePaymentFailed,
+                timestamp=at,
+                period=attempt.period,
+                merchant_uid=attempt.merchant_uid,
+                reason=reason,
+            )
+        else:
+            failures = self.failed_attempts + 1
+            retry_at = self.paid_until + DUNNING_SCHEDULE[failures - 1] if failures <= len(DUNNING_SCHEDULE) else None
+            self.trigger_event(
+                RenewalFailed,
+                timestamp=at,
+                period=attempt.period,
+                attempt=failures,
+                merchant_uid=attempt.merchant_uid,
+                reason=reason,
+                retry_at=retry_at,
+            )
+            if retry_at is None:
+                self.trigger_event(SubscriptionEnded, timestamp=at, reason="renewal failed", ended_at=at)
 
-    def check_next_period(self, period: int) -> None:
-        """Only the period after the last paid one can be charged, and only while scheduled."""
-        if not self.is_scheduled or period != self.period + 1:
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, f"period {period} is not the one to charge")
+    # What the subscriber asks for.
 
     def cancel_auto_renewal(self, at: datetime) -> None:
         """Stop renewing (spec: isScheduled false); past due, the subscription ends now."""
         if self.status is SubscriptionStatus.ACTIVE:
-            self.trigger_event(AutoRenewalCancelled, timestamp=at, cancelled_at=at)
+            self.trigger_event(AutoRenewalCancelled, timestamp=at, cancelled_at=at, runs_out_at=self.paid_until)
         elif self.status is SubscriptionStatus.PAST_DUE:
             self.trigger_event(SubscriptionEnded, timestamp=at, reason="cancelled while past due", ended_at=at)
         else:
@@ -176,11 +353,11 @@ class Subscription(Aggregate):
 
     def resume(self, at: datetime) -> None:
         """Turn auto-renewal back on within the paid period (after it ended: re-subscribe)."""
-        if self.status is not SubscriptionStatus.CANCELLED:
+        if Action.RESUME not in self.allowed_actions(at):
+            if self.status is SubscriptionStatus.CANCELLED:
+                raise DomainError(ErrorCode.INVALID_VALUE, "the paid period is over: re-subscribe instead")
             raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "auto-renewal is not off")
-        if at >= self.paid_until:
-            raise DomainError(ErrorCode.INVALID_VALUE, "the paid period is over: re-subscribe instead")
-        self.trigger_event(AutoRenewalResumed, timestamp=at, resumed_at=at)
+        self.trigger_event(AutoRenewalResumed, timestamp=at, resumed_at=at, renews_at=self.paid_until)
 
     def run_out(self, now: datetime) -> bool:
         """A cancelled subscription ends when its paid period does; True when it ended now."""
@@ -189,38 +366,22 @@ class Subscription(Aggregate):
             return True
         return False
 
-    def resubscribe(self, *, merchant_uid: str, imp_uid: str, customer_uid: str, at: datetime) -> None:
-        """Start an ended subscription again with a freshly paid period from ``at``."""
-        if self.status is not SubscriptionStatus.ENDED:
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription has not ended")
-        self.trigger_event(
-            SubscriptionResubscribed,
-            timestamp=at,
-            period=self.period + 1,
-            merchant_uid=merchant_uid,
-            imp_uid=imp_uid,
-            customer_uid=customer_uid,
-            period_start=at,
-            paid_until=at + period_length(self.life),
-        )
-
-    def resubscribe_merchant_uid(self) -> str:
-        """The next re-subscription charge's order id: racing requests share it, a retry after failure does not."""
-        return f"{self.merchant_uid_for(self.period + 1, 1)}-r{self.version}"
-
-    def record_resubscribe_failure(self, merchant_uid: str, reason: str, at: datetime) -> None:
-        """The re-subscription charge failed; the next try gets a new order id."""
-        self.trigger_event(ResubscribeFailed, timestamp=at, merchant_uid=merchant_uid, reason=reason)
-
     def change_payment_method(
         self, customer_uid: str, card_name: str | None, card_number: str | None, at: datetime
     ) -> None:
-        """Charge another billing key from the next renewal on."""
-        if self.status is SubscriptionStatus.ENDED:
+        """Charge another billing key from the next renewal on (past due: pay now with it instead)."""
+        if Action.CHANGE_PAYMENT_METHOD not in self.allowed_actions(at):
             raise DomainError(ErrorCode.INVALID_VALUE, "the subscription has ended")
-        self.trigger_event(
-            PaymentMethodChanged, timestamp=at, customer_uid=customer_uid, card_name=card_name, card_number=card_number
-        )
+        if self.status is SubscriptionStatus.PAST_DUE:
+            raise DomainError(ErrorCode.INVALID_VALUE, "past due: the new card pays the due period")
+        if customer_uid != self.customer_uid:
+            self.trigger_event(
+                PaymentMethodChanged,
+                timestamp=at,
+                customer_uid=customer_uid,
+                card_name=card_name,
+                card_number=card_number,
+            )
 
     @singledispatchmethod
     def when(self, event: Any) -> None:
@@ -234,15 +395,24 @@ class Subscription(Aggregate):
         self.name = event.name
         self.life = event.life
         self.amount = event.amount
-        self.currency = event.currency
+        self.currency: Currency = event.currency
+        self.list_price = event.list_price
+        self.country_code = event.country_code
+        self.discount_factors: tuple[DiscountFactor, ...] = factors_from_records(event.discount_factors)
         self.customer_uid = event.customer_uid
         self.card_name = event.card_name
         self.card_number = event.card_number
+        self.first_merchant_uid = event.first_merchant_uid
         self.status = SubscriptionStatus.ACTIVE
         self.period = 1
         self.period_start = event.period_start
         self.paid_until = event.paid_until
-        self.failed_attempts = 0
+        self._new_period()
+
+    def _new_period(self) -> None:
+        self.failed_attempts = 0  # scheduled attempts that failed (dunning)
+        self.attempts_made = 0  # every attempt made for the next period, scheduled or the subscriber's
+        self.resubscribe_attempts = 0
         self.retry_at: datetime | None = None
 
     @when.register
@@ -251,14 +421,18 @@ class Subscription(Aggregate):
         self.period = event.period
         self.period_start = self.paid_until
         self.paid_until = event.paid_until
-        self.failed_attempts = 0
-        self.retry_at = None
+        self._new_period()
 
     @when.register
     def _failed(self, event: RenewalFailed) -> None:
         self.failed_attempts = event.attempt
+        self.attempts_made += 1
         self.retry_at = event.retry_at
         self.status = SubscriptionStatus.PAST_DUE
+
+    @when.register
+    def _paying_failed(self, event: PastDuePaymentFailed) -> None:
+        self.attempts_made += 1
 
     @when.register
     def _cancelled(self, event: AutoRenewalCancelled) -> None:
@@ -278,11 +452,10 @@ class Subscription(Aggregate):
     def _ended(self, event: SubscriptionEnded) -> None:
         self.status = SubscriptionStatus.ENDED
         self.retry_at = None
-        self.failed_attempts = 0
 
     @when.register
     def _resubscribe_failed(self, event: ResubscribeFailed) -> None:
-        pass
+        self.resubscribe_attempts += 1
 
     @when.register
     def _resubscribed(self, event: SubscriptionResubscribed) -> None:
@@ -291,5 +464,4 @@ class Subscription(Aggregate):
         self.period_start = event.period_start
         self.paid_until = event.paid_until
         self.customer_uid = event.customer_uid
-        self.failed_attempts = 0
-        self.retry_at = None
+        self._new_period()

@@ -1,10 +1,12 @@
-"""Random lives of subscriptions (subscribe, renew, fail, retry, cancel, resume, re-subscribe, change card,
-clock moves) never break the billing rules."""
+"""Random lives of subscriptions (subscribe, renew, fail, retry, cancel, resume, re-subscribe, pay a
+past-due period now, change card, clock moves) never break the billing rules, and every command is
+accepted exactly when the subscription says the action is allowed."""
 
 from __future__ import annotations
 
 import itertools
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -13,11 +15,12 @@ from uuid import UUID
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from domain.catalogue.licences import load_catalogue
 from domain.clock import ManualClock
 from domain.errors import DomainError, ErrorCode
+from domain.licences.actions import Action
 from domain.licences.licence import UserLicence
 from domain.payments.gateway import GatewayPayment, GatewayStatus, IssuedBillingKey
 from domain.payments.wallet import BillingKey, new_customer_uid, wallet_of
@@ -25,8 +28,8 @@ from domain.store import Storefront
 from domain.subscriptions.commands import (
     cancel_auto_renewal,
     change_payment_method,
-    resubscribe,
-    resume_auto_renewal,
+    pay_now,
+    resume_or_resubscribe,
     subscribe_with_window_key,
 )
 from domain.subscriptions.commands import subscribe as start_subscription
@@ -111,6 +114,10 @@ class SubscriptionLives(RuleBasedStateMachine):
         subscription: Subscription = self.store.repository.get(subscription_id)
         return subscription
 
+    @initialize(target=subscriptions, annual=st.booleans())
+    def a_subscriber_starts_with_one_subscription(self, annual: bool) -> UUID | None:
+        return self.subscribe(annual, CARDS[0])
+
     @rule(target=subscriptions, annual=st.booleans(), card=st.sampled_from(CARDS))
     def subscribe(self, annual: bool, card: str) -> UUID | None:
         try:
@@ -174,13 +181,28 @@ class SubscriptionLives(RuleBasedStateMachine):
         for subscription_id in self.known:
             for _ in range(30):  # beat every minute would catch up one attempt at a time
                 outcome = renew_if_due(self.store, self.clock, self.gateway, subscription_id)
-                if outcome.charged is None:
+                if outcome.merchant_uid is None:
                     break
         for merchant_uid in set(self.gateway.charges) - charged_before:
             owner = next(sid for sid in self.known if sid.hex[:16] == merchant_uid.split("-")[1])
             assert before[owner] in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE), (
                 f"{merchant_uid} charged a {before[owner].value} subscription"
             )
+
+    def _renewing(self) -> list[UUID]:
+        return [sid for sid in self.known if self._subscription(sid).next_charge_at is not None]
+
+    @precondition(lambda self: bool(self._renewing()))
+    @rule(data=st.data())
+    def a_renewal_comes_due_and_the_card_is_declined(self, data: st.DataObject) -> None:
+        """The way into dunning: the card stops working, and time reaches the next charge."""
+        subscription = data.draw(st.sampled_from(self._renewing()))
+        current = self._subscription(subscription)
+        assert current.next_charge_at is not None
+        self.gateway.failing.add(self._card_behind(current.customer_uid))
+        if self.clock.now() < current.next_charge_at:
+            self.clock.advance(current.next_charge_at - self.clock.now())
+        renew_if_due(self.store, self.clock, self.gateway, subscription)
 
     @rule(card=st.sampled_from(CARDS))
     def card_starts_failing(self, card: str) -> None:
@@ -190,51 +212,151 @@ class SubscriptionLives(RuleBasedStateMachine):
     def card_works_again(self, card: str) -> None:
         self.gateway.failing.discard(card)
 
+    def _card_behind(self, customer_uid: str) -> str:
+        return self.gateway.window_keys.get(customer_uid, customer_uid)
+
+    def _declines(self, customer_uid: str) -> bool:
+        return self._card_behind(customer_uid) in self.gateway.failing
+
+    def _key(self, card: str) -> BillingKey:
+        return BillingKey(card, card, "nice", card, f"****{card}")
+
+    def _allowed(self, subscription: UUID) -> set[Action]:
+        return self._subscription(subscription).allowed_actions(self.clock.now())
+
+    def _paid_until_and_licence_end(self, subscription: UUID) -> tuple[object, object]:
+        current = self._subscription(subscription)
+        licence: UserLicence = self.store.repository.get(current.user_licence_id)
+        return current.paid_until, licence.expires_at
+
     @rule(subscription=subscriptions)
     def cancel(self, subscription: UUID | None) -> None:
-        if subscription is not None:
-            try:
-                cancel_auto_renewal(self.store, self.clock, account_id=self.account_id, subscription_id=subscription)
-            except DomainError:
-                assert self._subscription(subscription).status in (
-                    SubscriptionStatus.CANCELLED,
-                    SubscriptionStatus.ENDED,
-                )
+        if subscription is None:
+            return
+        allowed = self._allowed(subscription)
+        try:
+            cancel_auto_renewal(self.store, self.clock, account_id=self.account_id, subscription_id=subscription)
+        except DomainError:
+            assert Action.CANCEL_AUTO_RENEWAL not in allowed
+        else:
+            assert Action.CANCEL_AUTO_RENEWAL in allowed
+            assert not self._subscription(subscription).is_scheduled
+
+    @rule(subscription=subscriptions, card=st.sampled_from((*CARDS, None)))
+    def turn_renewals_back_on(self, subscription: UUID | None, card: str | None) -> None:
+        """The licence page's resume button: resume, re-subscribe or pay now, whichever applies."""
+        if subscription is None:
+            return
+        before = self._subscription(subscription)
+        allowed = before.allowed_actions(self.clock.now())
+        charging = allowed & {Action.RESUBSCRIBE, Action.PAY_NOW}
+        paying_card = card or before.customer_uid
+        refused = self._refusal(
+            lambda: resume_or_resubscribe(
+                self.store,
+                self.clock,
+                self.gateway,
+                account_id=self.account_id,
+                subscription_id=subscription,
+                key=self._key(card) if card else None,
+            )
+        )
+        if refused is None:
+            assert allowed & {Action.RESUME, Action.RESUBSCRIBE, Action.PAY_NOW}
+            after = self._subscription(subscription)
+            assert after.status is SubscriptionStatus.ACTIVE
+            assert after.customer_uid == paying_card
+            return
+        if refused is ErrorCode.CHECK_CARD_HELD:
+            assert charging and self._declines(paying_card)
+        else:
+            assert refused is ErrorCode.AUTO_PAYMENT_ALREADY_SET
+            assert not allowed & {Action.RESUME, Action.RESUBSCRIBE, Action.PAY_NOW}
+        assert self._subscription(subscription).customer_uid == before.customer_uid  # a refused card stays out
+
+    @staticmethod
+    def _refusal(command: Callable[[], object]) -> ErrorCode | None:
+        try:
+            command()
+        except DomainError as error:
+            return error.code
+        return None
+
+    def _past_due(self) -> list[UUID]:
+        return [sid for sid in self.known if self._subscription(sid).status is SubscriptionStatus.PAST_DUE]
+
+    @precondition(lambda self: bool(self._past_due()))
+    @rule(data=st.data(), card=st.sampled_from((*CARDS, None)), topped_up=st.booleans())
+    def a_past_due_subscriber_pays_or_changes_the_card(
+        self, data: st.DataObject, card: str | None, topped_up: bool
+    ) -> None:
+        """The licence page's pay-now button (no card) or its change-card button (a card), while past due,
+        perhaps after sorting the card out with the bank."""
+        subscription = data.draw(st.sampled_from(self._past_due()))
+        if topped_up:
+            self.gateway.failing.discard(self._card_behind(card or self._subscription(subscription).customer_uid))
+        if card is None:
+            self.pay_a_past_due_period_now(subscription)
+        else:
+            self.change_the_card(subscription, card)
 
     @rule(subscription=subscriptions)
-    def resume(self, subscription: UUID | None) -> None:
-        if subscription is not None:
-            try:
-                resume_auto_renewal(self.store, self.clock, account_id=self.account_id, subscription_id=subscription)
-            except DomainError:
-                current = self._subscription(subscription)
-                assert current.status is not SubscriptionStatus.CANCELLED or self.clock.now() >= current.paid_until
+    def pay_a_past_due_period_now(self, subscription: UUID | None) -> None:
+        if subscription is None:
+            return
+        before = self._subscription(subscription)
+        allowed = before.allowed_actions(self.clock.now())
+        paid_until = before.paid_until
+        refused = self._refusal(
+            lambda: pay_now(
+                self.store, self.clock, self.gateway, account_id=self.account_id, subscription_id=subscription
+            )
+        )
+        if refused is None:
+            assert Action.PAY_NOW in allowed
+            self._check_paid_once(subscription, paid_until)
+        elif refused is ErrorCode.CHECK_CARD_HELD:
+            assert Action.PAY_NOW in allowed and self._declines(before.customer_uid)
+            after = self._subscription(subscription)
+            assert after.status is SubscriptionStatus.PAST_DUE
+            assert after.retry_at == before.retry_at  # the subscriber's own attempt leaves dunning as it was
+        else:
+            assert Action.PAY_NOW not in allowed
 
-    @rule(subscription=subscriptions, card=st.sampled_from(CARDS))
-    def resubscribe_after_the_end(self, subscription: UUID | None, card: str) -> None:
-        if subscription is not None:
-            try:
-                resubscribe(
-                    self.store,
-                    self.clock,
-                    self.gateway,
-                    account_id=self.account_id,
-                    subscription_id=subscription,
-                    customer_uid=card,
-                )
-            except DomainError:
-                status = self._subscription(subscription).status
-                assert status is not SubscriptionStatus.ENDED or card in self.gateway.failing
+    def _check_paid_once(self, subscription: UUID, paid_until_before: object) -> None:
+        """The due period was paid: dunning stopped and the licence moved on by exactly one period."""
+        after = self._subscription(subscription)
+        assert after.status is SubscriptionStatus.ACTIVE and after.retry_at is None
+        assert after.paid_until == paid_until_before + period_length(after.life)  # type: ignore[operator]
+        assert self._paid_until_and_licence_end(subscription) == (after.paid_until, after.paid_until)
 
     @rule(subscription=subscriptions, card=st.sampled_from(CARDS))
     def change_the_card(self, subscription: UUID | None, card: str) -> None:
-        if subscription is not None:
-            try:
-                change_payment_method(
-                    self.store, self.clock, account_id=self.account_id, subscription_id=subscription, customer_uid=card
-                )
-            except DomainError:
-                assert self._subscription(subscription).status is SubscriptionStatus.ENDED
+        """Past due, a new card pays the due period at once (as an open invoice after a card update)."""
+        if subscription is None:
+            return
+        before = self._subscription(subscription)
+        allowed = before.allowed_actions(self.clock.now())
+        refused = self._refusal(
+            lambda: change_payment_method(
+                self.store,
+                self.clock,
+                self.gateway,
+                account_id=self.account_id,
+                subscription_id=subscription,
+                key=self._key(card),
+            )
+        )
+        if refused is None:
+            assert Action.CHANGE_PAYMENT_METHOD in allowed
+            assert self._subscription(subscription).customer_uid == card
+            if Action.PAY_NOW in allowed:
+                self._check_paid_once(subscription, before.paid_until)
+        elif refused is ErrorCode.CHECK_CARD_HELD:
+            assert Action.PAY_NOW in allowed and card in self.gateway.failing
+            assert self._subscription(subscription).customer_uid == before.customer_uid
+        else:
+            assert Action.CHANGE_PAYMENT_METHOD not in allowed
 
     @invariant()
     def no_period_is_ever_charged_twice(self) -> None:
@@ -282,7 +404,7 @@ class SubscriptionLives(RuleBasedStateMachine):
 
 TestSubscriptionLives = SubscriptionLives.TestCase
 TestSubscriptionLives.settings = settings(
-    max_examples=25,
+    max_examples=30,
     stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

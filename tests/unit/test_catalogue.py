@@ -1,15 +1,14 @@
-"""The catalogue: every licence valid, fallbacks for country and language, discounts rounded down."""
+"""The catalogue: every licence valid, fallbacks for country and language."""
 
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from domain.catalogue.licences import CATALOGUE_FILE, LIFETIME_DAYS, discounted, load_catalogue
+from domain.catalogue.licences import CATALOGUE_FILE, LIFETIME_DAYS, load_catalogue
 from domain.catalogue.products import PRODUCTS, Edition
 from events.values import Currency, Language
 
@@ -49,20 +48,6 @@ def test_a_missing_language_falls_back_to_english_then_korean(tmp_path: Path) ->
     first["localizations"] = [item for item in first["localizations"] if item["langCode"] == "ko"]
     edited.write_text(json.dumps(document))
     assert load_catalogue(edited).licences[0].localization_for(Language.JA).lang_code is Language.KO
-
-
-def test_the_annual_discount_is_charged_rounded_down_to_the_minor_unit() -> None:
-    annual = load_catalogue().get(121)
-    assert annual is not None
-    assert annual.base_discount == Decimal("0.3")
-    assert annual.charged_amount(annual.price_for("KR")) == 24360  # 34,800 won less 30%
-    assert annual.charged_amount(annual.price_for("US")) == 2511  # $35.88 less 30% = $25.116 -> $25.11
-    assert discounted(999, Decimal("0.5")) == 499
-
-
-def test_a_discount_outside_zero_to_one_is_refused() -> None:
-    with pytest.raises(ValueError, match="fraction"):
-        discounted(1000, Decimal("1"))
 
 
 def test_an_operator_error_in_the_file_is_caught_when_loading(tmp_path: Path) -> None:

@@ -2,32 +2,51 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from uuid import uuid4
 
 import pytest
 
 from domain.accounts.account import Account, EmailIndex, NicknameIndex
-from domain.accounts.session import REUSE, Session
+from domain.accounts.session import ACCOUNT_CLOSED, REUSE, Session
 from domain.accounts.tokens import REFRESH_TOKEN_LIFETIME, hash_secret
 from domain.errors import DomainError, ErrorCode
 from events.values import Language
 from tests.support import START
 
 
-def test_a_session_accepts_only_its_current_secret_and_lives_thirty_days_from_its_last_use() -> None:
+def test_a_session_rotates_on_its_current_secret_and_lives_thirty_days_from_its_last_use() -> None:
     session = Session.start(family_id=uuid4(), account_id=uuid4(), secret_hash=hash_secret("one"), at=START)
-    assert session.matches(hash_secret("one")) and not session.matches(hash_secret("two"))
     later = START + timedelta(days=20)
-    session.rotate(hash_secret("two"), later)
+    assert session.refresh(hash_secret("one"), hash_secret("two"), START, later) is None
     assert session.matches(hash_secret("two")) and not session.matches(hash_secret("one"))
     assert session.is_usable(START + REFRESH_TOKEN_LIFETIME + timedelta(days=1))
     assert not session.is_usable(later + REFRESH_TOKEN_LIFETIME)
-    session.revoke(REUSE, later)
-    session.revoke(REUSE, later)
-    assert not session.is_usable(later)
+    assert session.refresh(hash_secret("two"), hash_secret("three"), START, later + REFRESH_TOKEN_LIFETIME)
+    assert len(session.collect_events()) == 2, "an expired family refuses without recording anything"
+
+
+def test_an_old_secret_presented_again_revokes_the_whole_family() -> None:
+    session = Session.start(family_id=uuid4(), account_id=uuid4(), secret_hash=hash_secret("one"), at=START)
+    session.refresh(hash_secret("one"), hash_secret("two"), START, START)
+    assert session.refresh(hash_secret("one"), hash_secret("thief"), START, START) == "refresh token reused"
     assert session.revoked_reason == REUSE
+    assert session.refresh(hash_secret("two"), hash_secret("three"), START, START) == "session ended"
+    session.revoke(REUSE, START)
     assert len(session.collect_events()) == 3, "revoking twice records once"
+
+
+@pytest.mark.parametrize(
+    ("credentials_changed_at", "why"),
+    [(None, "the account was deleted"), (START + timedelta(hours=1), "the password changed after the login")],
+)
+def test_a_family_that_outlived_its_account_or_password_is_revoked(
+    credentials_changed_at: datetime | None, why: str
+) -> None:
+    session = Session.start(family_id=uuid4(), account_id=uuid4(), secret_hash=hash_secret("one"), at=START)
+    refused = session.refresh(hash_secret("one"), hash_secret("two"), credentials_changed_at, START + timedelta(days=1))
+    assert refused is not None, why
+    assert session.revoked_reason == ACCOUNT_CLOSED
 
 
 def test_a_released_address_can_be_claimed_again_but_a_held_one_cannot() -> None:

@@ -10,8 +10,9 @@ from uuid import UUID
 from celery import shared_task
 
 from domain.accounts.account import Account
+from domain.subscriptions.charging import Charged
 from domain.subscriptions.mails import render_subscription_mail
-from domain.subscriptions.renewal import RenewalOutcome, renew_if_due
+from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription
 from projections.subscriptions import due_subscriptions, upcoming_renewals
 from workers.tasks.mail import send_once
@@ -20,7 +21,7 @@ from workers.wiring import WorkerServices, worker_services
 log = logging.getLogger(__name__)
 
 
-def renew_due_subscriptions(services: WorkerServices) -> list[RenewalOutcome]:
+def renew_due_subscriptions(services: WorkerServices) -> list[Charged]:
     """One pass over every subscription the index says is due; each is safe to repeat or race."""
     outcomes = []
     for subscription_id in due_subscriptions(services.views, services.clock.now()):
@@ -56,7 +57,7 @@ def renew_one(subscription_id: str) -> str | None:
     outcome = renew_if_due(
         worker_services().store, worker_services().clock, worker_services().gateway, UUID(subscription_id)
     )
-    return outcome.charged
+    return outcome.merchant_uid
 
 
 UPCOMING_NOTICE = timedelta(days=7)

@@ -97,7 +97,7 @@ class Desk:
     def beat(self) -> list[str]:
         """What the beat's renewal task does on its next minute; returns the merchantUids charged."""
         self.views_caught_up()
-        charged = [outcome.charged for outcome in renew_due_subscriptions(self.workers) if outcome.charged]
+        charged = [outcome.merchant_uid for outcome in renew_due_subscriptions(self.workers) if outcome.merchant_uid]
         self.views_caught_up()
         return charged
 

@@ -14,7 +14,7 @@ from domain.catalogue.licences import Catalogue
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceKeyIndex, LicenceState, UserLicence
 from domain.payments.payment import Payment, PaymentState
-from domain.payments.purchase import Order, confirm_payment, lapse_if_unpaid, place_order, refund_payment
+from domain.payments.purchase import Order, lapse_if_unpaid, place_order, refund_payment, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
@@ -59,7 +59,7 @@ def test_a_customer_buys_an_annual_licence_valid_for_a_year(
 
     callback = _pay(sandbox, order)
     assert callback["success"] is True
-    confirmed = confirm_payment(
+    confirmed = settle_payment(
         store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid
     )
 
@@ -79,7 +79,7 @@ def test_a_guest_purchase_creates_the_account_and_gives_back_the_licence_key(
     catalogue: Catalogue,
 ) -> None:  # fmt: skip
     first = _order(store, domain_clock, gateway, catalogue, email="New.Buyer@Example.com")
-    confirmed = confirm_payment(
+    confirmed = settle_payment(
         store, domain_clock, gateway, imp_uid=_pay(sandbox, first)["imp_uid"], merchant_uid=first.merchant_uid
     )
     assert confirmed.account_created is True
@@ -88,7 +88,7 @@ def test_a_guest_purchase_creates_the_account_and_gives_back_the_licence_key(
     assert index.account_id == confirmed.account_id
 
     second = _order(store, domain_clock, gateway, catalogue, email="new.buyer@example.com", licence_id=131)
-    again = confirm_payment(
+    again = settle_payment(
         store,
         domain_clock,
         gateway,
@@ -110,7 +110,7 @@ def test_twenty_racing_confirms_of_one_payment_make_exactly_one_licence(
 
     def confirm(attempt: int) -> UUID:
         each = stores[attempt % len(stores)]
-        return confirm_payment(
+        return settle_payment(
             each, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid
         ).user_licence_id
 
@@ -139,7 +139,7 @@ def test_a_payment_for_another_amount_is_refused_and_cancelled_at_the_gateway(
     assert callback["success"] is True  # the customer paid 100 won for a 24,360 won licence
 
     with pytest.raises(DomainError) as refused:
-        confirm_payment(store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid)
+        settle_payment(store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid)
     assert refused.value.code is ErrorCode.PAYMENT_DIFFERS_FROM_INIT
     payment: Payment = store.repository.get(Payment.id_for(order.merchant_uid))
     assert payment.state is PaymentState.CANCELLED
@@ -156,7 +156,7 @@ def test_a_declined_card_fails_the_payment_with_minus_300(
     callback = _pay(sandbox, order, card_number=DECLINED_CARD)
     assert callback["success"] is False
     with pytest.raises(DomainError) as refused:
-        confirm_payment(store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid)
+        settle_payment(store, domain_clock, gateway, imp_uid=callback["imp_uid"], merchant_uid=order.merchant_uid)
     assert refused.value.code is ErrorCode.PAYMENT_REFUSED
     assert store.repository.get(Payment.id_for(order.merchant_uid)).state is PaymentState.FAILED
 
@@ -167,18 +167,18 @@ def test_a_virtual_account_reserves_the_licence_until_the_deposit_arrives(
 ) -> None:  # fmt: skip
     order = _order(store, domain_clock, gateway, catalogue, payment_method="virtualAccount")
     imp_uid = _pay(sandbox, order)["imp_uid"]
-    reserved = confirm_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
+    reserved = settle_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
     assert reserved.state is PaymentState.RESERVED
     licence: UserLicence = store.repository.get(reserved.user_licence_id)
     assert licence.state is LicenceState.RESERVED
     assert not licence.is_valid(domain_clock.now())
 
     assert sandbox.deposit(imp_uid).status_code == 200
-    paid = confirm_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
+    paid = settle_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
     assert paid.state is PaymentState.PAID
     assert paid.user_licence_id == reserved.user_licence_id
     assert store.repository.get(paid.user_licence_id).is_valid(domain_clock.now())
-    again = confirm_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
+    again = settle_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
     assert again.state is PaymentState.PAID
 
 
@@ -188,7 +188,7 @@ def test_an_unpaid_virtual_account_is_cancelled_once_its_deadline_passes(
 ) -> None:  # fmt: skip
     order = _order(store, domain_clock, gateway, catalogue, payment_method="virtualAccount")
     imp_uid = _pay(sandbox, order)["imp_uid"]
-    reserved = confirm_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
+    reserved = settle_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
 
     clock.advance(timedelta(days=2))
     assert lapse_if_unpaid(store, domain_clock, gateway, merchant_uid=order.merchant_uid) is False
@@ -207,7 +207,7 @@ def test_refunds_shorten_then_revoke_the_licence(
 ) -> None:  # fmt: skip
     order = _order(store, domain_clock, gateway, catalogue)
     imp_uid = _pay(sandbox, order)["imp_uid"]
-    confirmed = confirm_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
+    confirmed = settle_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
     bought_at = domain_clock.now()
 
     assert (

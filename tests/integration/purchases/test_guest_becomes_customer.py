@@ -10,7 +10,7 @@ from api.services import build_services
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.payments.payment import Payment
-from domain.payments.purchase import confirm_payment, place_order
+from domain.payments.purchase import place_order, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
@@ -53,7 +53,7 @@ def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licenc
         buyer_email=order.buyer_email,
         card_number="4111111111111111",
     )
-    bought = confirm_payment(
+    bought = settle_payment(
         store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid, language=Language.EN
     )
 

@@ -9,7 +9,7 @@ import pytest
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.licences.licence import LicenceState, UserLicence
-from domain.payments.purchase import confirm_payment, place_order
+from domain.payments.purchase import place_order, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
@@ -55,7 +55,7 @@ def test_an_operator_refunds_part_then_the_rest_and_the_licence_ends(
         buyer_email=order.buyer_email,
         card_number="4111111111111111",
     )
-    confirmed = confirm_payment(store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid)
+    confirmed = settle_payment(store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid)
     assert (order.amount, order.currency) == (4999, "USD")  # lifetime, one device, $49.99
 
     for name, value in {

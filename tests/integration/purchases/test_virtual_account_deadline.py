@@ -12,7 +12,7 @@ import pytest
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.licences.licence import LicenceState, UserLicence
-from domain.payments.purchase import confirm_payment, place_order
+from domain.payments.purchase import place_order, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
@@ -82,7 +82,7 @@ def test_an_unpaid_virtual_account_is_swept_at_its_deadline_and_the_buyer_is_mai
         amount=order.amount,
         buyer_email=order.buyer_email,
     )
-    reserved = confirm_payment(
+    reserved = settle_payment(
         store, services.clock, services.gateway, imp_uid=checkout["imp_uid"], merchant_uid=order.merchant_uid
     )
     with running_projector(settings):

@@ -1,0 +1,74 @@
+"""What a customer may do with a licence right now.
+
+The API returns these with the licence list and detail (with the subscription's own, see
+``domain.subscriptions.subscription.subscription_actions``), and the web shows a button for
+each; nothing outside the domain re-derives them from states. The rules read plain facts, so
+the same rule answers for a loaded aggregate and for a view row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+
+from domain.catalogue.licences import Catalogue
+
+# Licences someone paid for; an open-beta licence has nothing to upgrade from.
+PAID_SOURCES = ("purchase", "subscription")
+
+
+class Action(Enum):
+    """Something a customer can ask for on the licence page (values are the API's names)."""
+
+    REGISTER_DEVICE = "registerDevice"
+    RENAME_DEVICE = "renameDevice"
+    REMOVE_DEVICE = "removeDevice"
+    UPGRADE = "upgrade"
+    CANCEL_AUTO_RENEWAL = "cancelAutoRenewal"
+    RESUME = "resume"
+    RESUBSCRIBE = "resubscribe"
+    CHANGE_PAYMENT_METHOD = "changePaymentMethod"
+    PAY_NOW = "payNow"
+
+
+def action_names(actions: Iterable[Action]) -> list[str]:
+    """The API's names of some actions, in the enum's order (the order the licence page lists them)."""
+    chosen = set(actions)
+    return [action.value for action in Action if action in chosen]
+
+
+@dataclass(frozen=True)
+class LicenceFacts:
+    """What the licence rules look at (from the aggregate, or from a licences-view row)."""
+
+    state: str  # "active", "reserved", "lapsed" or "revoked"
+    expires_at: datetime | None
+    devices_count: int
+    max_devices_count: int
+    source: str  # "purchase", "subscription" or "open-beta"
+    product_code: str
+    life: int
+
+    def is_valid(self, now: datetime) -> bool:
+        """Active and not yet expired."""
+        return self.state == "active" and self.expires_at is not None and now < self.expires_at
+
+
+def licence_actions(facts: LicenceFacts, catalogue: Catalogue, now: datetime) -> set[Action]:
+    """What the licence itself allows: devices while it is valid, and an upgrade when the catalogue has a
+    bigger plan of the same product for a licence someone paid for."""
+    allowed: set[Action] = set()
+    valid = facts.is_valid(now)
+    if valid and facts.devices_count < facts.max_devices_count:
+        allowed.add(Action.REGISTER_DEVICE)
+    if facts.devices_count:
+        allowed |= {Action.RENAME_DEVICE, Action.REMOVE_DEVICE}
+    if (
+        valid
+        and facts.source in PAID_SOURCES
+        and catalogue.upgrade_targets(facts.product_code, facts.life, facts.max_devices_count)
+    ):
+        allowed.add(Action.UPGRADE)
+    return allowed

@@ -1,0 +1,254 @@
+"""The one way a subscription charges its billing key: the first period, a renewal, a dunning retry,
+the subscriber paying a past-due period, and a re-subscription.
+
+Each charge follows the same steps. The subscription decides the attempt (its merchantUid, key
+and quote); the gateway is charged outside any transaction (a repeated merchantUid returns the
+first charge instead of charging again); then, in one transaction, a payment record of the
+attempt is saved with what the subscription records, and a paid period moves the licence's end
+to the end of the subscription's paid period.
+
+The payment record is the answer to a repeated or racing attempt: when a record of the attempt
+exists, the attempt was settled already and its outcome is returned as it was. A charge the
+subscription no longer wants by the time it is recorded (auto-renewal was stopped while the
+renewal was being charged) is given back at the gateway and recorded as refunded.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from domain.accounts.account import Account
+from domain.clock import Clock
+from domain.errors import DomainError, ErrorCode
+from domain.licences.keys import new_licence_key
+from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
+from domain.payments.gateway import GatewayPayment, PaymentGateway
+from domain.payments.payment import Payment, PaymentState
+from domain.store import Storefront
+from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
+from events.concurrency import retry_on_conflict
+
+log = logging.getLogger(__name__)
+
+NO_LONGER_WANTED = "auto-renewal was stopped while the charge was made"
+
+# Chooses the attempt to make from the subscription as loaded now (None: nothing to charge).
+Decision = Callable[[Subscription, datetime], ChargeAttempt | None]
+
+
+@dataclass(frozen=True)
+class Charged:
+    """What a charge did: the attempt made (None when nothing was due) and whether it paid."""
+
+    subscription_id: UUID
+    attempt: ChargeAttempt | None
+    paid: bool
+    status: SubscriptionStatus
+    notification_id: int
+    reason: str = ""
+
+    @property
+    def merchant_uid(self) -> str | None:
+        """The order id of the attempt made, if any."""
+        return self.attempt.merchant_uid if self.attempt else None
+
+
+def load_subscription(store: Storefront, subscription_id: UUID, account_id: UUID | None = None) -> Subscription:
+    """A subscription (404 when missing, or when ``account_id`` is given and it is someone else's)."""
+    try:
+        subscription: Subscription = store.repository.get(subscription_id)
+    except AggregateNotFoundError:
+        raise DomainError(ErrorCode.NOT_FOUND) from None
+    if not isinstance(subscription, Subscription) or (account_id is not None and subscription.account_id != account_id):
+        raise DomainError(ErrorCode.NOT_FOUND)
+    return subscription
+
+
+def charge_subscription(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    *,
+    subscription_id: UUID,
+    decide: Decision,
+    account_id: UUID | None = None,
+) -> Charged:
+    """Make the charge ``decide`` picks and record it; safe to repeat and to race (see the module)."""
+    subscription = load_subscription(store, subscription_id, account_id)
+    attempt = decide(subscription, clock.now())
+    licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    if attempt is None or licence.state is not LicenceState.ACTIVE:  # a refunded licence renews no more
+        return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
+    charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, subscription.name)
+
+    def record() -> tuple[Charged, Payment | None]:
+        earlier = _recorded(store, attempt.merchant_uid)
+        current = load_subscription(store, subscription_id)
+        if earlier is not None:
+            return _answer(current, attempt, earlier, store.max_notification_id()), None
+        now = clock.now()
+        licence: UserLicence = store.repository.get(current.user_licence_id)
+        payment = _payment_record(store, attempt, current.account_id, licence.terms, now)
+        if not current.is_current(attempt, now):
+            return _unwanted(store, current, attempt, payment, charge, now)
+        paid = current.record_charge(attempt, charge, now)
+        if paid:
+            payment.succeed(charge, now)
+            licence.extend_to(current.paid_until, now)
+        else:
+            payment.fail(charge.imp_uid, _reason(charge), now)
+        position = store.save(current, licence, payment)[-1].notification.id
+        return Charged(current.id, attempt, paid, current.status, position, "" if paid else _reason(charge)), None
+
+    charged, to_give_back = retry_on_conflict(record)
+    if to_give_back is not None:
+        _give_back(store, clock, gateway, to_give_back)
+    return charged
+
+
+def start_subscription(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    *,
+    attempt: ChargeAttempt,
+    subscription_id: UUID,
+    account_id: UUID,
+    terms: LicenceTerms,
+    card_name: str | None,
+    card_number: str | None,
+    opens_account: bool = False,
+    also_save: Sequence[Aggregate] = (),
+) -> tuple[Subscription, UserLicence, int]:
+    """Charge the first period, then save the subscription, its new licence and the payment record
+    in one transaction (with ``also_save``: a wallet, a guest's new account, which ``opens_account``
+    says the payment opened). -303 when refused, also for a first charge refused before under the
+    same order id."""
+    earlier = _recorded(store, attempt.merchant_uid)
+    if earlier is not None and earlier.state is PaymentState.FAILED:
+        raise DomainError(ErrorCode.CHECK_CARD_HELD, "this billing key was refused: use another card")
+    charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, terms.name)
+    now = clock.now()
+    user_licence_id = UserLicence.id_for_payment(attempt.merchant_uid)
+    payment = _payment_record(store, attempt, account_id, terms, now, user_licence_id, also_save)
+    if opens_account:
+        payment.open_buyer_account(account_id, now)
+    if not attempt.is_paid_by(charge):
+        payment.fail(charge.imp_uid, _reason(charge), now)
+        store.save(payment, *also_save)
+        raise DomainError(ErrorCode.CHECK_CARD_HELD, _reason(charge))
+    payment.succeed(charge, now)
+    subscription = Subscription.start(
+        attempt=attempt,
+        subscription_id=subscription_id,
+        account_id=account_id,
+        user_licence_id=user_licence_id,
+        name=terms.name,
+        life=terms.life,
+        card_name=card_name or charge.card_name,
+        card_number=card_number or charge.card_number,
+        at=now,
+    )
+    licence_key = new_licence_key()
+    licence = UserLicence.grant(
+        account_id=account_id,
+        terms=terms,
+        licence_key=licence_key,
+        merchant_uid=attempt.merchant_uid,
+        source="subscription",
+        at=now,
+        user_licence_id=user_licence_id,
+    )
+    licence.extend_to(subscription.paid_until, now)
+    index = LicenceKeyIndex.claim(licence_key=licence_key, user_licence_id=licence.id, at=now)
+    position = store.save(payment, subscription, licence, index, *also_save)[-1].notification.id
+    return subscription, licence, position
+
+
+def _payment_record(
+    store: Storefront,
+    attempt: ChargeAttempt,
+    account_id: UUID,
+    terms: LicenceTerms,
+    at: datetime,
+    user_licence_id: UUID | None = None,
+    saved_with: Sequence[Aggregate] = (),
+) -> Payment:
+    """The payment record of one charge attempt, at the attempt's quote, addressed to the subscriber."""
+    subscriber = next((item for item in saved_with if isinstance(item, Account) and item.id == account_id), None)
+    if subscriber is None:
+        subscriber = store.repository.get(account_id)
+    return Payment.order(
+        merchant_uid=attempt.merchant_uid,
+        at=at,
+        quote=attempt.quote,
+        terms=terms,
+        catalogue_version=0,
+        account_id=account_id,
+        buyer_email=subscriber.email,
+        purchase_type=attempt.kind.purchase_type,
+        user_licence_id=user_licence_id,
+    )
+
+
+def _recorded(store: Storefront, merchant_uid: str) -> Payment | None:
+    try:
+        payment: Payment = store.repository.get(Payment.id_for(merchant_uid))
+    except AggregateNotFoundError:
+        return None
+    return payment
+
+
+def _answer(subscription: Subscription, attempt: ChargeAttempt, record: Payment, position: int) -> Charged:
+    """A repeated attempt answers what the first one recorded."""
+    paid = record.state is PaymentState.PAID
+    return Charged(subscription.id, attempt, paid, subscription.status, position, "" if paid else record.fail_reason)
+
+
+def _unwanted(
+    store: Storefront,
+    subscription: Subscription,
+    attempt: ChargeAttempt,
+    payment: Payment,
+    charge: GatewayPayment,
+    now: datetime,
+) -> tuple[Charged, Payment | None]:
+    """The subscription stopped wanting this charge while it was made: record it; give paid money back."""
+    if attempt.is_paid_by(charge):
+        payment.succeed(charge, now)
+        position = store.save(payment)[-1].notification.id
+        return Charged(subscription.id, attempt, False, subscription.status, position, NO_LONGER_WANTED), payment
+    payment.fail(charge.imp_uid, _reason(charge), now)
+    position = store.save(payment)[-1].notification.id
+    return Charged(subscription.id, attempt, False, subscription.status, position, _reason(charge)), None
+
+
+def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment) -> None:
+    """Refund a charge nobody wants any more, in full (the licence was never extended by it)."""
+    if payment.imp_uid is None:
+        return
+    try:
+        refunded = gateway.cancel(payment.imp_uid, None, payment.refundable, NO_LONGER_WANTED)
+    except Exception:  # recorded as paid: an operator refunds it from the log
+        log.exception("could not give back %s", payment.merchant_uid)
+        return
+
+    def record() -> None:
+        current: Payment = store.repository.get(payment.id)
+        owed = refunded.cancel_amount - current.cancel_amount
+        if owed > 0:
+            current.refund(owed, NO_LONGER_WANTED, clock.now())
+            store.save(current)
+
+    retry_on_conflict(record)
+
+
+def _reason(charge: GatewayPayment) -> str:
+    return charge.fail_reason or f"gateway status {charge.status.value}"

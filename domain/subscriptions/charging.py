@@ -95,7 +95,7 @@ def charge_subscription(
             return _answer(current, attempt, earlier, store.max_notification_id()), None
         now = clock.now()
         licence: UserLicence = store.repository.get(current.user_licence_id)
-        payment = _payment_record(store, attempt, current.account_id, licence.terms, now)
+        payment = _payment_record(store, attempt, current.account_id, licence.terms, now, licence.id)
         if not current.is_current(attempt, now):
             return _unwanted(store, current, attempt, payment, charge, now)
         paid = current.record_charge(attempt, charge, now)

@@ -88,7 +88,8 @@ def test_a_guest_buys_a_licence_then_registers_its_key_activates_and_renames_a_d
     assert confirmed.status_code == 200, confirmed.text
     body = confirmed.json()
     assert (body["state"], body["email"], body["accountCreated"]) == ("paid", "guest@example.com", True)
-    assert shop.confirm(order, imp_uid).json()["userLicenseId"] == body["userLicenseId"]
+    again = shop.confirm(order, imp_uid).json()
+    assert (again["userLicenseId"], again["accountCreated"]) == (body["userLicenseId"], True)  # as the first said
 
     owner = shop.account("owner@example.com")
     claimed = shop.client.post(f"{V1}/licenses/{body['licenseKey'].lower()}/giveme", headers=owner)
@@ -115,10 +116,13 @@ def test_a_guest_buys_a_licence_then_registers_its_key_activates_and_renames_a_d
     detail = shop.client.get(f"{V1}/licenses/mine/{body['userLicenseId']}", headers=owner).json()
     assert [d["registrationData"]["deviceName"] for d in detail["devices"]] == ["Mina's phone"]
     assert [p["merchantUid"] for p in detail["payments"]] == [order["merchantUid"]]
+    # Its one device slot is taken; a bigger plan of the same product exists.
+    assert detail["allowedActions"] == ["renameDevice", "removeDevice", "upgrade"]
     history = shop.client.get(f"{V1}/payments/licenses", headers=owner).json()
     assert history[0]["amount"] == 24360
     assert history[0]["originalAmount"] == 34800
     assert history[0]["discountRate"] == "0.3"
+    assert history[0]["discountFactors"] == [{"type": "base", "factor": "0.3"}]
     assert history[0]["cardNumber"] and "4111" not in history[0]["cardNumber"][6:]
 
 
@@ -214,17 +218,19 @@ def test_twenty_concurrent_confirm_requests_make_exactly_one_licence(shop: Shop)
     imp_uid = shop.pay(order)
     app = shop.client.app
 
-    def confirm(_: int) -> tuple[int, str]:
+    def confirm(_: int) -> tuple[int, str, bool]:
         with TestClient(app) as client:
             answer = client.post(
                 f"{V1}/payments/licenses/new/confirm", json={"impUid": imp_uid, "merchantUid": order["merchantUid"]}
             )
-            return answer.status_code, answer.json().get("userLicenseId", "")
+            body = answer.json()
+            return answer.status_code, body.get("userLicenseId", ""), body.get("accountCreated", False)
 
     with ThreadPoolExecutor(max_workers=20) as pool:
         answers = list(pool.map(confirm, range(20)))
-    assert {status for status, _ in answers} == {200}
-    assert len({licence for _, licence in answers}) == 1
+    assert {status for status, _, _ in answers} == {200}
+    assert len({licence for _, licence, _ in answers}) == 1
+    assert {created for _, _, created in answers} == {True}, "every racer answers what the winner recorded"
     grants = [
         n
         for n in shop.services.store.recorder.select_notifications(start=1, limit=1000)
@@ -245,3 +251,59 @@ def test_a_payment_of_another_amount_is_refused_over_http_and_cancelled_at_the_g
     assert (refused.status_code, refused.json()["errorCode"]) == (409, -301)
     assert shop.services.payments.get_payment(imp_uid).status.value == "cancelled"
     assert shop.confirm(order, imp_uid).json()["errorCode"] == -301
+
+
+def test_a_confirm_that_loses_the_race_to_the_webhook_still_says_the_purchase_created_the_account(shop: Shop) -> None:
+    order = shop.order(email="late-browser@example.com")
+    imp_uid = shop.pay(order)
+    webhook = shop.client.post(
+        f"{V1}/payments/webhook", json={"imp_uid": imp_uid, "merchant_uid": order["merchantUid"], "status": "paid"}
+    )
+    assert webhook.json() == {"ok": True}
+    confirmed = shop.confirm(order, imp_uid)
+    assert confirmed.status_code == 200, confirmed.text
+    assert (confirmed.json()["state"], confirmed.json()["accountCreated"]) == ("paid", True)
+
+
+def test_an_order_placed_by_an_account_is_confirmed_by_that_account_only(shop: Shop) -> None:
+    buyer = shop.account("buyer@example.com")
+    stranger = shop.account("stranger@example.com")
+    order = shop.order(buyer)
+    imp_uid = shop.pay(order)
+    assert shop.confirm(order, imp_uid, stranger).status_code == 403
+    assert shop.confirm(order, imp_uid).status_code == 403  # nor by someone without a token
+    mine = shop.confirm(order, imp_uid, buyer)
+    assert (mine.status_code, mine.json()["accountCreated"]) == (200, False)
+
+
+def test_registering_from_a_licence_link_takes_the_licence_with_the_account(shop: Shop) -> None:
+    order = shop.order(email="gift@example.com", licenseId=131)
+    bought = shop.confirm(order, shop.pay(order)).json()
+    registered = shop.client.post(
+        f"{V1}/accounts",
+        params={"userLicenseKey": bought["licenseKey"]},
+        json={"email": "friend@example.com", "pw": "abcd1234", "language": "en"},
+    )
+    assert registered.status_code == 200, registered.text
+    login = shop.client.post(f"{V1}/auth/login", json={"email": "friend@example.com", "pw": "abcd1234"})
+    headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
+    mine = shop.client.get(f"{V1}/licenses/mine", headers=headers).json()
+    assert [licence["id"] for licence in mine] == [bought["userLicenseId"]]
+    topics = [n.topic for n in shop.services.store.recorder.select_notifications(start=1, limit=1000)]
+    transferred_at = topics.index("licence.Transferred")  # saved with the new account, in one transaction
+    assert topics[transferred_at - 2 : transferred_at] == ["account.Registered", "account.EmailClaimed"]
+
+    again = shop.client.post(
+        f"{V1}/accounts",
+        params={"userLicenseKey": bought["licenseKey"]},
+        json={"email": "friend@example.com", "pw": "abcd1234", "language": "en"},
+    )
+    assert again.json()["errorCode"] == -402
+    unknown = shop.client.post(
+        f"{V1}/accounts",
+        params={"userLicenseKey": "NOPE-NOPE-NOPE-NOPE"},
+        json={"email": "nokey@example.com", "pw": "abcd1234", "language": "en"},
+    )
+    assert unknown.status_code == 200  # registered all the same; the licence page tells what is wrong with a key
+    topics = [n.topic for n in shop.services.store.recorder.select_notifications(start=1, limit=1000)]
+    assert topics.count("licence.Transferred") == 1

@@ -130,3 +130,24 @@ def test_billing_key_errors_answer_with_the_spec_codes(desk: Desk) -> None:
     assert desk.call("GET", "/billingkeys/customerUid/nope").status_code == 404
     no_key = desk.call("POST", "/payments/licenses/subscribe/new", json={"licenseId": 131, "countryCode": "KR"})
     assert no_key.json()["errorCode"] == -302  # a lifetime licence is not a subscription
+
+
+def test_each_charge_of_an_annual_subscription_records_the_discount_it_was_charged_with(desk: Desk) -> None:
+    listed = desk.guest_call("GET", "/purchasable-licenses/new", params={"licenseIds": "121"}).json()
+    korea = next(price for price in listed[0]["prices"] if price["countryCode"] == "KR")
+    state = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 121, "countryCode": "KR", "card": GOOD_CARD},
+    ).json()
+    assert state["price"] == korea["requestPrice"] == 24360  # what was shown is what is charged
+    desk.clock.advance(timedelta(days=365))
+    assert len(desk.beat()) == 1
+    records = desk.history()
+    assert sorted(record["purchaseType"] for record in records) == ["renewal", "subscription"]
+    for record in records:
+        assert (record["status"], record["originalAmount"], record["amount"]) == ("paid", 34800, 24360)
+        assert record["discountFactors"] == [{"type": "base", "factor": "0.3"}]
+        assert record["userLicenseId"] == state["userLicenseId"]
+    detail = desk.call("GET", f"/licenses/mine/{state['userLicenseId']}").json()
+    assert len(detail["payments"]) == 2  # the renewal shows on the licence it renewed

@@ -1,4 +1,5 @@
-"""The test harness's admin API (never in production): move the shared clock forward."""
+"""The test harness's admin API (never in production): move the shared clock forward, and run the renewal
+pass now instead of at beat's next tick."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pydantic import Field
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
+from domain.subscriptions.renewal import renew_if_due
+from projections.subscriptions import due_subscriptions
 from projections.test_clock import SharedTestClock
 
 router = APIRouter(prefix="/test-harness", tags=["test harness"])
@@ -53,3 +56,22 @@ def read_clock(services: ServicesDep) -> ClockNow:
 def advance_clock(move: ClockMove, services: ServicesDep) -> ClockNow:
     """Jump every process's time forward; beat and the workers act on their next tick."""
     return ClockNow(now=_clock(services).advance(timedelta(days=move.days, seconds=move.seconds)))
+
+
+class RenewalPass(CamelModel):
+    """What one renewal pass charged (merchantUids of the attempts made)."""
+
+    charged: list[str]
+
+
+@router.post("/renewals/run", response_model=RenewalPass, dependencies=[Depends(admin_only)])
+def run_renewals(services: ServicesDep) -> RenewalPass:
+    """What beat's renewal pass does at its next tick, done now: charge what is due, end what ran out."""
+    services.see_own_write(services.store.max_notification_id(), "subscriptions")
+    charged = []
+    for subscription_id in due_subscriptions(services.views, services.clock.now()):
+        outcome = renew_if_due(services.store, services.clock, services.payments, subscription_id)
+        if outcome.merchant_uid:
+            charged.append(outcome.merchant_uid)
+    services.see_own_write(services.store.max_notification_id(), "licences", "payments", "subscriptions")
+    return RenewalPass(charged=charged)

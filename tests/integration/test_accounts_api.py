@@ -23,11 +23,10 @@ from api.services import Services, build_services
 from config.settings import Settings
 from domain.accounts.auth import refresh_session
 from domain.accounts.tokens import parse_refresh_token
-from domain.clock import ManualClock
 from domain.errors import DomainError
-from domain.ports import MailMessage
 from events.values import Language
-from tests.support import START, PlainHasher, running_projector
+from tests.fakes import ManualClock, PlainHasher, RecordingMailer
+from tests.support import START, running_projector
 from workers.reactions import REACTIONS
 from workers.tasks.mail import (
     deliver_confirmation_mail,
@@ -40,20 +39,12 @@ pytestmark = pytest.mark.integration
 V1 = "/web/unicornpro/v1"
 
 
-class CapturingMailer:
-    def __init__(self) -> None:
-        self.sent: list[MailMessage] = []
-
-    def send(self, message: MailMessage) -> None:
-        self.sent.append(message)
-
-
 @dataclass
 class Site:
     client: TestClient
     services: Services
     clock: ManualClock
-    mailer: CapturingMailer
+    mailer: RecordingMailer
     settings: Settings
 
     def register(self, email: str, pw: str = "abcd1234", language: str = "ko") -> dict[str, object]:
@@ -128,7 +119,7 @@ def site(settings: Settings) -> Iterator[Site]:
     services = build_services(settings, clock=clock)
     services.hasher = PlainHasher()
     with running_projector(settings), TestClient(create_app(services=services)) as client:
-        yield Site(client, services, clock, CapturingMailer(), settings)
+        yield Site(client, services, clock, RecordingMailer(), settings)
     services.close()
 
 

@@ -19,12 +19,13 @@ from celery.contrib.testing.worker import start_worker
 from config.settings import Settings
 from domain.accounts.registration import register_account
 from domain.accounts.tokens import CONFIRM_EMAIL, read_link
-from domain.clock import ManualClock, SystemClock
+from domain.clock import SystemClock
 from domain.store import Storefront
 from events.values import Language
 from projections.database import open_view_database
 from projections.follower import follow
-from tests.support import START, PlainHasher
+from tests.fakes import ManualClock, PlainHasher
+from tests.support import START
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
 from workers.wiring import reset_worker_services

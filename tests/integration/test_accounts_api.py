@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import Services, build_services
+from api.services import Services
 from config.settings import Settings
 from domain.accounts.auth import refresh_session
 from domain.accounts.tokens import parse_refresh_token
@@ -115,11 +115,10 @@ class Site:
 
 @pytest.fixture
 def site(settings: Settings) -> Iterator[Site]:
-    clock = ManualClock(START)
-    services = build_services(settings, clock=clock)
-    services.hasher = PlainHasher()
+    clock, mailer = ManualClock(START), RecordingMailer()
+    services = Services.build(settings, clock=clock, hasher=PlainHasher(), mailer=mailer)
     with running_projector(settings), TestClient(create_app(services=services)) as client:
-        yield Site(client, services, clock, RecordingMailer(), settings)
+        yield Site(client, services, clock, mailer, settings)
     services.close()
 
 

@@ -16,14 +16,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import build_services
+from api.services import Services
 from config.settings import Settings
 from domain.accounts.tokens import issue_access_token
 from domain.clock import SystemClock
 from domain.store import Storefront
 from tests.conftest import make_settings
+from tests.fakes import PlainHasher
 from tests.integration.portone.harness import IMP_KEY, IMP_SECRET, RunningSandbox
-from tests.support import PlainHasher, register, running_projector
+from tests.support import register, running_projector
 from workers.celery_app import create_celery
 
 pytestmark = pytest.mark.integration
@@ -72,9 +73,7 @@ def _start_worker(settings: Settings) -> subprocess.Popen[bytes]:
         [
             sys.executable,
             "-m",
-            "celery",
-            "-A",
-            "workers.main",
+            "workers",
             "worker",
             "--concurrency",
             "2",
@@ -112,8 +111,7 @@ def _wait(predicate: object, timeout: float) -> bool:
 
 @pytest.fixture
 def client(stack_settings: Settings) -> Iterator[TestClient]:
-    services = build_services(stack_settings)
-    services.hasher = PlainHasher()
+    services = Services.build(stack_settings, hasher=PlainHasher())
     yield TestClient(create_app(services=services))
     services.close()
 

@@ -20,17 +20,17 @@ from api.routers import (
     subscriptions,
     test_harness,
 )
-from api.services import Services, build_services
+from api.services import Services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
 from integrations.observability import init_sentry
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
-    """Build the API and web server; ``services`` may be given by tests."""
+    """Build the API and web server; services come from the composition root unless given (the caller closes those)."""
     settings = settings or (services.settings if services else load_settings())
     init_sentry(settings)
-    wired = services or build_services(settings)
+    wired = services or Services.build(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

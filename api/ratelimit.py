@@ -1,17 +1,16 @@
 """Rate limits on login and on requests that send mail (-4 with HTTP 429).
 
-Counters live in Redis when REDIS_URL is set (shared by every API process), in
-memory otherwise. Each action is limited per address and per client.
+Counters live in the storage the bootstrap chose: Redis when REDIS_URL is set (shared
+by every API process), memory otherwise. Each action is limited per address and per client.
 """
 
 from __future__ import annotations
 
 from fastapi import Request
 from limits import RateLimitItem, parse
-from limits.storage import storage_from_string
+from limits.storage import Storage
 from limits.strategies import MovingWindowRateLimiter
 
-from config.settings import Settings
 from domain.accounts.account import normalise_email
 from domain.errors import DomainError, ErrorCode
 
@@ -24,13 +23,8 @@ MAIL_PER_CLIENT = parse("20 per hour")
 class RateLimiter:
     """Moving-window counters keyed by action and identity."""
 
-    def __init__(self, storage_uri: str = "memory://") -> None:
-        self._limiter = MovingWindowRateLimiter(storage_from_string(storage_uri))
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> RateLimiter:
-        """Redis when configured, else memory."""
-        return cls(settings.redis_url or "memory://")
+    def __init__(self, storage: Storage) -> None:
+        self._limiter = MovingWindowRateLimiter(storage)
 
     def hit(self, rule: RateLimitItem, action: str, identity: str) -> bool:
         """Count one attempt; False when the limit is already reached."""

@@ -47,6 +47,7 @@ class Settings(BaseSettings):
     portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET", repr=False)
     portone_imp_code: str = Field(default="imp_sandbox", alias="PORTONE_IMP_CODE")
     portone_script_url: str = Field(default="", alias="PORTONE_SCRIPT_URL")
+    portone_timeout_seconds: float = Field(default=10.0, gt=0, alias="PORTONE_TIMEOUT_SECONDS")
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )

@@ -1,4 +1,8 @@
-"""``python -m projections``: run the projector, rebuild views, or show their positions."""
+"""``python -m projections``: run the projector, rebuild views, or show their positions.
+
+A process entry point: it takes the log and the view database from the composition
+root (``bootstrap``), which import-linter allows this module alone in ``projections``.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,8 @@ import signal
 import sys
 import threading
 
-from config.settings import load_settings
-from events.application import EventLog
+from bootstrap import Services
 from projections.catalogue import all_views
-from projections.database import open_view_database
 from projections.runner import Projector
 from projections.tracking import positions
 
@@ -28,9 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(levelname)s %(message)s")
 
-    settings = load_settings()
-    log_app = EventLog(settings.event_store_env)
-    db = open_view_database(settings.view_store_env)
+    services = Services.build()
+    log_app, db, settings = services.store, services.views, services.settings
     projector = Projector(log_app, db, all_views(), settings.projector_poll_seconds)
     try:
         if args.command == "rebuild":
@@ -40,7 +41,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rebuilt {', '.join(args.views) or 'all views'} up to {log_app.max_notification_id()}")
             return 0
         if args.command == "status":
-            projector.setup()
             print(f"log head: {log_app.max_notification_id()}")
             for name, position in sorted(positions(db, log_app.name).items()):
                 print(f"{name}: {position}")
@@ -52,8 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         projector.run(stop)
         return 0
     finally:
-        db.close()
-        log_app.close()
+        services.close()
 
 
 if __name__ == "__main__":

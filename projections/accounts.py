@@ -140,11 +140,3 @@ def is_email_registered(db: ViewDatabase, email: str) -> bool:
             {"email": normalise_email(email)},
         )
         return cursor.fetchone() is not None
-
-
-def count_accounts(db: ViewDatabase) -> int:
-    """How many accounts the view holds."""
-    with db.read() as cursor:
-        cursor.execute("SELECT COUNT(*) AS n FROM accounts_view")
-        row = cursor.fetchone()
-        return int(row["n"]) if row else 0

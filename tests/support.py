@@ -1,4 +1,4 @@
-"""Small helpers the tests share (fakes for pure logic, and store wiring)."""
+"""Small helpers the tests share: an account with test defaults, a projector in a thread."""
 
 from __future__ import annotations
 
@@ -9,24 +9,14 @@ from datetime import UTC, datetime
 
 from config.settings import Settings
 from domain.accounts.registration import Registered, register_account
-from domain.clock import ManualClock
 from domain.store import Storefront
 from events.values import Language
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
 from projections.runner import Projector
+from tests.fakes import ManualClock, PlainHasher
 
 START = datetime(2026, 11, 1, 0, 0, tzinfo=UTC)
-
-
-class PlainHasher:
-    """A fast stand-in for argon2 in tests of other things (not a security boundary)."""
-
-    def hash(self, password: str) -> str:
-        return f"plain:{password}"
-
-    def verify(self, password_hash: str, password: str) -> bool:
-        return password_hash == f"plain:{password}"
 
 
 def register(store: Storefront, email: str, clock: ManualClock | None = None) -> Registered:

@@ -1,11 +1,13 @@
-"""Building the Celery application from settings."""
+"""The Celery application, and how its tasks reach this process's services."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
-from celery import Celery
+from celery import Celery, Task
 
+from bootstrap import Services
 from config.settings import Settings
 from integrations.broker import broker_transport_options
 
@@ -17,9 +19,39 @@ TASK_MODULES = [
 ]
 
 
-def create_celery(settings: Settings) -> Celery:
+class StorefrontCelery(Celery):  # type: ignore[misc]  # celery ships no type information
+    """A Celery app that builds this process's services on first use and keeps them."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__("storefront", broker=settings.broker_url, include=TASK_MODULES)
+        self.settings = settings
+        self._services: Services | None = None
+        self._services_lock = threading.Lock()
+
+    @property
+    def services(self) -> Services:
+        """Built from the composition root by the first task that asks (in a pool process, after the fork)."""
+        with self._services_lock:
+            if self._services is None:
+                self._services = Services.build(self.settings)
+            return self._services
+
+
+class ServicesTask(Task):  # type: ignore[misc]  # celery ships no type information
+    """Base of tasks that use the services (declare them with ``bind=True``)."""
+
+    @property
+    def services(self) -> Services:
+        """The services of the app running this task."""
+        app = self.app
+        if not isinstance(app, StorefrontCelery):
+            raise TypeError(f"{self.name} runs on a {type(app).__name__}, which carries no services")
+        return app.services
+
+
+def create_celery(settings: Settings) -> StorefrontCelery:
     """A Celery app on Redis or the file-system broker; tasks are retried, acked late, results unused."""
-    app = Celery("storefront", broker=settings.broker_url, include=TASK_MODULES)
+    app = StorefrontCelery(settings)
     app.conf.update(
         broker_transport_options=broker_transport_options(settings),
         broker_connection_retry_on_startup=True,

@@ -8,7 +8,7 @@ and tasks are written to be idempotent; nothing recorded is ever lost.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,17 +97,10 @@ class ReactionProcessor:
 
     name = "reactions"
 
-    def __init__(
-        self,
-        celery: Celery,
-        db: ViewDatabase,
-        application_name: str,
-        reactions: Mapping[type[Any], Reaction] | None = None,
-    ) -> None:
+    def __init__(self, celery: Celery, db: ViewDatabase, application_name: str) -> None:
         self._celery = celery
         self._db = db
         self._application_name = application_name
-        self._reactions = REACTIONS if reactions is None else reactions
         with db.transaction() as cursor:
             ensure_tracking_row(cursor, self.name, application_name)
 
@@ -122,7 +115,7 @@ class ReactionProcessor:
 
     def calls_for(self, event: Any) -> list[TaskCall]:
         """The tasks an event starts (none for most events)."""
-        reaction = self._reactions.get(type(event))
+        reaction = REACTIONS.get(type(event))
         return reaction(event) if reaction else []
 
     def process(self, event: Any, notification_id: int, previous: int) -> None:

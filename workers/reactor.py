@@ -7,9 +7,7 @@ import signal
 import sys
 import threading
 
-from config.settings import load_settings
-from events.application import EventLog
-from projections.database import open_view_database
+from bootstrap import Services
 from projections.follower import follow
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
@@ -21,26 +19,20 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; ``--check`` exits 1 when the reactor trails the log by more than 1000 events."""
     check = "--check" in (sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s reactor %(levelname)s %(message)s")
-    settings = load_settings()
-    log_app = EventLog(settings.event_store_env)
-    db = open_view_database(settings.view_store_env)
-    celery = create_celery(settings)
-    processor = ReactionProcessor(celery, db, log_app.name)
-    if check:
-        lag = log_app.max_notification_id() - processor.position()
-        print(f"reactor lag: {lag}")
-        db.close()
-        log_app.close()
-        return 0 if lag <= HEALTHY_LAG else 1
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
+    services = Services.build()
     try:
-        follow(log_app, processor, stop, settings.projector_poll_seconds)
+        processor = ReactionProcessor(create_celery(services.settings), services.views, services.store.name)
+        if check:
+            lag = services.store.max_notification_id() - processor.position()
+            print(f"reactor lag: {lag}")
+            return 0 if lag <= HEALTHY_LAG else 1
+        stop = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
+        follow(services.store, processor, stop, services.settings.projector_poll_seconds)
+        return 0
     finally:
-        db.close()
-        log_app.close()
-    return 0
+        services.close()
 
 
 if __name__ == "__main__":

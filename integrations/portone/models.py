@@ -92,18 +92,6 @@ class Payment(_Result):
     customer_uid: str | None = None
     customer_uid_usage: str | None = None
 
-    @property
-    def refundable_amount(self) -> int:
-        """What can still be cancelled: the checksum a cancel call expects."""
-        if self.status is not PaymentStatus.PAID:
-            return 0
-        return self.amount - self.cancel_amount
-
-    @property
-    def is_paid(self) -> bool:
-        """True only for status paid (a partial cancel keeps a payment paid)."""
-        return self.status is PaymentStatus.PAID
-
 
 class Customer(_Result):
     """A billing key (customer_uid) with its masked card."""

@@ -19,15 +19,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import Services, build_services
+from api.services import Services
 from config.settings import Settings
 from domain.accounts.auth import refresh_session
 from domain.accounts.tokens import parse_refresh_token
-from domain.clock import ManualClock
 from domain.errors import DomainError
-from domain.ports import MailMessage
 from events.values import Language
-from tests.support import START, PlainHasher, running_projector
+from tests.fakes import ManualClock, PlainHasher, RecordingMailer
+from tests.support import START, running_projector
 from workers.reactions import REACTIONS
 from workers.tasks.mail import (
     deliver_confirmation_mail,
@@ -40,20 +39,12 @@ pytestmark = pytest.mark.integration
 V1 = "/web/unicornpro/v1"
 
 
-class CapturingMailer:
-    def __init__(self) -> None:
-        self.sent: list[MailMessage] = []
-
-    def send(self, message: MailMessage) -> None:
-        self.sent.append(message)
-
-
 @dataclass
 class Site:
     client: TestClient
     services: Services
     clock: ManualClock
-    mailer: CapturingMailer
+    mailer: RecordingMailer
     settings: Settings
 
     def register(self, email: str, pw: str = "abcd1234", language: str = "ko") -> dict[str, object]:
@@ -124,11 +115,10 @@ class Site:
 
 @pytest.fixture
 def site(settings: Settings) -> Iterator[Site]:
-    clock = ManualClock(START)
-    services = build_services(settings, clock=clock)
-    services.hasher = PlainHasher()
+    clock, mailer = ManualClock(START), RecordingMailer()
+    services = Services.build(settings, clock=clock, hasher=PlainHasher(), mailer=mailer)
     with running_projector(settings), TestClient(create_app(services=services)) as client:
-        yield Site(client, services, clock, CapturingMailer(), settings)
+        yield Site(client, services, clock, mailer, settings)
     services.close()
 
 

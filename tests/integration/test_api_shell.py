@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.middleware import API_PREFIX
-from api.services import build_services
+from api.services import Services
 from config.settings import Settings
 from tests.conftest import make_settings
 
@@ -26,7 +26,7 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     (dist / "index.html").write_text("<!doctype html><div id=root>shell</div>")
     (dist / "assets" / "main.js").write_text("console.log('app')")
     tuned = settings.model_copy(update={"web_dist_dir": dist, "request_budget_seconds": 2.0})
-    services = build_services(tuned)
+    services = Services.build(tuned)
     application = create_app(services=services)
 
     @application.get(f"{API_PREFIX}/test/crash", include_in_schema=False)
@@ -99,7 +99,7 @@ def test_health_reports_store_and_broker(client: TestClient, store_kind: str) ->
 
 def test_health_is_503_when_the_broker_is_unreachable(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, REDIS_URL="redis://127.0.0.1:1/0")
-    services = build_services(settings)
+    services = Services.build(settings)
     response = TestClient(create_app(services=services)).get(f"{API_PREFIX}/health")
     services.close()
     assert response.status_code == 503

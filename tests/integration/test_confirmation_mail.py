@@ -19,31 +19,27 @@ from celery.contrib.testing.worker import start_worker
 from config.settings import Settings
 from domain.accounts.registration import register_account
 from domain.accounts.tokens import CONFIRM_EMAIL, read_link
-from domain.clock import ManualClock, SystemClock
+from domain.clock import SystemClock
 from domain.store import Storefront
 from events.values import Language
 from projections.database import open_view_database
 from projections.follower import follow
-from tests.support import START, PlainHasher
+from tests.fakes import ManualClock, PlainHasher
+from tests.support import START
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
-from workers.wiring import reset_worker_services
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def worker(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
-    # The task reads its settings from the environment, as in production.
-    monkeypatch.setenv("APP_VAR_DIR", str(settings.var_dir))
-    if settings.database_url:
-        monkeypatch.setenv("DATABASE_URL", settings.database_url)
+def worker(settings: Settings) -> Iterator[Celery]:
+    # The task builds its services from the app's settings on first use, as in production.
     app = create_celery(settings)
     app.conf.broker_transport_options = {**app.conf.broker_transport_options, "polling_interval": 0.05}
-    reset_worker_services()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         yield app
-    reset_worker_services()
+    app.services.close()
 
 
 def _outbox(settings: Settings, count: int, timeout: float = 20) -> list[Message]:

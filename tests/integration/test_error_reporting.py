@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.middleware import API_PREFIX
-from api.services import build_services
+from api.services import Services
 from tests.conftest import make_settings
 
 pytestmark = pytest.mark.integration
@@ -86,7 +86,7 @@ def test_a_server_error_is_reported_as_a_warning_without_secrets(
     sentry_receiver: tuple[str, list[bytes]], tmp_path: Path
 ) -> None:
     dsn, envelopes = sentry_receiver
-    services = build_services(make_settings(tmp_path, SENTRY_DSN=dsn))
+    services = Services.build(make_settings(tmp_path, SENTRY_DSN=dsn))
     app = create_app(services=services)
 
     @app.post(f"{API_PREFIX}/test/crash")

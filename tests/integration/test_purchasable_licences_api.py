@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import build_services
+from api.services import Services
 from tests.conftest import make_settings
 
 pytestmark = pytest.mark.integration
@@ -18,7 +18,7 @@ URL = "/web/unicornpro/v1/purchasable-licenses/new"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    services = build_services(make_settings(tmp_path))
+    services = Services.build(make_settings(tmp_path))
     yield TestClient(create_app(services=services))
     services.close()
 

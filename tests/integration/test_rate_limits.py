@@ -8,6 +8,7 @@ import pytest
 from limits import parse
 
 from api.ratelimit import RateLimiter
+from bootstrap.services import rate_limit_storage
 from tests.conftest import make_settings
 
 pytestmark = pytest.mark.integration
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.integration
 
 def test_two_api_processes_share_the_counters_through_redis(redis_url: str, tmp_path: Path) -> None:
     settings = make_settings(tmp_path, REDIS_URL=redis_url)
-    first, second = RateLimiter.from_settings(settings), RateLimiter.from_settings(settings)
+    first, second = RateLimiter(rate_limit_storage(settings)), RateLimiter(rate_limit_storage(settings))
     rule = parse("3 per minute")
     assert [first.hit(rule, "login:address", "a@example.com") for _ in range(2)] == [True, True]
     assert second.hit(rule, "login:address", "a@example.com") is True
@@ -25,7 +26,7 @@ def test_two_api_processes_share_the_counters_through_redis(redis_url: str, tmp_
 
 def test_without_redis_each_process_counts_for_itself(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
-    first, second = RateLimiter.from_settings(settings), RateLimiter.from_settings(settings)
+    first, second = RateLimiter(rate_limit_storage(settings)), RateLimiter(rate_limit_storage(settings))
     rule = parse("1 per minute")
     assert first.hit(rule, "mail:address", "a@example.com") is True
     assert first.hit(rule, "mail:address", "a@example.com") is False

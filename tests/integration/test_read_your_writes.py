@@ -6,17 +6,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import build_services
+from api.services import Services
 from config.settings import Settings
-from projections.accounts import count_accounts
-from tests.support import PlainHasher, register, running_projector
+from tests.fakes import PlainHasher
+from tests.support import register, running_projector
 
 pytestmark = pytest.mark.integration
 
 
 def test_a_registered_account_reaches_the_view_and_the_api_answers_from_it(settings: Settings) -> None:
-    services = build_services(settings)
-    services.hasher = PlainHasher()
+    services = Services.build(settings, hasher=PlainHasher())
     client = TestClient(create_app(services=services))
     check = "/web/unicornpro/v1/accounts/check"
     with running_projector(settings) as views:
@@ -26,14 +25,16 @@ def test_a_registered_account_reaches_the_view_and_the_api_answers_from_it(setti
         assert services.see_own_write(registered.notification_id, "accounts")
 
         assert client.get(check, params={"email": "JIWOO@example.com"}).json() == {"isRegistered": True}
-        assert count_accounts(views) == 1
+        with views.read() as cursor:
+            cursor.execute("SELECT COUNT(*) AS n FROM accounts_view")
+            assert cursor.fetchall() == [{"n": 1}]
         health = client.get("/web/unicornpro/v1/health").json()
         assert health["views"]["accounts"] == registered.notification_id == health["logHead"]
     services.close()
 
 
 def test_without_a_projector_the_wait_is_bounded_and_reports_not_caught_up(settings: Settings) -> None:
-    services = build_services(settings.model_copy(update={"view_wait_seconds": 0.2}))
+    services = Services.build(settings.model_copy(update={"view_wait_seconds": 0.2}))
     registered = register(services.store, "later@example.com")
     assert services.see_own_write(registered.notification_id, "accounts") is False
     services.close()

@@ -4,10 +4,8 @@ accepted exactly when the subscription says the action is allowed."""
 
 from __future__ import annotations
 
-import itertools
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from uuid import UUID
@@ -18,13 +16,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from domain.catalogue.licences import load_catalogue
-from domain.clock import ManualClock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action
 from domain.licences.licence import UserLicence
-from domain.payments.gateway import GatewayPayment, GatewayStatus, IssuedBillingKey
+from domain.payments.cards import Card
+from domain.payments.gateway import GatewayStatus
 from domain.payments.wallet import BillingKey, new_customer_uid, wallet_of
-from domain.store import Storefront
 from domain.subscriptions.commands import (
     cancel_auto_renewal,
     change_payment_method,
@@ -41,49 +38,13 @@ from projections.catalogue import all_views
 from projections.database import SQLiteViewDatabase
 from projections.payments import payments_of
 from projections.runner import Projector
+from tests.fakes import FakeGateway, ManualClock, in_memory_store
 from tests.support import START, register
 
 pytestmark = pytest.mark.property
 
-CARDS = ("card-a", "card-b")
-
-
-@dataclass
-class FakeGateway:
-    """Billing-key charges in memory (pure logic): idempotent by merchantUid; a card can start failing."""
-
-    failing: set[str] = field(default_factory=set)
-    charges: dict[str, GatewayPayment] = field(default_factory=dict)
-    window_keys: dict[str, str] = field(default_factory=dict)  # customer_uid -> card, as PG windows issued them
-    _ids: itertools.count[int] = field(default_factory=itertools.count)
-
-    def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
-        if merchant_uid not in self.charges:
-            declined = self.window_keys.get(customer_uid, customer_uid) in self.failing
-            self.charges[merchant_uid] = GatewayPayment(
-                imp_uid=f"imp_{next(self._ids):012d}",
-                merchant_uid=merchant_uid,
-                status=GatewayStatus.FAILED if declined else GatewayStatus.PAID,
-                amount=amount,
-                currency="KRW",
-                pay_method="card",
-                pg_provider="nice",
-                fail_reason="insufficient funds" if declined else None,
-            )
-        return self.charges[merchant_uid]
-
-    def billing_key(self, customer_uid: str) -> IssuedBillingKey:
-        card = self.window_keys[customer_uid]
-        return IssuedBillingKey(customer_uid, "kakaopay", card, f"****{card}")
-
-    def prepare(self, merchant_uid: str, amount: int) -> None:
-        raise AssertionError("subscriptions never prepare")
-
-    def get_payment(self, imp_uid: str) -> GatewayPayment:
-        raise AssertionError("subscriptions never re-read")
-
-    def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
-        raise AssertionError("subscriptions never cancel")
+# Two cards kept in the wallet under their names as customer_uids; PG windows issue more keys for them.
+CARDS = {"card-a": "4111111111111111", "card-b": "5555555555554444"}
 
 
 def _period_of(merchant_uid: str) -> int:
@@ -96,9 +57,13 @@ class SubscriptionLives(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.folder = tempfile.TemporaryDirectory()
-        self.store = Storefront({"PERSISTENCE_MODULE": "eventsourcing.popo"})
+        self.store = in_memory_store()
         self.clock = ManualClock(START)
-        self.gateway = FakeGateway()
+        self.gateway = FakeGateway(self.clock)
+        for card, number in CARDS.items():
+            self.gateway.issue_billing_key(card, Card(number, START.year + 3, 12, "12", "900101"), "nice")
+        self.cards_by_mask = {self.gateway.billing_key(card).card_number: card for card in CARDS}
+        self.failing: set[str] = set()
         self.catalogue = load_catalogue()
         self.account_id: UUID = register(self.store, "subscriber@example.com", self.clock).account_id
         self.views = SQLiteViewDatabase(str(Path(self.folder.name) / "views.sqlite3"))
@@ -116,9 +81,9 @@ class SubscriptionLives(RuleBasedStateMachine):
 
     @initialize(target=subscriptions, annual=st.booleans())
     def a_subscriber_starts_with_one_subscription(self, annual: bool) -> UUID | None:
-        return self.subscribe(annual, CARDS[0])
+        return self.subscribe(annual, "card-a")
 
-    @rule(target=subscriptions, annual=st.booleans(), card=st.sampled_from(CARDS))
+    @rule(target=subscriptions, annual=st.booleans(), card=st.sampled_from(sorted(CARDS)))
     def subscribe(self, annual: bool, card: str) -> UUID | None:
         try:
             started = start_subscription(
@@ -133,16 +98,16 @@ class SubscriptionLives(RuleBasedStateMachine):
                 key=BillingKey(card, card, "nice", None, None),
             )
         except DomainError:
-            assert card in self.gateway.failing
+            assert card in self.failing
             return None
         self.known.append(started.subscription_id)
         return started.subscription_id
 
-    @rule(target=subscriptions, annual=st.booleans(), card=st.sampled_from(CARDS), returns=st.integers(1, 3))
+    @rule(target=subscriptions, annual=st.booleans(), card=st.sampled_from(sorted(CARDS)), returns=st.integers(1, 3))
     def subscribe_through_a_pg_window(self, annual: bool, card: str, returns: int) -> UUID | None:
         """The window issues a key; its return may arrive more than once (the popup's callback, a reload)."""
         customer_uid = new_customer_uid(self.account_id)
-        self.gateway.window_keys[customer_uid] = card
+        assert self.gateway.issue_in_window(customer_uid, CARDS[card])
         outcomes: set[UUID | ErrorCode] = set()
         for _ in range(returns):
             try:
@@ -165,10 +130,11 @@ class SubscriptionLives(RuleBasedStateMachine):
         if isinstance(outcome, ErrorCode):
             wallet = wallet_of(self.store, self.account_id)
             others = [key for key in wallet.keys.values() if key.customer_uid != customer_uid] if wallet else []
-            cards_kept = {key.card_name for key in others}
-            expected = ErrorCode.BILLING_KEY_ALREADY_REGISTERED if card in cards_kept else ErrorCode.CHECK_CARD_HELD
+            cards_kept = {key.card_number for key in others}
+            already_kept = self.gateway.billing_key(customer_uid).card_number in cards_kept
+            expected = ErrorCode.BILLING_KEY_ALREADY_REGISTERED if already_kept else ErrorCode.CHECK_CARD_HELD
             assert outcome is expected
-            assert expected is not ErrorCode.CHECK_CARD_HELD or card in self.gateway.failing
+            assert expected is not ErrorCode.CHECK_CARD_HELD or card in self.failing
             return None
         self.known.append(outcome)
         return outcome
@@ -199,24 +165,33 @@ class SubscriptionLives(RuleBasedStateMachine):
         subscription = data.draw(st.sampled_from(self._renewing()))
         current = self._subscription(subscription)
         assert current.next_charge_at is not None
-        self.gateway.failing.add(self._card_behind(current.customer_uid))
+        self._run_dry(self._card_behind(current.customer_uid))
         if self.clock.now() < current.next_charge_at:
             self.clock.advance(current.next_charge_at - self.clock.now())
         renew_if_due(self.store, self.clock, self.gateway, subscription)
 
-    @rule(card=st.sampled_from(CARDS))
+    @rule(card=st.sampled_from(sorted(CARDS)))
     def card_starts_failing(self, card: str) -> None:
-        self.gateway.failing.add(card)
+        self._run_dry(card)
 
-    @rule(card=st.sampled_from(CARDS))
+    @rule(card=st.sampled_from(sorted(CARDS)))
     def card_works_again(self, card: str) -> None:
-        self.gateway.failing.discard(card)
+        self._refill(card)
+
+    def _run_dry(self, card: str) -> None:
+        self.gateway.run_dry(CARDS[card])
+        self.failing.add(card)
+
+    def _refill(self, card: str) -> None:
+        self.gateway.refill(CARDS[card])
+        self.failing.discard(card)
 
     def _card_behind(self, customer_uid: str) -> str:
-        return self.gateway.window_keys.get(customer_uid, customer_uid)
+        """The card (by name) behind a billing key, whether kept under its name or issued in a window."""
+        return self.cards_by_mask[self.gateway.billing_key(customer_uid).card_number]
 
     def _declines(self, customer_uid: str) -> bool:
-        return self._card_behind(customer_uid) in self.gateway.failing
+        return self._card_behind(customer_uid) in self.failing
 
     def _key(self, card: str) -> BillingKey:
         return BillingKey(card, card, "nice", card, f"****{card}")
@@ -242,7 +217,7 @@ class SubscriptionLives(RuleBasedStateMachine):
             assert Action.CANCEL_AUTO_RENEWAL in allowed
             assert not self._subscription(subscription).is_scheduled
 
-    @rule(subscription=subscriptions, card=st.sampled_from((*CARDS, None)))
+    @rule(subscription=subscriptions, card=st.sampled_from((*sorted(CARDS), None)))
     def turn_renewals_back_on(self, subscription: UUID | None, card: str | None) -> None:
         """The licence page's resume button: resume, re-subscribe or pay now, whichever applies."""
         if subscription is None:
@@ -286,7 +261,7 @@ class SubscriptionLives(RuleBasedStateMachine):
         return [sid for sid in self.known if self._subscription(sid).status is SubscriptionStatus.PAST_DUE]
 
     @precondition(lambda self: bool(self._past_due()))
-    @rule(data=st.data(), card=st.sampled_from((*CARDS, None)), topped_up=st.booleans())
+    @rule(data=st.data(), card=st.sampled_from((*sorted(CARDS), None)), topped_up=st.booleans())
     def a_past_due_subscriber_pays_or_changes_the_card(
         self, data: st.DataObject, card: str | None, topped_up: bool
     ) -> None:
@@ -294,7 +269,7 @@ class SubscriptionLives(RuleBasedStateMachine):
         perhaps after sorting the card out with the bank."""
         subscription = data.draw(st.sampled_from(self._past_due()))
         if topped_up:
-            self.gateway.failing.discard(self._card_behind(card or self._subscription(subscription).customer_uid))
+            self._refill(self._card_behind(card or self._subscription(subscription).customer_uid))
         if card is None:
             self.pay_a_past_due_period_now(subscription)
         else:
@@ -330,7 +305,7 @@ class SubscriptionLives(RuleBasedStateMachine):
         assert after.paid_until == paid_until_before + period_length(after.life)  # type: ignore[operator]
         assert self._paid_until_and_licence_end(subscription) == (after.paid_until, after.paid_until)
 
-    @rule(subscription=subscriptions, card=st.sampled_from(CARDS))
+    @rule(subscription=subscriptions, card=st.sampled_from(sorted(CARDS)))
     def change_the_card(self, subscription: UUID | None, card: str) -> None:
         """Past due, a new card pays the due period at once (as an open invoice after a card update)."""
         if subscription is None:
@@ -353,7 +328,7 @@ class SubscriptionLives(RuleBasedStateMachine):
             if Action.PAY_NOW in allowed:
                 self._check_paid_once(subscription, before.paid_until)
         elif refused is ErrorCode.CHECK_CARD_HELD:
-            assert Action.PAY_NOW in allowed and card in self.gateway.failing
+            assert Action.PAY_NOW in allowed and card in self.failing
             assert self._subscription(subscription).customer_uid == before.customer_uid
         else:
             assert Action.CHANGE_PAYMENT_METHOD not in allowed

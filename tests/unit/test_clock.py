@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from domain.clock import ManualClock
+from tests.fakes import ManualClock
 from tests.support import START
 
 

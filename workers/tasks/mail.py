@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any
 from uuid import UUID
 
 from celery import shared_task
@@ -30,7 +29,7 @@ from domain.ports import Mailer, MailMessage
 from domain.store import Storefront
 from events.values import Language
 from projections.database import ViewDatabase
-from workers.wiring import WorkerServices, worker_services
+from workers.celery_app import ServicesTask
 
 log = logging.getLogger(__name__)
 
@@ -172,38 +171,41 @@ def _base(settings: Settings) -> str:
     return settings.base_url.rstrip("/")
 
 
-def _wired(services: WorkerServices) -> tuple[Settings, Storefront, ViewDatabase, Mailer, Clock]:
-    """The worker's long-lived store, views, mailer and (possibly shared test) clock."""
+def _wired(task: ServicesTask) -> tuple[Settings, Storefront, ViewDatabase, Mailer, Clock]:
+    """The process's settings, store, views, mailer and (possibly shared test) clock."""
+    services = task.services
     return services.settings, services.store, services.views, services.mailer, services.clock
 
 
-def _task_id(task: Any) -> str:
+def _task_id(task: ServicesTask) -> str:
     return str(task.request.id or f"adhoc-{uuid.uuid4()}")
 
 
 @shared_task(
     name="accounts.send_confirmation_mail",
+    base=ServicesTask,
     bind=True,
     autoretry_for=(OSError,),
     retry_backoff=True,
     max_retries=8,
 )
-def send_confirmation_mail(self: Any, account_id: str) -> bool:
-    """Celery entry point: wire the real store, views and mailer, then deliver."""
-    return deliver_confirmation_mail(*_wired(worker_services()), task_id=_task_id(self), account_id=UUID(account_id))
+def send_confirmation_mail(self: ServicesTask, account_id: str) -> bool:
+    """Celery entry point of the confirmation mail."""
+    return deliver_confirmation_mail(*_wired(self), task_id=_task_id(self), account_id=UUID(account_id))
 
 
 @shared_task(
     name="accounts.send_password_reset_mail",
+    base=ServicesTask,
     bind=True,
     autoretry_for=(OSError,),
     retry_backoff=True,
     max_retries=8,
 )
-def send_password_reset_mail(self: Any, account_id: str, reset_id: str, language: str) -> bool:
+def send_password_reset_mail(self: ServicesTask, account_id: str, reset_id: str, language: str) -> bool:
     """Celery entry point of the password-reset mail."""
     return deliver_password_reset_mail(
-        *_wired(worker_services()),
+        *_wired(self),
         task_id=_task_id(self),
         account_id=UUID(account_id),
         reset_id=reset_id,
@@ -213,13 +215,14 @@ def send_password_reset_mail(self: Any, account_id: str, reset_id: str, language
 
 @shared_task(
     name="accounts.send_email_change_mail",
+    base=ServicesTask,
     bind=True,
     autoretry_for=(OSError,),
     retry_backoff=True,
     max_retries=8,
 )
-def send_email_change_mail(self: Any, account_id: str, change_id: str) -> bool:
+def send_email_change_mail(self: ServicesTask, account_id: str, change_id: str) -> bool:
     """Celery entry point of the email-change mail."""
     return deliver_email_change_mail(
-        *_wired(worker_services()), task_id=_task_id(self), account_id=UUID(account_id), change_id=change_id
+        *_wired(self), task_id=_task_id(self), account_id=UUID(account_id), change_id=change_id
     )

@@ -2,40 +2,25 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
-from typing import Any
 from uuid import UUID
 
 from celery import shared_task
 
+from bootstrap import Services
 from domain.accounts.account import Account
-from domain.subscriptions.charging import Charged
 from domain.subscriptions.mails import render_subscription_mail
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription
 from projections.subscriptions import due_subscriptions, upcoming_renewals
+from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
-from workers.wiring import WorkerServices, worker_services
-
-log = logging.getLogger(__name__)
 
 
-def renew_due_subscriptions(services: WorkerServices) -> list[Charged]:
-    """One pass over every subscription the index says is due; each is safe to repeat or race."""
-    outcomes = []
-    for subscription_id in due_subscriptions(services.views, services.clock.now()):
-        try:
-            outcomes.append(renew_if_due(services.store, services.clock, services.gateway, subscription_id))
-        except Exception:  # one subscription's trouble must not stop the others; the next pass retries
-            log.exception("renewal of %s failed", subscription_id)
-    return outcomes
-
-
-@shared_task(name="subscriptions.renew_due")
-def renew_due() -> int:
+@shared_task(name="subscriptions.renew_due", base=ServicesTask, bind=True)
+def renew_due(self: ServicesTask) -> int:
     """Beat, every minute: start one renewal task per due subscription; returns how many."""
-    services = worker_services()
+    services = self.services
     due = due_subscriptions(services.views, services.clock.now())
     for subscription_id in due:
         renew_one.delay(str(subscription_id))
@@ -44,19 +29,20 @@ def renew_due() -> int:
 
 @shared_task(
     name="subscriptions.renew_one",
+    base=ServicesTask,
+    bind=True,
     autoretry_for=(OSError,),
     retry_backoff=True,
     max_retries=5,
 )
-def renew_one(subscription_id: str) -> str | None:
+def renew_one(self: ServicesTask, subscription_id: str) -> str | None:
     """Charge one subscription if it is due; the merchantUid of the attempt made, if any.
 
     Acked late: a worker killed mid-task leaves the message to be delivered again,
     and the deterministic merchantUid makes that second run charge nothing new.
     """
-    outcome = renew_if_due(
-        worker_services().store, worker_services().clock, worker_services().gateway, UUID(subscription_id)
-    )
+    services = self.services
+    outcome = renew_if_due(services.store, services.clock, services.payments, UUID(subscription_id))
     return outcome.merchant_uid
 
 
@@ -64,7 +50,7 @@ UPCOMING_NOTICE = timedelta(days=7)
 
 
 def deliver_subscription_mail(
-    services: WorkerServices,
+    services: Services,
     *,
     task_id: str,
     subscription_id: UUID,
@@ -90,7 +76,7 @@ def deliver_subscription_mail(
     return send_once(services.views, services.mailer, services.clock, task_id, kind, message)
 
 
-def remind_upcoming_annual_renewals(services: WorkerServices) -> int:
+def remind_upcoming_annual_renewals(services: Services) -> int:
     """Mail every yearly subscriber whose renewal is within a week (once per period); how many were mailed."""
     now = services.clock.now()
     mailed = 0
@@ -104,19 +90,26 @@ def remind_upcoming_annual_renewals(services: WorkerServices) -> int:
     return mailed
 
 
-@shared_task(name="subscriptions.send_mail", bind=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=8)
+@shared_task(
+    name="subscriptions.send_mail",
+    base=ServicesTask,
+    bind=True,
+    autoretry_for=(OSError,),
+    retry_backoff=True,
+    max_retries=8,
+)
 def send_subscription_mail(
-    self: Any, subscription_id: str, kind: str, reason: str = "", when: str | None = None
+    self: ServicesTask, subscription_id: str, kind: str, reason: str = "", when: str | None = None
 ) -> bool:
     """Celery entry point of the dunning mails."""
     task_id = str(self.request.id or f"adhoc-{subscription_id}-{kind}")
     moment = datetime.fromisoformat(when) if when else None
     return deliver_subscription_mail(
-        worker_services(), task_id=task_id, subscription_id=UUID(subscription_id), kind=kind, reason=reason, when=moment
+        self.services, task_id=task_id, subscription_id=UUID(subscription_id), kind=kind, reason=reason, when=moment
     )
 
 
-@shared_task(name="subscriptions.remind_upcoming")
-def remind_upcoming() -> int:
+@shared_task(name="subscriptions.remind_upcoming", base=ServicesTask, bind=True)
+def remind_upcoming(self: ServicesTask) -> int:
     """Beat, hourly: the week's notice before a yearly renewal."""
-    return remind_upcoming_annual_renewals(worker_services())
+    return remind_upcoming_annual_renewals(self.services)

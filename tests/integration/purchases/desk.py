@@ -15,16 +15,18 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import Services, build_services
+from api.services import Services
 from config.settings import Settings
+from domain.subscriptions.renewal import renew_if_due
 from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
+from projections.subscriptions import due_subscriptions
 from projections.tracking import wait_for_views
+from tests.fakes import PlainHasher
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
-from tests.support import PlainHasher, running_projector
+from tests.support import running_projector
 from workers.reactions import REACTIONS
-from workers.tasks.subscriptions import deliver_subscription_mail, renew_due_subscriptions
-from workers.wiring import WorkerServices
+from workers.tasks.subscriptions import deliver_subscription_mail
 
 V1 = "/web/unicornpro/v1"
 SUBSCRIBER = "sub@example.com"
@@ -48,7 +50,6 @@ def mail_subject(path: Path) -> str:
 class Desk:
     client: TestClient
     services: Services
-    workers: WorkerServices
     clock: TestClock
     sandbox: RunningSandbox
 
@@ -95,11 +96,13 @@ class Desk:
         )
 
     def beat(self) -> list[str]:
-        """What the beat's renewal task does on its next minute; returns the merchantUids charged."""
+        """What beat and the workers do next minute (renew_due, each renew_one); returns the merchantUids charged."""
         self.views_caught_up()
-        charged = [outcome.merchant_uid for outcome in renew_due_subscriptions(self.workers) if outcome.merchant_uid]
+        services = self.services
+        due = due_subscriptions(services.views, services.clock.now())
+        outcomes = [renew_if_due(services.store, services.clock, services.payments, each) for each in due]
         self.views_caught_up()
-        return charged
+        return [outcome.merchant_uid for outcome in outcomes if outcome.merchant_uid]
 
     def views_caught_up(self) -> None:
         """Every view has read the whole log (the beat reads one, the licence pages read the others)."""
@@ -117,14 +120,14 @@ class Desk:
                 if call.name == "subscriptions.send_mail":
                     when = call.kwargs["when"]
                     deliver_subscription_mail(
-                        self.workers,
+                        self.services,
                         task_id=f"Storefront-{notification.id}-{index}",
                         subscription_id=UUID(call.kwargs["subscription_id"]),
                         kind=call.kwargs["kind"],
                         reason=call.kwargs["reason"],
                         when=datetime.fromisoformat(when) if when else None,
                     )
-        return [mail_subject(path) for path in self.workers.settings.outbox_dir.glob("*.eml")]
+        return [mail_subject(path) for path in self.services.settings.outbox_dir.glob("*.eml")]
 
     def history(self) -> list[dict[str, Any]]:
         self.views_caught_up()
@@ -134,14 +137,12 @@ class Desk:
 
 @pytest.fixture
 def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[Desk]:
-    shared = SharedClock(clock)
-    services = build_services(settings, clock=shared)
-    services.hasher = PlainHasher()
-    services.gateway = PortOneGateway(sandbox.client())
-    workers = WorkerServices(settings, shared)
-    workers.__dict__["gateway"] = services.gateway
+    # One set of services plays the API and the workers: the same log, views, clock and gateway.
+    services = Services.build(
+        settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=PortOneGateway(sandbox.client())
+    )
     client = TestClient(create_app(services=services))
     client.post(f"{V1}/accounts", json={"email": SUBSCRIBER, "pw": PASSWORD, "language": "ko"})
     with running_projector(settings):
-        yield Desk(client, services, workers, clock, sandbox)
+        yield Desk(client, services, clock, sandbox)
     services.close()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+import bootstrap
 from api.app import create_app
-from api.services import build_services
+from api.services import Services
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.payments.payment import Payment
@@ -14,11 +15,11 @@ from domain.payments.purchase import place_order, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
+from tests.fakes import PlainHasher
 from tests.integration.portone.harness import RunningSandbox
 from tests.integration.purchases.conftest import SharedClock
-from tests.support import PlainHasher, running_projector
+from tests.support import running_projector
 from workers.tasks.payments import deliver_purchase_mail
-from workers.wiring import WorkerServices
 
 pytestmark = pytest.mark.integration
 V1 = "/web/unicornpro/v1"
@@ -57,15 +58,15 @@ def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licenc
         store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid, language=Language.EN
     )
 
-    workers = WorkerServices(settings, domain_clock)
+    workers = bootstrap.Services.build(settings, clock=domain_clock, payments=gateway)
     assert deliver_purchase_mail(workers, task_id="t-1", payment_id=Payment.id_for(order.merchant_uid), kind="receipt")
+    workers.close()
     [receipt] = list(settings.outbox_dir.glob("*.eml"))
     text = receipt.read_text()
     assert bought.licence_key in text
     assert "/en/register?userLicenseKey=" in text
 
-    services = build_services(settings, clock=domain_clock)
-    services.hasher = PlainHasher()
+    services = Services.build(settings, clock=domain_clock, hasher=PlainHasher())
     client = TestClient(create_app(services=services))
     with running_projector(settings):
         link = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": bought.licence_key}).json()

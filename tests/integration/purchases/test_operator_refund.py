@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from bootstrap import Services
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.licences.licence import LicenceState, UserLicence
@@ -15,10 +16,10 @@ from events.values import Language
 from integrations.portone.gateway import PortOneGateway
 from projections.payments import payments_of
 from projections.tracking import wait_for_views
-from tests.integration.portone.harness import IMP_KEY, IMP_SECRET, RunningSandbox
+from tests.integration.portone.harness import RunningSandbox
 from tests.integration.purchases.conftest import SharedClock
 from tests.support import running_projector
-from workers import operator, wiring
+from workers import operator
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +31,6 @@ def test_an_operator_refunds_part_then_the_rest_and_the_licence_ends(
     domain_clock: SharedClock,
     catalogue: Catalogue,
     store: Storefront,
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     order = place_order(
@@ -58,32 +58,25 @@ def test_an_operator_refunds_part_then_the_rest_and_the_licence_ends(
     confirmed = settle_payment(store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid)
     assert (order.amount, order.currency) == (4999, "USD")  # lifetime, one device, $49.99
 
-    for name, value in {
-        "APP_VAR_DIR": str(settings.var_dir),
-        "DATABASE_URL": settings.database_url,
-        "PORTONE_BASE_URL": sandbox.base_url,
-        "PORTONE_IMP_KEY": IMP_KEY,
-        "PORTONE_IMP_SECRET": IMP_SECRET,
-    }.items():
-        monkeypatch.setenv(name, value)
-    wiring.reset_worker_services()
-    services = wiring.worker_services()
-    services.clock = domain_clock
+    services = Services.build(settings, clock=domain_clock, payments=gateway)
 
-    assert operator.main(["refund", order.merchant_uid, "--amount", "1000", "--reason", "goodwill"]) == 0
+    def operate(*argv: str) -> int:
+        return operator.run(operator.parse_args(argv), services)
+
+    assert operate("refund", order.merchant_uid, "--amount", "1000", "--reason", "goodwill") == 0
     assert "refunded 1000" in capsys.readouterr().out
     licence: UserLicence = store.repository.get(confirmed.user_licence_id)
     assert licence.state is LicenceState.ACTIVE
     assert licence.expires_at is not None
     assert licence.expires_at < domain_clock.now() + timedelta(days=36500)
 
-    assert operator.main(["refund", order.merchant_uid, "--reason", "customer asked"]) == 0
+    assert operate("refund", order.merchant_uid, "--reason", "customer asked") == 0
     assert store.repository.get(confirmed.user_licence_id).state is LicenceState.REVOKED
-    assert operator.main(["refund", order.merchant_uid, "--amount", "1", "--reason", "again"]) == 2
+    assert operate("refund", order.merchant_uid, "--amount", "1", "--reason", "again") == 2
 
     with running_projector(settings) as views:
         assert wait_for_views(views, store.name, ["payments"], store.max_notification_id(), timeout=10)
         [record] = payments_of(views, confirmed.account_id)
         assert record["cancel_amount"] == 4999
         assert [refund["amount"] for refund in record["refunds"]] == [1000, 3999]
-    wiring.reset_worker_services()
+    services.close()

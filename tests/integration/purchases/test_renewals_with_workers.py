@@ -16,14 +16,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.services import build_services
+from api.services import Services
 from config.settings import Settings
 from domain.accounts.tokens import issue_access_token
 from domain.clock import SystemClock
 from domain.store import Storefront
 from tests.conftest import make_settings
+from tests.fakes import PlainHasher
 from tests.integration.portone.harness import IMP_KEY, IMP_SECRET, RunningSandbox
-from tests.support import PlainHasher, register, running_projector
+from tests.support import register, running_projector
 from workers.celery_app import create_celery
 
 pytestmark = pytest.mark.integration
@@ -72,9 +73,7 @@ def _start_worker(settings: Settings) -> subprocess.Popen[bytes]:
         [
             sys.executable,
             "-m",
-            "celery",
-            "-A",
-            "workers.main",
+            "workers",
             "worker",
             "--concurrency",
             "2",
@@ -112,8 +111,7 @@ def _wait(predicate: object, timeout: float) -> bool:
 
 @pytest.fixture
 def client(stack_settings: Settings) -> Iterator[TestClient]:
-    services = build_services(stack_settings)
-    services.hasher = PlainHasher()
+    services = Services.build(stack_settings, hasher=PlainHasher())
     yield TestClient(create_app(services=services))
     services.close()
 
@@ -167,3 +165,27 @@ def test_a_worker_killed_mid_batch_and_restarted_charges_nobody_twice(
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(timeout=20)
     store.close()
+
+
+def test_the_harness_runs_the_renewal_pass_at_once_for_an_admin_only(
+    stack_settings: Settings, client: TestClient
+) -> None:
+    with running_projector(stack_settings):
+        store = Storefront(stack_settings.event_store_env)
+        account_id = register(store, "harnessed@example.com").account_id
+        token = issue_access_token(stack_settings.auth_secret, account_id, 1, SystemClock().now()).token
+        started = client.post(
+            f"{V1}/payments/licenses/subscribe/new/new-billingkey",
+            json={"licenseId": 111, "countryCode": "KR", "card": CARD},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert started.status_code == 200, started.text
+        run = f"{V1}/test-harness/renewals/run"
+        assert client.post(run).status_code == 401
+        assert client.post(run, headers=ADMIN).json() == {"charged": []}  # nothing is due yet
+        client.post(f"{V1}/test-harness/clock/advance", json={"days": 30, "seconds": 1}, headers=ADMIN)
+        [charged] = client.post(run, headers=ADMIN).json()["charged"]
+        assert charged.endswith("-2-1")
+        assert client.post(run, headers=ADMIN).json() == {"charged": []}  # the same minute again
+        assert _renewals(store) == {started.json()["subscriptionId"]: 1}
+        store.close()

@@ -104,11 +104,11 @@ def test_a_yearly_subscriber_is_told_a_week_before_the_renewal_once(desk: Desk) 
     )
     desk.views_caught_up()
     desk.clock.advance(timedelta(days=350))
-    assert remind_upcoming_annual_renewals(desk.workers) == 0
+    assert remind_upcoming_annual_renewals(desk.services) == 0
     desk.clock.advance(timedelta(days=10))
-    assert remind_upcoming_annual_renewals(desk.workers) == 1
-    assert remind_upcoming_annual_renewals(desk.workers) == 0
-    [mail] = list(desk.workers.settings.outbox_dir.glob("*.eml"))
+    assert remind_upcoming_annual_renewals(desk.services) == 1
+    assert remind_upcoming_annual_renewals(desk.services) == 0
+    [mail] = list(desk.services.settings.outbox_dir.glob("*.eml"))
     assert mail_subject(mail) == "[애드블록 유니콘] 연간 구독 갱신 안내"
     assert "24,360원" in email.message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
 

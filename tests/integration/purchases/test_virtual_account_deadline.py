@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bootstrap import Services
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.licences.licence import LicenceState, UserLicence
@@ -22,7 +23,6 @@ from tests.integration.purchases.conftest import SharedClock
 from tests.support import running_projector
 from workers.reactions import REACTIONS
 from workers.tasks.payments import deliver_purchase_mail, sweep_overdue_virtual_accounts
-from workers.wiring import WorkerServices
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +41,7 @@ def _subject(message: email.message.Message) -> str:
     return str(email.header.make_header(email.header.decode_header(message["Subject"])))
 
 
-def _run_reactions(services: WorkerServices, after: int) -> int:
+def _run_reactions(services: Services, after: int) -> int:
     """What the reactor and the worker do for the events recorded after ``after``."""
     last = after
     for notification in services.store.recorder.select_notifications(start=after + 1, limit=100):
@@ -60,12 +60,11 @@ def _run_reactions(services: WorkerServices, after: int) -> int:
 def test_an_unpaid_virtual_account_is_swept_at_its_deadline_and_the_buyer_is_mailed(
     settings: Settings, sandbox: RunningSandbox, clock: TestClock, catalogue: Catalogue, store: Storefront
 ) -> None:
-    services = WorkerServices(settings, SharedClock(clock))
-    services.__dict__["gateway"] = PortOneGateway(sandbox.client())
+    services = Services.build(settings, clock=SharedClock(clock), payments=PortOneGateway(sandbox.client()))
     order = place_order(
         store,
         services.clock,
-        services.gateway,
+        services.payments,
         catalogue,
         licence_id=121,
         country_code="KR",
@@ -83,7 +82,7 @@ def test_an_unpaid_virtual_account_is_swept_at_its_deadline_and_the_buyer_is_mai
         buyer_email=order.buyer_email,
     )
     reserved = settle_payment(
-        store, services.clock, services.gateway, imp_uid=checkout["imp_uid"], merchant_uid=order.merchant_uid
+        store, services.clock, services.payments, imp_uid=checkout["imp_uid"], merchant_uid=order.merchant_uid
     )
     with running_projector(settings):
         position = _run_reactions(services, 0)
@@ -102,10 +101,11 @@ def test_an_unpaid_virtual_account_is_swept_at_its_deadline_and_the_buyer_is_mai
 
         licence: UserLicence = store.repository.get(reserved.user_licence_id)
         assert licence.state is LicenceState.LAPSED
-        assert services.gateway.get_payment(checkout["imp_uid"]).status.value == "cancelled"
+        assert services.payments.get_payment(checkout["imp_uid"]).status.value == "cancelled"
         _run_reactions(services, position)
         subjects = sorted(_subject(mail) for mail in _mails(settings.outbox_dir))
         assert subjects == [
             "[애드블록 유니콘] 가상계좌 입금 안내",
             "[애드블록 유니콘] 입금 기한이 지나 주문이 취소되었습니다",
         ]
+    services.close()

@@ -81,7 +81,6 @@ def test_a_payment_is_read_into_a_typed_model_with_aware_times() -> None:
     assert payment.amount == 12900
     assert payment.paid_at == NOW and payment.paid_at.tzinfo is not None
     assert payment.failed_at is None and payment.cancelled_at is None
-    assert payment.refundable_amount == 12900
     assert fake.requests[-1].headers["Authorization"] == "Bearer token-1"
     assert fake.requests[-1].url.path == "/payments/imp_123456789012"
 

@@ -1,0 +1,115 @@
+"""Every long-lived service a process uses, built once from settings (or given by a test)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Self
+
+from limits.storage import MemoryStorage, RedisStorage, Storage
+
+from config.settings import Settings, load_settings
+from domain.catalogue.licences import Catalogue, load_catalogue
+from domain.clock import Clock
+from domain.payments.gateway import PaymentGateway
+from domain.ports import Mailer, PasswordHasher
+from domain.store import Storefront
+from integrations.mail import mailer_from_settings
+from integrations.passwords import Argon2Hasher
+from integrations.portone.client import PortOneClient
+from integrations.portone.gateway import PortOneGateway
+from projections.catalogue import all_views
+from projections.database import ViewDatabase, open_view_database
+from projections.follower import ViewProcessor
+from projections.test_clock import clock_for
+
+log = logging.getLogger(__name__)
+
+VIEW_SETUP_ATTEMPTS = 3
+
+
+@dataclass(eq=False)
+class Services:
+    """The event log, the read models, the clock and the outside adapters of one process."""
+
+    settings: Settings
+    store: Storefront
+    views: ViewDatabase
+    clock: Clock
+    payments: PaymentGateway
+    mailer: Mailer
+    hasher: PasswordHasher
+    catalogue: Catalogue
+    rate_limits: Storage
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings | None = None,
+        *,
+        clock: Clock | None = None,
+        payments: PaymentGateway | None = None,
+        mailer: Mailer | None = None,
+        hasher: PasswordHasher | None = None,
+    ) -> Self:
+        """Open the log and the views the settings describe (creating missing view tables) and wire the rest.
+
+        Settings default to the environment's. A test replaces the clock, the payment gateway,
+        the mailer or the password hasher by passing its own.
+        """
+        settings = settings or load_settings()
+        store = Storefront(settings.event_store_env)
+        views = open_view_database(settings.view_store_env)
+        set_up_views(views, store.name)
+        return cls(
+            settings=settings,
+            store=store,
+            views=views,
+            clock=clock or clock_for(settings, views),
+            payments=payments or portone_gateway(settings),
+            mailer=mailer or mailer_from_settings(settings),
+            hasher=hasher or Argon2Hasher(),
+            catalogue=load_catalogue(),
+            rate_limits=rate_limit_storage(settings),
+        )
+
+    def close(self) -> None:
+        """Release connections: the gateway's HTTP pool, the view database, the log."""
+        if isinstance(self.payments, PortOneGateway):
+            self.payments.close()
+        self.views.close()
+        self.store.close()
+
+
+def portone_gateway(settings: Settings) -> PortOneGateway:
+    """PortOne V1 (or the local sandbox) with the configured keys and timeout."""
+    client = PortOneClient(
+        settings.portone_base_url,
+        settings.portone_imp_key,
+        settings.portone_imp_secret,
+        timeout=settings.portone_timeout_seconds,
+    )
+    return PortOneGateway(client)
+
+
+def rate_limit_storage(settings: Settings) -> Storage:
+    """Where rate-limit counters live: Redis when configured (shared by every API process), else memory."""
+    return RedisStorage(settings.redis_url) if settings.redis_url else MemoryStorage()
+
+
+def set_up_views(views: ViewDatabase, application_name: str) -> None:
+    """Create every view's tables and tracking row if they are missing (idempotent)."""
+    for view in all_views():
+        processor = ViewProcessor(view, views, application_name)
+        # Processes starting together on PostgreSQL can race on CREATE TABLE IF NOT EXISTS;
+        # the loser's error is harmless, and by its next attempt the tables exist.
+        for attempt in range(1, VIEW_SETUP_ATTEMPTS + 1):
+            try:
+                processor.setup()
+                break
+            except Exception:
+                if attempt == VIEW_SETUP_ATTEMPTS:
+                    raise
+                log.warning("setting up view %s raced another process; trying again", view.name)
+                time.sleep(0.1 * attempt)

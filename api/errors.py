@@ -31,7 +31,7 @@ def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
 
 async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return error_response(request, exc.code)
+    return error_response(request, exc.code, exc.status)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:

@@ -112,7 +112,8 @@ def join_open_beta(store: Storefront, clock: Clock, *, account_id: UUID, ends_at
     """Give the caller the open-beta licence, once (-114 again, -1002 after the beta ended)."""
     now = clock.now()
     if now >= ends_at:
-        raise DomainError(ErrorCode.SERVER_ERROR_CONTACT_ADMIN, "the open beta has ended")
+        # The spec's code for "the beta has ended, thanks"; a user condition, so Gone rather than its 500.
+        raise DomainError(ErrorCode.SERVER_ERROR_CONTACT_ADMIN, "the open beta has ended", status=410)
     try:
         store.repository.get(OpenBetaMembership.id_for(account_id))
     except AggregateNotFoundError:

@@ -7,18 +7,25 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.language import request_language
+from api.schemas import CamelModel
 from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
+
+
+class ErrorBody(CamelModel):
+    """The body of every failure."""
+
+    error_code: int | str = Field(description="A code of the error catalogue (spec section 8)")
+    message: str = Field(description="The code's text in the request's language")
 
 
 def error_response(request: Request, code: ErrorCode, status: int | None = None) -> JSONResponse:
     """The JSON answer for a catalogue code, in the request's language."""
-    return JSONResponse(
-        status_code=status or code.status,
-        content={"errorCode": code.value, "message": code.message(request_language(request))},
-    )
+    body = ErrorBody(error_code=code.value, message=code.message(request_language(request)))
+    return JSONResponse(status_code=status or code.status, content=body.model_dump())
 
 
 def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
@@ -47,7 +54,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     language = request_language(request)
     return JSONResponse(
         status_code=exc.status_code,
-        content={"errorCode": exc.status_code, "message": FALLBACK_MESSAGE[language]},
+        content=ErrorBody(error_code=exc.status_code, message=FALLBACK_MESSAGE[language]).model_dump(),
         headers=getattr(exc, "headers", None),
     )
 

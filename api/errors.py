@@ -46,9 +46,13 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(request, validation_code(list(exc.errors())), status=400)
 
 
+# FastAPI answers 400 by itself for a body it cannot even decode: that is an invalid value (-2).
+HTTP_ERROR_CODES = {400: ErrorCode.INVALID_VALUE}
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    code = ErrorCode.for_value(exc.status_code)
+    code = ErrorCode.for_value(exc.status_code) or HTTP_ERROR_CODES.get(exc.status_code)
     if code is not None:
         return error_response(request, code, status=exc.status_code)
     language = request_language(request)

@@ -16,6 +16,7 @@ from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import is_well_formed, new_licence_key, normalise_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, OpenBetaMembership, UserLicence
 from domain.store import Storefront
+from domain.text import check_storable
 from events.concurrency import retry_on_conflict
 
 OPEN_BETA_TERMS = LicenceTerms(licence_id=900, product_code="uncpw", life=90, max_devices_count=1,
@@ -155,6 +156,7 @@ def activate_device(
         raise DomainError(ErrorCode.INVALID_VALUE, f"unknown platform {platform!r}") from None
     if not device_id.strip() or len(device_id) > 128:
         raise DomainError(ErrorCode.INVALID_VALUE, "device ids are 1-128 characters")
+    check_storable(device_id, "device id")
 
     def attempt() -> Activation:
         licence = _licence_by_key(store, licence_key)

@@ -119,7 +119,9 @@ def _response(status: int, codes: list[ErrorCode]) -> dict[str, Any]:
                         ERROR_BODY_REF,
                         {
                             "type": "object",
-                            "properties": {"errorCode": {"enum": [code.value for code in codes]}},
+                            "properties": {
+                                "errorCode": {"type": _json_type(codes), "enum": [code.value for code in codes]}
+                            },
                             "required": ["errorCode"],
                         },
                     ]
@@ -128,6 +130,11 @@ def _response(status: int, codes: list[ErrorCode]) -> dict[str, Any]:
         },
         CODES: [code.value for code in codes],
     }
+
+
+def _json_type(codes: list[ErrorCode]) -> str | list[str]:
+    kinds = sorted({"string" if isinstance(code.value, str) else "integer" for code in codes})
+    return kinds[0] if len(kinds) == 1 else kinds
 
 
 def _also(declared: dict[str, Any], documented: dict[str, Any]) -> dict[str, Any]:

@@ -62,7 +62,11 @@ def test_an_error_answer_is_the_envelope_narrowed_to_its_codes(document: dict[st
     card = document["paths"][f"{V1}/billingkeys"]["put"]["responses"]["400"]
     assert card["content"]["application/json"]["schema"]["allOf"] == [
         {"$ref": "#/components/schemas/ErrorBody"},
-        {"type": "object", "properties": {"errorCode": {"enum": [-1, -2, -305]}}, "required": ["errorCode"]},
+        {
+            "type": "object",
+            "properties": {"errorCode": {"type": "integer", "enum": [-1, -2, -305]}},
+            "required": ["errorCode"],
+        },
     ]
     assert "- `-305` Please check the card information you entered." in card["description"]
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["errorCode", "message"]

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
+from api.error_docs import install_error_docs
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
 from api.routers import (
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     )
     app.state.services = wired
     install_error_handlers(app)
+    install_error_docs(app)
     install_middleware(app, settings.request_budget_seconds)
 
     api = APIRouter(prefix=API_PREFIX)

@@ -7,18 +7,25 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.language import request_language
+from api.schemas import CamelModel
 from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
+
+
+class ErrorBody(CamelModel):
+    """The body of every failure."""
+
+    error_code: int | str = Field(description="A code of the error catalogue (spec section 8)")
+    message: str = Field(description="The code's text in the request's language")
 
 
 def error_response(request: Request, code: ErrorCode, status: int | None = None) -> JSONResponse:
     """The JSON answer for a catalogue code, in the request's language."""
-    return JSONResponse(
-        status_code=status or code.status,
-        content={"errorCode": code.value, "message": code.message(request_language(request))},
-    )
+    body = ErrorBody(error_code=code.value, message=code.message(request_language(request)))
+    return JSONResponse(status_code=status or code.status, content=body.model_dump())
 
 
 def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
@@ -31,7 +38,7 @@ def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
 
 async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return error_response(request, exc.code)
+    return error_response(request, exc.code, exc.status)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -39,15 +46,19 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(request, validation_code(list(exc.errors())), status=400)
 
 
+# FastAPI answers 400 by itself for a body it cannot even decode: that is an invalid value (-2).
+HTTP_ERROR_CODES = {400: ErrorCode.INVALID_VALUE}
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    code = ErrorCode.for_value(exc.status_code)
+    code = ErrorCode.for_value(exc.status_code) or HTTP_ERROR_CODES.get(exc.status_code)
     if code is not None:
         return error_response(request, code, status=exc.status_code)
     language = request_language(request)
     return JSONResponse(
         status_code=exc.status_code,
-        content={"errorCode": exc.status_code, "message": FALLBACK_MESSAGE[language]},
+        content=ErrorBody(error_code=exc.status_code, message=FALLBACK_MESSAGE[language]).model_dump(),
         headers=getattr(exc, "headers", None),
     )
 

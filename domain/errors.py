@@ -370,9 +370,13 @@ FALLBACK_MESSAGE = {
 
 
 class DomainError(Exception):
-    """A business rule refused a command; carries the catalogue code to answer with."""
+    """A business rule refused a command; carries the catalogue code to answer with.
 
-    def __init__(self, code: ErrorCode, detail: str = "") -> None:
+    ``status`` replaces the code's own HTTP status where the same code means something else.
+    """
+
+    def __init__(self, code: ErrorCode, detail: str = "", *, status: int | None = None) -> None:
         super().__init__(detail or code.name)
         self.code = code
         self.detail = detail
+        self.status = status or code.status

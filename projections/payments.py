@@ -225,6 +225,8 @@ def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
 
 def payment_of(db: ViewDatabase, account_id: UUID, merchant_uid: str) -> dict[str, Any] | None:
     """One payment record of an account (None when not theirs)."""
+    if "\x00" in merchant_uid:  # no merchantUid holds one, and PostgreSQL refuses it in a query
+        return None
     with db.read() as cursor:
         cursor.execute(
             "SELECT * FROM payments_view WHERE account_id = %(account)s AND merchant_uid = %(merchant)s",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
 
 from api.auth import CallerDep, OptionalCallerDep, clear_session_cookies
+from api.error_docs import errors
 from api.language import request_language
 from api.services import Services, ServicesDep
 from domain.accounts.profile import change_profile, check_password, confirm_email, delete_account
@@ -134,7 +135,11 @@ class EmailChangeForm(CamelModel):
     token: str = Field(min_length=1)
 
 
-@router.post("", response_model=RegistrationResult)
+@router.post(
+    "",
+    response_model=RegistrationResult,
+    responses=errors(ErrorCode.TOO_MANY_REQUESTS, ErrorCode.EMAIL_ALREADY_REGISTERED),
+)
 def register(
     services: ServicesDep,
     request: Request,
@@ -181,13 +186,13 @@ def confirm(services: ServicesDep, t: Annotated[str, Query(min_length=1)]) -> Re
     return RedirectResponse(f"/register/confirm?{query}", status_code=303)
 
 
-@router.get("", response_model=AccountBody)
+@router.get("", response_model=AccountBody, responses=errors(ErrorCode.NOT_FOUND))
 def read_own_account(services: ServicesDep, caller: CallerDep) -> AccountBody:
     """The caller's account (name, preferred language, marketing consent)."""
     return _own_account(services, caller.account_id)
 
 
-@router.patch("", response_model=AccountBody)
+@router.patch("", response_model=AccountBody, responses=errors(ErrorCode.NOT_FOUND, ErrorCode.NICKNAME_IN_USE))
 def change_own_account(services: ServicesDep, caller: CallerDep, patch: ProfilePatch) -> AccountBody:
     """Change the caller's name (nickname, -411 when taken), preferred language or marketing consent."""
     position = change_profile(
@@ -203,7 +208,9 @@ def change_own_account(services: ServicesDep, caller: CallerDep, patch: ProfileP
     return _own_account(services, caller.account_id)
 
 
-@router.post("/check-password", response_model=Done)
+@router.post(
+    "/check-password", response_model=Done, responses=errors(ErrorCode.TOO_MANY_REQUESTS, ErrorCode.PASSWORD_DIFFERS)
+)
 def check_own_password(services: ServicesDep, request: Request, caller: CallerDep, form: PasswordForm) -> Done:
     """Is this the caller's current password? (-406 when not)"""
     services.limiter.password_check(request, str(caller.account_id))
@@ -225,7 +232,11 @@ def delete_own_account(services: ServicesDep, caller: CallerDep, form: DeletionF
     return response
 
 
-@router.post("/{account_id}/please-one-more-confirm-email", response_model=Done)
+@router.post(
+    "/{account_id}/please-one-more-confirm-email",
+    response_model=Done,
+    responses=errors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.TOO_MANY_REQUESTS),
+)
 def resend_confirmation(
     services: ServicesDep,
     request: Request,
@@ -244,7 +255,7 @@ def resend_confirmation(
     return Done()
 
 
-@router.post("/password-change-email", response_model=Done)
+@router.post("/password-change-email", response_model=Done, responses=errors(ErrorCode.TOO_MANY_REQUESTS))
 def ask_password_reset(services: ServicesDep, request: Request, form: ResetRequest) -> Done:
     """Mail a password-reset link in the page's language (?localeCode); silent for unknown addresses."""
     services.limiter.mail(request, form.email)
@@ -258,13 +269,17 @@ def ask_password_reset(services: ServicesDep, request: Request, form: ResetReque
     return Done()
 
 
-@router.get("/password-change-check", response_model=EmailOnly)
+@router.get("/password-change-check", response_model=EmailOnly, responses=errors(ErrorCode.PASSWORD_TOKEN_EXPIRED))
 def check_reset_link(services: ServicesDep, t: Annotated[str, Query(min_length=1)]) -> EmailOnly:
     """Is this reset link still good? (-405 when used, replaced or expired)"""
     return EmailOnly(email=check_password_reset(services.store, services.clock, services.settings.auth_secret, t))
 
 
-@router.put("/password-change", response_model=Done)
+@router.put(
+    "/password-change",
+    response_model=Done,
+    responses=errors(ErrorCode.PASSWORD_TOKEN_EXPIRED, ErrorCode.PASSWORD_DIFFERS),
+)
 def set_new_password(services: ServicesDep, form: ResetForm) -> Done:
     """Set a new password through the reset link; every session of the account ends."""
     reset_password(
@@ -278,7 +293,16 @@ def set_new_password(services: ServicesDep, form: ResetForm) -> Done:
     return Done()
 
 
-@router.post("/email-change-email", response_model=Done)
+@router.post(
+    "/email-change-email",
+    response_model=Done,
+    responses=errors(
+        ErrorCode.TOO_MANY_REQUESTS,
+        ErrorCode.PASSWORD_DIFFERS,
+        ErrorCode.EMAIL_ALREADY_REGISTERED,
+        ErrorCode.EMAIL_UNUSABLE,
+    ),
+)
 def ask_email_change(
     services: ServicesDep,
     request: Request,
@@ -294,7 +318,11 @@ def ask_email_change(
     return Done()
 
 
-@router.put("/email-change", response_model=EmailOnly)
+@router.put(
+    "/email-change",
+    response_model=EmailOnly,
+    responses=errors(ErrorCode.PASSWORD_TOKEN_EXPIRED, ErrorCode.EMAIL_ALREADY_REGISTERED),
+)
 def complete_email_change(services: ServicesDep, form: EmailChangeForm) -> EmailOnly:
     """Move the account to the link's address (-405 for a used or expired link, -402 if taken meanwhile)."""
     moved = change_email(services.store, services.clock, services.settings.auth_secret, form.token)

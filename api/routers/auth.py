@@ -8,11 +8,12 @@ from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
 
 from api.auth import CallerDep, clear_session_cookies, refresh_cookie, set_session_cookies
+from api.error_docs import errors
 from api.errors import error_response
 from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
 from domain.accounts.support_desk import support_desk_identity
-from domain.errors import DomainError
+from domain.errors import DomainError, ErrorCode
 from integrations.zendesk import zendesk_jwt
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -66,7 +67,11 @@ def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
     return response
 
 
-@router.post("/login", response_model=AuthBody)
+@router.post(
+    "/login",
+    response_model=AuthBody,
+    responses=errors(ErrorCode.TOO_MANY_REQUESTS, ErrorCode.EMAIL_OR_PASSWORD_MISMATCH),
+)
 def login(services: ServicesDep, request: Request, credentials: Credentials) -> JSONResponse:
     """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies."""
     services.limiter.login(request, credentials.email)
@@ -81,7 +86,7 @@ def login(services: ServicesDep, request: Request, credentials: Credentials) -> 
     return _answer(services, session)
 
 
-@router.get("/refresh", response_model=AuthBody)
+@router.get("/refresh", response_model=AuthBody, responses=errors(ErrorCode.UNAUTHORIZED))
 def refresh(services: ServicesDep, request: Request) -> JSONResponse:
     """A new access token for the rt cookie, which is rotated; an old rt revokes the whole family."""
     try:
@@ -104,7 +109,11 @@ def logout(services: ServicesDep, request: Request) -> JSONResponse:
     return response
 
 
-@router.get("/zendesk", response_model=ZendeskBody)
+@router.get(
+    "/zendesk",
+    response_model=ZendeskBody,
+    responses=errors(ErrorCode.ACCOUNT_NOT_APPROVED, ErrorCode.NAME_REQUIRED_FOR_SSO),
+)
 def zendesk(services: ServicesDep, caller: CallerDep) -> ZendeskBody:
     """A support-desk sign-on token (-2101 until the account has a name, -401 until it is confirmed)."""
     identity = support_desk_identity(services.store, caller.account_id)

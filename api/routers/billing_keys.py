@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from pydantic import Discriminator, Field, Tag
 
 from api.auth import CallerDep, OptionalCallerDep
+from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
@@ -113,7 +114,17 @@ def _out(key: BillingKey, default_id: str | None) -> BillingKeyOut:
     )
 
 
-@router.put("", response_model=BillingKeyOut)
+@router.put(
+    "",
+    response_model=BillingKeyOut,
+    responses=errors(
+        ErrorCode.FORBIDDEN,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.CHECK_CARD_INFO,
+        ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+    ),
+)
 def add_billing_key(form: NewBillingKey, services: ServicesDep, caller: CallerDep) -> BillingKeyOut:
     """Register a card at the gateway, or keep the key a PG window issued (-303, -304, -305, -308)."""
     if isinstance(form, WindowKey):
@@ -154,7 +165,7 @@ def new_customer_uid(
     )
 
 
-@router.get("/customerUid/{billingkey_id}", response_model=BillingKeyOut)
+@router.get("/customerUid/{billingkey_id}", response_model=BillingKeyOut, responses=errors(ErrorCode.NOT_FOUND))
 def my_billing_key(billingkey_id: str, services: ServicesDep, caller: CallerDep) -> BillingKeyOut:
     """One of the caller's billing keys (404 otherwise)."""
     wallet = wallet_of(services.store, caller.account_id)
@@ -163,7 +174,7 @@ def my_billing_key(billingkey_id: str, services: ServicesDep, caller: CallerDep)
     return _out(wallet.get(billingkey_id), wallet.default_id)
 
 
-@router.put("/{billingkey_id}", response_model=Wallet)
+@router.put("/{billingkey_id}", response_model=Wallet, responses=errors(ErrorCode.NOT_FOUND))
 def make_default(billingkey_id: str, services: ServicesDep, caller: CallerDep) -> Wallet:
     """Make one of the caller's billing keys the default."""
     choose_default_billing_key(

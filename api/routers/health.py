@@ -14,7 +14,16 @@ from projections.tracking import positions
 router = APIRouter(tags=["health"])
 
 
-@router.get("/health", summary="Health of the store and the broker")
+@router.get(
+    "/health",
+    summary="Health of the store and the broker",
+    responses={
+        503: {
+            "description": "The store or the broker does not respond (the same report)",
+            "content": {"application/json": {"schema": {}}},
+        }
+    },
+)
 def health(services: ServicesDep) -> JSONResponse:
     """Answers 200 when the event store and the broker both respond, else 503."""
     report: dict[str, Any] = {"store": services.settings.store_kind}

@@ -6,8 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
+from domain.errors import ErrorCode
 from domain.licences.management import key_holder
 
 router = APIRouter(prefix="/accounts", tags=["accounts"])
@@ -21,7 +23,7 @@ class KeyEmailCheck(CamelModel):
     email_confirmed: bool
 
 
-@router.get("/check/email", response_model=KeyEmailCheck)
+@router.get("/check/email", response_model=KeyEmailCheck, responses=errors(ErrorCode.NOT_FOUND))
 def check_email_for_licence_key(
     services: ServicesDep, user_license_key: Annotated[str, Query(alias="userLicenseKey", min_length=1)]
 ) -> KeyEmailCheck:

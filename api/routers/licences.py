@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from pydantic import Field
 
 from api.auth import CallerDep
+from api.error_docs import errors
 from api.routers.payments import PaymentRecord
 from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
@@ -93,7 +94,11 @@ def _parse_ids(raw: str) -> list[int]:
         raise DomainError(ErrorCode.INVALID_VALUE, "licenseIds must be comma-separated integers") from None
 
 
-@router.get("/new", response_model=list[PurchasableLicenceOut])
+@router.get(
+    "/new",
+    response_model=list[PurchasableLicenceOut],
+    responses=errors(ErrorCode.LICENSE_NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE),
+)
 def purchasable_licences(
     services: ServicesDep,
     code: Annotated[str | None, Query(description="coupon or promotion code")] = None,
@@ -251,7 +256,7 @@ def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut
     ]
 
 
-@mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut)
+@mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut, responses=errors(ErrorCode.NOT_FOUND))
 def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
     """One of the caller's licences with its payments (404 when not theirs)."""
     row = licence_of(services.views, caller.account_id, user_license_id)
@@ -280,7 +285,11 @@ class Written(CamelModel):
     user_license_id: UUID
 
 
-@mine.patch("/{user_license_id}/devices/{device_id}", response_model=Written)
+@mine.patch(
+    "/{user_license_id}/devices/{device_id}",
+    response_model=Written,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.DEVICE_NOT_FOUND),
+)
 def rename_my_device(
     user_license_id: UUID, device_id: str, body: DeviceRename, services: ServicesDep, caller: CallerDep
 ) -> Written:
@@ -297,7 +306,11 @@ def rename_my_device(
     return Written(user_license_id=written.user_licence_id)
 
 
-@mine.delete("/{user_license_id}/devices/{device_id}", response_model=Written)
+@mine.delete(
+    "/{user_license_id}/devices/{device_id}",
+    response_model=Written,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.DEVICE_NOT_FOUND),
+)
 def remove_my_device(user_license_id: UUID, device_id: str, services: ServicesDep, caller: CallerDep) -> Written:
     """Remove a device from a licence (-1404 when it is not there)."""
     written = remove_device(
@@ -311,7 +324,16 @@ def remove_my_device(user_license_id: UUID, device_id: str, services: ServicesDe
     return Written(user_license_id=written.user_licence_id)
 
 
-@mine.post("/{license_key}/giveme", response_model=Written)
+@mine.post(
+    "/{license_key}/giveme",
+    response_model=Written,
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
+        ErrorCode.LICENSE_KEY_IN_USE,
+        ErrorCode.LICENSE_KEY_ALREADY_REGISTERED,
+    ),
+)
 def register_licence_by_key(license_key: str, services: ServicesDep, caller: CallerDep) -> Written:
     """Add a licence to the caller's account by its key (404, -100, -105, -106)."""
     written = register_by_key(services.store, services.clock, account_id=caller.account_id, licence_key=license_key)
@@ -319,7 +341,11 @@ def register_licence_by_key(license_key: str, services: ServicesDep, caller: Cal
     return Written(user_license_id=written.user_licence_id)
 
 
-@mine.post("/open-beta", response_model=Written)
+@mine.post(
+    "/open-beta",
+    response_model=Written,
+    responses=errors(ErrorCode.ALREADY_IN_OPEN_BETA, (ErrorCode.SERVER_ERROR_CONTACT_ADMIN, 410)),
+)
 def open_beta(services: ServicesDep, caller: CallerDep) -> Written:
     """Join the open beta: once per account (-114), not after it ended (-1002)."""
     written = join_open_beta(
@@ -347,7 +373,11 @@ class DeviceActivationOut(CamelModel):
     max_devices_count: int
 
 
-@mine.post("/activate", response_model=DeviceActivationOut)
+@mine.post(
+    "/activate",
+    response_model=DeviceActivationOut,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.LICENSE_KEY_UNUSABLE, ErrorCode.LICENSE_KEY_IN_USE),
+)
 def activate_app_device(body: DeviceActivationIn, services: ServicesDep) -> DeviceActivationOut:
     """For the apps: activate a device (404 unknown key, -100 expired or other platform, -105 no free slot)."""
     activation = activate_device(

@@ -12,6 +12,7 @@ from pydantic import EmailStr, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.auth import CallerDep, OptionalCallerDep
+from api.error_docs import errors
 from api.language import request_language
 from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
@@ -59,7 +60,7 @@ class PaymentRequest(CamelModel):
     buyer_email: str
 
 
-@router.post("/licenses/new", response_model=PaymentRequest)
+@router.post("/licenses/new", response_model=PaymentRequest, responses=errors(ErrorCode.INVALID_PRODUCT_AT_INIT))
 def new_licence_payment(
     body: NewLicencePayment, request: Request, services: ServicesDep, caller: OptionalCallerDep
 ) -> PaymentRequest:
@@ -114,7 +115,17 @@ class ConfirmedPurchase(CamelModel):
     vbank: VirtualAccount | None = None
 
 
-@router.post("/licenses/new/confirm", response_model=ConfirmedPurchase)
+@router.post(
+    "/licenses/new/confirm",
+    response_model=ConfirmedPurchase,
+    responses=errors(
+        ErrorCode.FORBIDDEN,
+        ErrorCode.NOT_FOUND,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.PAYMENT_DIFFERS_FROM_INIT,
+        ErrorCode.PAYMENT_REFUSED,
+    ),
+)
 def confirm_new_licence_payment(
     body: PaymentConfirmation,
     request: Request,
@@ -267,7 +278,7 @@ def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRe
     return [PaymentRecord.of(row) for row in payments_of(services.views, caller.account_id)]
 
 
-@router.get("/licenses/{merchant_uid}", response_model=PaymentRecord)
+@router.get("/licenses/{merchant_uid}", response_model=PaymentRecord, responses=errors(ErrorCode.NOT_FOUND))
 def purchase_record(merchant_uid: str, services: ServicesDep, caller: CallerDep) -> PaymentRecord:
     """One of the caller's payments (404 when not theirs)."""
     row = payment_of(services.views, caller.account_id, merchant_uid)

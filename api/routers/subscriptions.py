@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from pydantic import EmailStr, Field
 
 from api.auth import CallerDep, OptionalCallerDep
+from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
 from api.schemas import CamelModel
@@ -120,7 +121,16 @@ def _started(services: ServicesDep, started: Subscribed) -> SubscriptionState:
     return state.model_copy(update={"email": account.email, "account_created": started.account_created})
 
 
-@router.post("/subscribe/new", response_model=SubscriptionState)
+@router.post(
+    "/subscribe/new",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.INVALID_PRODUCT_AT_INIT,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+    ),
+)
 def subscribe_with_previous_key(
     order: SubscriptionOrder, request: Request, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
@@ -129,7 +139,16 @@ def subscribe_with_previous_key(
     return _start(services, request, caller.account_id, order, key)
 
 
-@router.post("/subscribe/new/new-billingkey", response_model=SubscriptionState)
+@router.post(
+    "/subscribe/new/new-billingkey",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.INVALID_PRODUCT_AT_INIT,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.CHECK_CARD_INFO,
+        ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+    ),
+)
 def subscribe_with_new_key(
     order: SubscriptionWithNewCard, request: Request, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
@@ -138,7 +157,18 @@ def subscribe_with_new_key(
     return _start(services, request, caller.account_id, order, key)
 
 
-@router.post("/subscribe/new/new-billingkey/redirect", response_model=SubscriptionState)
+@router.post(
+    "/subscribe/new/new-billingkey/redirect",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.FORBIDDEN,
+        ErrorCode.INVALID_PRODUCT_AT_INIT,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+        ErrorCode.EMAIL_ALREADY_REGISTERED,
+    ),
+)
 def subscribe_with_key_from_window(
     order: SubscriptionWithWindowKey, request: Request, services: ServicesDep, caller: OptionalCallerDep
 ) -> SubscriptionState:
@@ -171,13 +201,13 @@ def _after(services: ServicesDep, subscription_id: UUID, position: int, *, resum
     return _state(services, subscription_id).model_copy(update={"resume_complete": resumed})
 
 
-@router.get("/subscribe/{user_license_id}", response_model=SubscriptionState)
+@router.get("/subscribe/{user_license_id}", response_model=SubscriptionState, responses=errors(ErrorCode.NOT_FOUND))
 def subscription_state(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
     """The subscription behind one of the caller's licences."""
     return _state(services, _subscription_id(services, caller.account_id, user_license_id))
 
 
-@router.delete("/subscribe/{user_license_id}", response_model=SubscriptionState)
+@router.delete("/subscribe/{user_license_id}", response_model=SubscriptionState, responses=errors(ErrorCode.NOT_FOUND))
 def stop_auto_renewal(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
     """Turn auto-renewal off: isScheduled false, the licence runs to the next payment date (past due: ends now)."""
     subscription_id = _subscription_id(services, caller.account_id, user_license_id)
@@ -208,7 +238,16 @@ def _resume(
     return _after(services, subscription_id, resumed.notification_id, resumed=True)
 
 
-@router.post("/re-subscribe/{user_license_id}", response_model=SubscriptionState)
+@router.post(
+    "/re-subscribe/{user_license_id}",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.AUTO_PAYMENT_ALREADY_SET,
+    ),
+)
 def resume_with_previous_key(
     user_license_id: UUID, body: Resubscription, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
@@ -218,7 +257,17 @@ def resume_with_previous_key(
     return _resume(services, caller.account_id, user_license_id, key)
 
 
-@router.post("/re-subscribe/{user_license_id}/new-billingkey", response_model=SubscriptionState)
+@router.post(
+    "/re-subscribe/{user_license_id}/new-billingkey",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.CHECK_CARD_INFO,
+        ErrorCode.AUTO_PAYMENT_ALREADY_SET,
+        ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+    ),
+)
 def resume_with_new_key(
     user_license_id: UUID, card: CardForm, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
@@ -234,7 +283,18 @@ class ResubscriptionWithWindowKey(WindowKey):
     user_license_id: UUID
 
 
-@router.post("/re-subscribe/new-billingkey/redirect", response_model=SubscriptionState)
+@router.post(
+    "/re-subscribe/new-billingkey/redirect",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.FORBIDDEN,
+        ErrorCode.NOT_FOUND,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.AUTO_PAYMENT_ALREADY_SET,
+        ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+    ),
+)
 def resume_with_window_key(
     body: ResubscriptionWithWindowKey, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
@@ -246,7 +306,11 @@ def resume_with_window_key(
     return _resume(services, caller.account_id, body.user_license_id, key)
 
 
-@router.post("/subscribe/{user_license_id}/pay", response_model=SubscriptionState)
+@router.post(
+    "/subscribe/{user_license_id}/pay",
+    response_model=SubscriptionState,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.CHECK_CARD_HELD, ErrorCode.AUTO_PAYMENT_ALREADY_SET),
+)
 def pay_past_due_period(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
     """After a failed renewal (past due), charge the due period now with the current card (-303 refused,
     -306 when nothing is past due)."""
@@ -263,7 +327,16 @@ class PaymentMethodChange(CamelModel):
     billingkey_id: str
 
 
-@router.put("/subscribe/{user_license_id}/billingkey", response_model=SubscriptionState)
+@router.put(
+    "/subscribe/{user_license_id}/billingkey",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.AUTO_PAYMENT_ALREADY_SET,
+    ),
+)
 def change_card(
     user_license_id: UUID, body: PaymentMethodChange, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:

@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header
 from pydantic import Field
 
+from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
@@ -46,13 +47,23 @@ def _clock(services: ServicesDep) -> SharedTestClock:
     return services.clock
 
 
-@router.get("/clock", response_model=ClockNow, dependencies=[Depends(admin_only)])
+@router.get(
+    "/clock",
+    response_model=ClockNow,
+    dependencies=[Depends(admin_only)],
+    responses=errors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN),
+)
 def read_clock(services: ServicesDep) -> ClockNow:
     """What time every process thinks it is."""
     return ClockNow(now=_clock(services).now())
 
 
-@router.post("/clock/advance", response_model=ClockNow, dependencies=[Depends(admin_only)])
+@router.post(
+    "/clock/advance",
+    response_model=ClockNow,
+    dependencies=[Depends(admin_only)],
+    responses=errors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN),
+)
 def advance_clock(move: ClockMove, services: ServicesDep) -> ClockNow:
     """Jump every process's time forward; beat and the workers act on their next tick."""
     return ClockNow(now=_clock(services).advance(timedelta(days=move.days, seconds=move.seconds)))

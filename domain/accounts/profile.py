@@ -20,6 +20,7 @@ from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.ports import PasswordHasher
 from domain.store import Storefront
+from domain.text import check_storable
 from events.concurrency import retry_on_conflict
 from events.values import Language
 
@@ -76,6 +77,7 @@ def change_profile(
             raise DomainError(ErrorCode.EMPTY_PARAMETER, "name")
         if len(name) > NAME_MAX_LENGTH:
             raise DomainError(ErrorCode.INVALID_VALUE, "name too long")
+        check_storable(name, "name")
 
     def attempt() -> int:
         account = load_account(store, account_id)

@@ -16,6 +16,7 @@ from domain.catalogue.licences import Catalogue, PurchasableLicence
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action, LicenceFacts, licence_actions
 from domain.licences.keys import normalise_licence_key
+from domain.text import check_storable
 from events.licences import (
     DeviceActivated,
     DeviceRemoved,
@@ -316,7 +317,7 @@ def _device_name(name: str) -> str:
         raise DomainError(ErrorCode.EMPTY_PARAMETER, "a device needs a name")
     if len(cleaned) > MAX_DEVICE_NAME:
         raise DomainError(ErrorCode.INVALID_VALUE, f"device names are at most {MAX_DEVICE_NAME} characters")
-    return cleaned
+    return check_storable(cleaned, "device name")
 
 
 class LicenceKeyIndex(Aggregate):

@@ -16,6 +16,7 @@ from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import is_well_formed, new_licence_key, normalise_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, OpenBetaMembership, UserLicence
 from domain.store import Storefront
+from domain.text import check_storable
 from events.concurrency import retry_on_conflict
 
 OPEN_BETA_TERMS = LicenceTerms(licence_id=900, product_code="uncpw", life=90, max_devices_count=1,
@@ -112,7 +113,8 @@ def join_open_beta(store: Storefront, clock: Clock, *, account_id: UUID, ends_at
     """Give the caller the open-beta licence, once (-114 again, -1002 after the beta ended)."""
     now = clock.now()
     if now >= ends_at:
-        raise DomainError(ErrorCode.SERVER_ERROR_CONTACT_ADMIN, "the open beta has ended")
+        # The spec's code for "the beta has ended, thanks"; a user condition, so Gone rather than its 500.
+        raise DomainError(ErrorCode.SERVER_ERROR_CONTACT_ADMIN, "the open beta has ended", status=410)
     try:
         store.repository.get(OpenBetaMembership.id_for(account_id))
     except AggregateNotFoundError:
@@ -154,6 +156,7 @@ def activate_device(
         raise DomainError(ErrorCode.INVALID_VALUE, f"unknown platform {platform!r}") from None
     if not device_id.strip() or len(device_id) > 128:
         raise DomainError(ErrorCode.INVALID_VALUE, "device ids are 1-128 characters")
+    check_storable(device_id, "device id")
 
     def attempt() -> Activation:
         licence = _licence_by_key(store, licence_key)

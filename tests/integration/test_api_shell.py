@@ -64,6 +64,13 @@ def test_a_missing_parameter_is_minus_one_and_a_malformed_one_minus_two_never_42
     assert (malformed.status_code, malformed.json()) == (400, {"errorCode": -2, "message": "無効な値です。"})
 
 
+def test_a_body_that_is_not_even_text_is_minus_two(client: TestClient) -> None:
+    garbled = client.post(
+        f"{API_PREFIX}/auth/login", content=b"\xff\xfe{", headers={"Content-Type": "application/json"}
+    )
+    assert (garbled.status_code, garbled.json()["errorCode"]) == (400, -2)
+
+
 def test_a_crash_becomes_a_500_envelope_not_a_stack_trace(client: TestClient) -> None:
     response = client.get(f"{API_PREFIX}/test/crash")
     assert response.status_code == 500

@@ -191,7 +191,8 @@ def test_the_open_beta_is_once_per_account_and_closes_at_its_end(shop: Shop) -> 
     shop.clock.advance(ends - shop.clock() + timedelta(seconds=1))
     refreshed = shop.client.post(f"{V1}/auth/login", json={"email": "late@example.com", "pw": "abcd1234"})
     late = {"Authorization": f"Bearer {refreshed.json()['accessToken']}"}
-    assert shop.client.post(f"{V1}/licenses/open-beta", headers=late).json()["errorCode"] == -1002
+    ended = shop.client.post(f"{V1}/licenses/open-beta", headers=late)
+    assert (ended.status_code, ended.json()["errorCode"]) == (410, -1002)
 
 
 def test_a_virtual_account_purchase_is_reserved_then_paid_through_the_webhook(shop: Shop) -> None:

@@ -75,7 +75,12 @@ class RenewalPass(CamelModel):
     charged: list[str]
 
 
-@router.post("/renewals/run", response_model=RenewalPass, dependencies=[Depends(admin_only)])
+@router.post(
+    "/renewals/run",
+    response_model=RenewalPass,
+    dependencies=[Depends(admin_only)],
+    responses=errors(ErrorCode.UNAUTHORIZED),
+)
 def run_renewals(services: ServicesDep) -> RenewalPass:
     """What beat's renewal pass does at its next tick, done now: charge what is due, end what ran out."""
     services.see_own_write(services.store.max_notification_id(), "subscriptions")

@@ -33,14 +33,15 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from api.app import create_app
-from api.services import Services, build_services
+from api.services import Services
 from config.settings import Settings
 from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
 from projections.tracking import wait_for_views
+from tests.fakes import PlainHasher
 from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
-from tests.support import PlainHasher, running_projector
+from tests.support import running_projector
 from workers.tasks.mail import CONFIRMATION_PATH, confirmation_link
 
 __all__ = ["clock", "sandbox", "start_sandbox", "webhook_receiver"]
@@ -86,9 +87,9 @@ class Findings:
 
 @pytest.fixture
 def client(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[TestClient]:
-    services = build_services(settings, clock=SharedClock(clock))
-    services.hasher = PlainHasher()
-    services.gateway = PortOneGateway(sandbox.client())
+    services = Services.build(
+        settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=PortOneGateway(sandbox.client())
+    )
     with running_projector(settings):
         yield TestClient(create_app(services=services))
     services.close()

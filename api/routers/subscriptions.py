@@ -227,7 +227,7 @@ def _resume(
     services: ServicesDep, account_id: UUID, user_license_id: UUID, key: BillingKey | None
 ) -> SubscriptionState:
     subscription_id = _subscription_id(services, account_id, user_license_id)
-    resumed = resume_or_resubscribe(
+    position = resume_or_resubscribe(
         services.store,
         services.clock,
         services.payments,
@@ -235,7 +235,7 @@ def _resume(
         subscription_id=subscription_id,
         key=key,
     )
-    return _after(services, subscription_id, resumed.notification_id, resumed=True)
+    return _after(services, subscription_id, position, resumed=True)
 
 
 @router.post(
@@ -315,10 +315,10 @@ def pay_past_due_period(user_license_id: UUID, services: ServicesDep, caller: Ca
     """After a failed renewal (past due), charge the due period now with the current card (-303 refused,
     -306 when nothing is past due)."""
     subscription_id = _subscription_id(services, caller.account_id, user_license_id)
-    charged = pay_now(
+    position = pay_now(
         services.store, services.clock, services.payments, account_id=caller.account_id, subscription_id=subscription_id
     )
-    return _after(services, subscription_id, charged.notification_id)
+    return _after(services, subscription_id, position)
 
 
 class PaymentMethodChange(CamelModel):

@@ -22,7 +22,7 @@ from domain.payments.payment import Payment
 from domain.payments.wallet import BillingKey, Wallet, issued_in_window, wallet_of
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
-from domain.subscriptions.charging import Charged, charge_subscription, load_subscription, start_subscription
+from domain.subscriptions.charging import Decision, charge_subscription, load_subscription, start_subscription
 from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
 from events.values import Language
@@ -226,14 +226,6 @@ def cancel_auto_renewal(store: Storefront, clock: Clock, *, account_id: UUID, su
     return retry_on_conflict(attempt)
 
 
-@dataclass(frozen=True)
-class Resumed:
-    """Where a resume left the subscription: renewing again (resumed) or started again (charged)."""
-
-    notification_id: int
-    charged: bool
-
-
 def resume_or_resubscribe(
     store: Storefront,
     clock: Clock,
@@ -242,28 +234,21 @@ def resume_or_resubscribe(
     account_id: UUID,
     subscription_id: UUID,
     key: BillingKey | None = None,
-) -> Resumed:
-    """Turn renewals back on with the previous card or ``key``, whatever state the subscription is in.
+) -> int:
+    """Turn renewals back on with the previous card or ``key``, whatever state the subscription is in;
+    returns the log position.
 
     Within a cancelled subscription's paid period: resume (nothing is charged; the card changes to
     ``key``). After it, or once it ended: re-subscribe (a new period is charged now). Past due: pay
     the due period now. Already renewing: -306.
     """
-    subscription = load_subscription(store, subscription_id, account_id)
-    allowed = subscription.allowed_actions(clock.now())
+    allowed = load_subscription(store, subscription_id, account_id).allowed_actions(clock.now())
     if Action.RESUME in allowed:
-        return Resumed(_resume(store, clock, account_id, subscription_id, key), charged=False)
+        return _resume(store, clock, account_id, subscription_id, key)
     if Action.PAY_NOW in allowed:
-        return Resumed(
-            pay_now(
-                store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key
-            ).notification_id,
-            True,
-        )
+        return pay_now(store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key)
     if Action.RESUBSCRIBE in allowed:
-        return Resumed(
-            resubscribe(store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key), True
-        )
+        return resubscribe(store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key)
     raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "auto-renewal is already on")
 
 
@@ -289,15 +274,14 @@ def resubscribe(
     key: BillingKey | None = None,
 ) -> int:
     """Start an ended subscription again: charge a new period now (previous card unless ``key``); -303 refused."""
-    charged = charge_subscription(
+    return _charged_by_subscriber(
         store,
         clock,
         gateway,
-        subscription_id=subscription_id,
-        account_id=account_id,
-        decide=lambda subscription, now: subscription.resubscription_charge(now, key),
+        account_id,
+        subscription_id,
+        lambda subscription, now: subscription.resubscription_charge(now, key),
     )
-    return _paid(charged)
 
 
 def pay_now(
@@ -308,25 +292,24 @@ def pay_now(
     account_id: UUID,
     subscription_id: UUID,
     key: BillingKey | None = None,
-) -> Charged:
+) -> int:
     """Pay the past-due period now, with the current card or ``key`` (which becomes the card when it pays).
 
     A paid period extends the licence once and ends dunning; a refused card (-303) changes nothing
     and leaves the dunning schedule as it was.
     """
-    charged = charge_subscription(
-        store,
-        clock,
-        gateway,
-        subscription_id=subscription_id,
-        account_id=account_id,
-        decide=lambda subscription, _now: subscription.pay_now_charge(key),
+    return _charged_by_subscriber(
+        store, clock, gateway, account_id, subscription_id, lambda subscription, _now: subscription.pay_now_charge(key)
     )
-    _paid(charged)
-    return charged
 
 
-def _paid(charged: Charged) -> int:
+def _charged_by_subscriber(
+    store: Storefront, clock: Clock, gateway: PaymentGateway, account_id: UUID, subscription_id: UUID, decide: Decision
+) -> int:
+    """A charge the subscriber asked for: the log position when it paid, -303 when the card was refused."""
+    charged = charge_subscription(
+        store, clock, gateway, subscription_id=subscription_id, account_id=account_id, decide=decide
+    )
     if not charged.paid:
         raise DomainError(ErrorCode.CHECK_CARD_HELD, charged.reason)
     return charged.notification_id
@@ -345,9 +328,7 @@ def change_payment_method(
     paid after a card update), and stays the card only if it paid (-303 otherwise)."""
     subscription = load_subscription(store, subscription_id, account_id)
     if Action.PAY_NOW in subscription.allowed_actions(clock.now()):
-        return pay_now(
-            store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key
-        ).notification_id
+        return pay_now(store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key)
 
     def attempt() -> int:
         current = load_subscription(store, subscription_id, account_id)

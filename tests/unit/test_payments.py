@@ -117,6 +117,14 @@ def test_a_failed_payment_is_final_and_cancelling_a_failed_or_cancelled_one_reco
     assert cancelled.state is PaymentState.CANCELLED
 
 
+def test_a_paid_payment_is_never_called_off_only_refunded(world: World) -> None:
+    payment = _ordered(world)
+    payment.succeed(_at_gateway(payment), START)
+    payment.cancel("imp_2", "a late tampered report", ErrorCode.PAYMENT_DIFFERS_FROM_INIT, START)
+    assert (payment.state, payment.imp_uid, payment.refundable) == (PaymentState.PAID, "imp_1", 24360)
+    assert [type(event).__name__ for event in payment.collect_events()] == ["PaymentOrdered", "PaymentSucceeded"]
+
+
 def test_refunds_add_up_and_never_exceed_what_was_paid(world: World) -> None:
     payment = _ordered(world)
     with refused(ErrorCode.INVALID_VALUE):
@@ -254,6 +262,19 @@ def test_a_tampered_amount_is_recorded_as_cancelled_and_grants_nothing(world: Wo
     assert payment.state is PaymentState.CANCELLED
     with pytest.raises(AggregateNotFoundError):
         world.licence(payment.licence_id_paid_for)
+
+
+def test_a_late_report_of_an_earlier_refused_attempt_does_not_undo_a_paid_order(world: World) -> None:
+    order = world.order(ANNUAL, email="guest@example.com")
+    tampered = world.gateway.pay(order.merchant_uid, 100)  # refused by the gateway: not the prepared amount
+    paid = world.gateway.pay(order.merchant_uid, order.amount)
+    confirmed = _settle(world, order.merchant_uid, paid)
+    with refused(ErrorCode.PAYMENT_DIFFERS_FROM_INIT):
+        _settle(world, order.merchant_uid, tampered)  # its webhook arrives after the paid one's
+    payment = world.payment(order.merchant_uid)
+    assert (payment.state, payment.imp_uid) == (PaymentState.PAID, paid)
+    assert world.licence(confirmed.user_licence_id).state is LicenceState.ACTIVE
+    assert _refund(world, order.merchant_uid, None) == 24360, "still refundable in full"
 
 
 def test_a_declined_card_fails_the_payment_for_good(world: World) -> None:

@@ -11,11 +11,12 @@ from uuid import UUID
 
 from domain.accounts.account import Account
 from domain.errors import ErrorCode
+from domain.licences.licence import LicenceState
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import refund_payment
 from domain.payments.wallet import new_customer_uid, wallet_of
-from domain.subscriptions.charging import NO_LONGER_WANTED, Charged, charge_subscription
+from domain.subscriptions.charging import LICENCE_REVOKED, NO_LONGER_WANTED, Charged, charge_subscription
 from domain.subscriptions.commands import Subscribed, cancel_auto_renewal, subscribe_with_window_key
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
@@ -137,6 +138,27 @@ def test_a_refunded_subscription_licence_renews_no_more(world: World) -> None:
     charged = renew_if_due(world.store, world.clock, world.gateway, sid)
     assert (charged.attempt, charged.paid) == (None, False)
     assert list(world.gateway.charges) == [uid(sid, "1-1")], "nothing charged"
+
+
+def test_a_renewal_charged_while_its_licence_was_being_refunded_is_given_back_and_recorded_as_refunded(
+    world: World,
+) -> None:
+    _, started = _subscribed(world)
+    sid = started.subscription_id
+    world.later(days=30)
+    refunding = DuringCharge(
+        world.gateway,
+        lambda: refund_payment(
+            world.store, world.clock, world.gateway, merchant_uid=uid(sid, "1-1"), amount=None, reason="asked"
+        ),
+    )
+    charged = _renew_through(world, refunding, sid)
+    assert (charged.merchant_uid, charged.paid, charged.reason) == (uid(sid, "2-1"), False, LICENCE_REVOKED)
+    record = world.payment(uid(sid, "2-1"))
+    assert (record.state, record.cancel_amount, record.refundable) == (PaymentState.PAID, 2900, 0)
+    assert world.gateway.charges[uid(sid, "2-1")].status is GatewayStatus.CANCELLED
+    assert world.subscription(sid).paid_until == FIRST_END
+    assert world.licence(started.user_licence_id).state is LicenceState.REVOKED
 
 
 # -- first charges ---------------------------------------------------------------------

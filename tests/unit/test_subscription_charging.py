@@ -17,7 +17,7 @@ from domain.payments.payment import PaymentState
 from domain.payments.purchase import refund_payment
 from domain.payments.wallet import new_customer_uid, wallet_of
 from domain.subscriptions.charging import LICENCE_REVOKED, NO_LONGER_WANTED, Charged, charge_subscription
-from domain.subscriptions.commands import Subscribed, cancel_auto_renewal, subscribe_with_window_key
+from domain.subscriptions.commands import Subscribed, cancel_auto_renewal, pay_now, subscribe_with_window_key
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
 from events.values import Language
@@ -97,6 +97,28 @@ def test_two_renewal_passes_racing_charge_once_and_extend_the_licence_once(world
     assert (outer.merchant_uid, outer.paid) == (uid(sid, "2-1"), True), "the loser answers what the winner recorded"
     assert list(world.gateway.charges) == [uid(sid, "1-1"), uid(sid, "2-1")]
     assert world.subscription(sid).period == 2
+    assert world.licence(started.user_licence_id).expires_at == FIRST_END + timedelta(days=30)
+
+
+def test_a_scheduled_retry_racing_the_subscribers_own_payment_shares_its_order_id_and_charges_once(
+    world: World,
+) -> None:
+    member, started = _subscribed(world)
+    sid = started.subscription_id
+    world.gateway.run_dry(GOOD_CARD)
+    world.later(days=30)
+    renew_if_due(world.store, world.clock, world.gateway, sid)  # -2-1 declined
+    world.gateway.refill(GOOD_CARD)
+    world.later(days=1)  # the retry is due as the subscriber pays
+    retries: list[Charged] = []
+    racing = DuringCharge(
+        world.gateway, lambda: retries.append(renew_if_due(world.store, world.clock, world.gateway, sid))
+    )
+    own = pay_now(world.store, world.clock, racing, account_id=member, subscription_id=sid)  # type: ignore[arg-type]
+    [retry] = retries
+    assert retry.merchant_uid == own.merchant_uid == uid(sid, "2-2")
+    assert retry.paid and own.paid, "the subscriber is told it paid, from the retry's record"
+    assert list(world.gateway.charges) == [uid(sid, "1-1"), uid(sid, "2-1"), uid(sid, "2-2")]
     assert world.licence(started.user_licence_id).expires_at == FIRST_END + timedelta(days=30)
 
 

@@ -35,7 +35,6 @@ NO_FUNDS_CARD = "4000000000000003"  # gets a key, but recurring charges on it fa
 MONTHLY = 111  # Unicorn Pro for Android, 30 days, 1 device, 2,900 won
 MONTHLY_3 = 113  # the same with 3 devices
 ANNUAL = 121  # 365 days, 1 device, 34,800 won less 30% = 24,360 won
-LIFETIME_3 = 133  # the biggest Android plan: nothing to upgrade to
 
 A = TypeVar("A")
 

@@ -158,8 +158,12 @@ class Payment(Aggregate):
         self.trigger_event(PaymentFailed, timestamp=at, imp_uid=imp_uid, failed_at=at, fail_reason=reason)
 
     def cancel(self, imp_uid: str | None, reason: str, error_code: ErrorCode | None, at: datetime) -> None:
-        """We call it off: tampering, or an unpaid virtual account past its deadline."""
-        if self.state in (PaymentState.CANCELLED, PaymentState.FAILED):
+        """We call it off: tampering, or an unpaid virtual account past its deadline.
+
+        Only an open (ordered or reserved) payment is called off; a paid one goes back through
+        ``refund``, so a late report of another attempt at the same order cannot undo it.
+        """
+        if self.state not in (PaymentState.ORDERED, PaymentState.RESERVED):
             return
         code = error_code.value if error_code is not None and isinstance(error_code.value, int) else None
         self.trigger_event(

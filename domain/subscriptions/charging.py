@@ -9,8 +9,8 @@ to the end of the subscription's paid period.
 
 The payment record is the answer to a repeated or racing attempt: when a record of the attempt
 exists, the attempt was settled already and its outcome is returned as it was. A charge the
-subscription no longer wants by the time it is recorded (auto-renewal was stopped while the
-renewal was being charged) is given back at the gateway and recorded as refunded.
+subscription no longer wants by the time it is recorded (auto-renewal was stopped, or the licence
+refunded, while the renewal was being charged) is given back at the gateway and recorded as refunded.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from events.concurrency import retry_on_conflict
 log = logging.getLogger(__name__)
 
 NO_LONGER_WANTED = "auto-renewal was stopped while the charge was made"
+LICENCE_REVOKED = "the licence was revoked while the charge was made"
 
 # Chooses the attempt to make from the subscription as loaded now (None: nothing to charge).
 Decision = Callable[[Subscription, datetime], ChargeAttempt | None]
@@ -97,7 +98,9 @@ def charge_subscription(
         licence: UserLicence = store.repository.get(current.user_licence_id)
         payment = _payment_record(store, attempt, current.account_id, licence.terms, now, licence.id)
         if not current.is_current(attempt, now):
-            return _unwanted(store, current, attempt, payment, charge, now)
+            return _unwanted(store, current, attempt, payment, charge, now, NO_LONGER_WANTED)
+        if licence.state is not LicenceState.ACTIVE:  # refunded meanwhile: it renews no more
+            return _unwanted(store, current, attempt, payment, charge, now, LICENCE_REVOKED)
         paid = current.record_charge(attempt, charge, now)
         if paid:
             payment.succeed(charge, now)
@@ -109,7 +112,7 @@ def charge_subscription(
 
     charged, to_give_back = retry_on_conflict(record)
     if to_give_back is not None:
-        _give_back(store, clock, gateway, to_give_back)
+        _give_back(store, clock, gateway, to_give_back, charged.reason)
     return charged
 
 
@@ -219,23 +222,24 @@ def _unwanted(
     payment: Payment,
     charge: GatewayPayment,
     now: datetime,
+    why: str,
 ) -> tuple[Charged, Payment | None]:
-    """The subscription stopped wanting this charge while it was made: record it; give paid money back."""
+    """The subscription stopped wanting this charge while it was made (``why``): record it; give paid money back."""
     if attempt.is_paid_by(charge):
         payment.succeed(charge, now)
         position = store.save(payment)[-1].notification.id
-        return Charged(subscription.id, attempt, False, subscription.status, position, NO_LONGER_WANTED), payment
+        return Charged(subscription.id, attempt, False, subscription.status, position, why), payment
     payment.fail(charge.imp_uid, _reason(charge), now)
     position = store.save(payment)[-1].notification.id
     return Charged(subscription.id, attempt, False, subscription.status, position, _reason(charge)), None
 
 
-def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment) -> None:
+def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment, why: str) -> None:
     """Refund a charge nobody wants any more, in full (the licence was never extended by it)."""
     if payment.imp_uid is None:
         return
     try:
-        refunded = gateway.cancel(payment.imp_uid, None, payment.refundable, NO_LONGER_WANTED)
+        refunded = gateway.cancel(payment.imp_uid, None, payment.refundable, why)
     except Exception:  # recorded as paid: an operator refunds it from the log
         log.exception("could not give back %s", payment.merchant_uid)
         return
@@ -244,7 +248,7 @@ def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment
         current: Payment = store.repository.get(payment.id)
         owed = refunded.cancel_amount - current.cancel_amount
         if owed > 0:
-            current.refund(owed, NO_LONGER_WANTED, clock.now())
+            current.refund(owed, why, clock.now())
             store.save(current)
 
     retry_on_conflict(record)

@@ -35,6 +35,9 @@ const chromium = {
 };
 
 export const e2eVarDir = varDir;
+const adminToken = process.env.E2E_ADMIN_TOKEN ?? 'e2e-admin';
+// Tests that move the stack's shared clock run last, on their own, so no other test sees time jump.
+const timeTravel = /time-travel\/.*\.spec\.ts$/;
 
 // Without E2E_SERVER_LOG the stack's output goes to var/e2e/stack.log, which `make e2e` prints the end of
 // when a test fails: honcho stops every process when one exits, and that log says which one and why.
@@ -53,6 +56,9 @@ const backendServer = {
     PORTONE_BASE_URL: `http://127.0.0.1:${port + 1}`,
     APP_BASE_URL: baseURL,
     PROJECTOR_POLL_SECONDS: '0.05',
+    // The shared test clock and the harness's admin API, for the time-travel project (never in production).
+    TEST_CLOCK: '1',
+    TEST_ADMIN_TOKEN: adminToken,
   },
 };
 
@@ -81,12 +87,20 @@ export default defineConfig({
   projects: [
     {
       name: 'desktop-chromium',
+      testIgnore: timeTravel,
       use: { ...devices['Desktop Chrome'], locale: 'ko-KR', launchOptions: chromium },
     },
     {
       name: 'mobile-chromium',
+      testIgnore: timeTravel,
       // A 375px-wide phone (the narrowest common width), with Pixel 7's touch and device scale.
       use: { ...devices['Pixel 7'], viewport: { width: 375, height: 812 }, locale: 'ko-KR', launchOptions: chromium },
+    },
+    {
+      name: 'time-travel',
+      testMatch: timeTravel,
+      dependencies: ['desktop-chromium', 'mobile-chromium'],
+      use: { ...devices['Desktop Chrome'], locale: 'ko-KR', launchOptions: chromium },
     },
   ],
   webServer: {

@@ -166,6 +166,7 @@ class FakeGateway:
                 card_name=key.card_name,
                 card_number=key.card_number,
                 failure=failure,
+                customer_uid=customer_uid,
             )
             self._charged[merchant_uid] = payment.imp_uid
             return payment
@@ -281,6 +282,7 @@ class FakeGateway:
         card_name: str | None = None,
         card_number: str | None = None,
         failure: str | None = None,
+        customer_uid: str | None = None,
     ) -> GatewayPayment:
         imp_uid = f"imp_{next(self._ids):012d}"
         now = self._clock.now()
@@ -302,6 +304,7 @@ class FakeGateway:
             receipt_url=f"https://fake-portone.invalid/receipts/{imp_uid}",
             card_name=card_name,
             card_number=card_number,
+            customer_uid=customer_uid,
         )
         if vbank and failure is None:
             payment = replace(

@@ -184,7 +184,8 @@ class UserLicenceOut(CamelModel):
         scheduled = status is not None and status.is_scheduled
         allowed = licence_actions(_facts(row), catalogue, now)
         if subscription is not None and status is not None:
-            allowed |= subscription_actions(status, datetime.fromisoformat(subscription["paid_until"]), now)
+            paid_until = datetime.fromisoformat(subscription["paid_until"])
+            allowed |= subscription_actions(status, paid_until, now, row["state"])
         return cls(
             id=row["user_licence_id"],
             new_license_id=row["licence_id"],

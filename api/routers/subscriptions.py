@@ -18,6 +18,7 @@ from api.services import ServicesDep
 from domain.accounts.account import Account
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import action_names
+from domain.licences.licence import UserLicence
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.subscriptions.commands import (
     Subscribed,
@@ -80,6 +81,7 @@ class SubscriptionState(CamelModel):
 
 def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None = None) -> SubscriptionState:
     subscription: Subscription = services.store.repository.get(subscription_id)
+    licence: UserLicence = services.store.repository.get(subscription.user_licence_id)
     return SubscriptionState(
         subscription_id=subscription.id,
         user_license_id=subscription.user_licence_id,
@@ -92,7 +94,7 @@ def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None
         license_name=subscription.name,
         card_name=subscription.card_name,
         card_number=subscription.card_number,
-        allowed_actions=action_names(subscription.allowed_actions(services.clock.now())),
+        allowed_actions=action_names(subscription.allowed_actions(services.clock.now(), licence.state.value)),
         license_key=licence_key,
     )
 
@@ -243,6 +245,7 @@ def _resume(
     response_model=SubscriptionState,
     responses=errors(
         ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
         ErrorCode.CHECK_CARD_HELD,
         ErrorCode.RESERVED_PAYMENT_MISSING,
         ErrorCode.AUTO_PAYMENT_ALREADY_SET,
@@ -262,6 +265,7 @@ def resume_with_previous_key(
     response_model=SubscriptionState,
     responses=errors(
         ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
         ErrorCode.CHECK_CARD_HELD,
         ErrorCode.CHECK_CARD_INFO,
         ErrorCode.AUTO_PAYMENT_ALREADY_SET,
@@ -289,6 +293,7 @@ class ResubscriptionWithWindowKey(WindowKey):
     responses=errors(
         ErrorCode.FORBIDDEN,
         ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
         ErrorCode.CHECK_CARD_HELD,
         ErrorCode.RESERVED_PAYMENT_MISSING,
         ErrorCode.AUTO_PAYMENT_ALREADY_SET,
@@ -309,7 +314,12 @@ def resume_with_window_key(
 @router.post(
     "/subscribe/{user_license_id}/pay",
     response_model=SubscriptionState,
-    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.CHECK_CARD_HELD, ErrorCode.AUTO_PAYMENT_ALREADY_SET),
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
+        ErrorCode.CHECK_CARD_HELD,
+        ErrorCode.AUTO_PAYMENT_ALREADY_SET,
+    ),
 )
 def pay_past_due_period(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
     """After a failed renewal (past due), charge the due period now with the current card (-303 refused,
@@ -332,6 +342,7 @@ class PaymentMethodChange(CamelModel):
     response_model=SubscriptionState,
     responses=errors(
         ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
         ErrorCode.CHECK_CARD_HELD,
         ErrorCode.RESERVED_PAYMENT_MISSING,
         ErrorCode.AUTO_PAYMENT_ALREADY_SET,

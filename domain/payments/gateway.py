@@ -44,6 +44,7 @@ class GatewayPayment:
     vbank_holder: str | None = None
     vbank_date: datetime | None = None
     vbank_issued_at: datetime | None = None
+    customer_uid: str | None = None  # the billing key a recurring charge was made on
 
 
 class PaymentNotFoundAtGatewayError(Exception):

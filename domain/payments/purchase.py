@@ -176,8 +176,11 @@ def settle_payment(
             raise DomainError(_refusal_code(payment), f"payment is {payment.state.value}")
         now = clock.now()
         if not payment.matches(reported):
-            payment.cancel(imp_uid, TAMPERED, ErrorCode.PAYMENT_DIFFERS_FROM_INIT, now)
-            store.save(payment)
+            # A late report of another attempt than the one the order settled with (a reserved virtual
+            # account, say) gets its money back but leaves the order as it is.
+            if payment.imp_uid in (None, imp_uid):
+                payment.cancel(imp_uid, TAMPERED, ErrorCode.PAYMENT_DIFFERS_FROM_INIT, now)
+                store.save(payment)
             _give_money_back(gateway, reported)
             raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, TAMPERED)
         if reported.status is GatewayStatus.PAID:

@@ -83,9 +83,13 @@ def charge_subscription(
 ) -> Charged:
     """Make the charge ``decide`` picks and record it; safe to repeat and to race (see the module)."""
     subscription = load_subscription(store, subscription_id, account_id)
-    attempt = decide(subscription, clock.now())
     licence: UserLicence = store.repository.get(subscription.user_licence_id)
-    if attempt is None or licence.state is not LicenceState.ACTIVE:  # a refunded licence renews no more
+    if licence.state is not LicenceState.ACTIVE:  # a refunded licence renews no more
+        if account_id is not None:
+            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence was refunded")
+        return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
+    attempt = decide(subscription, clock.now())
+    if attempt is None:
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, subscription.name)
 

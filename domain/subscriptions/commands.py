@@ -242,7 +242,7 @@ def resume_or_resubscribe(
     ``key``). After it, or once it ended: re-subscribe (a new period is charged now). Past due: pay
     the due period now. Already renewing: -306.
     """
-    allowed = load_subscription(store, subscription_id, account_id).allowed_actions(clock.now())
+    allowed = _allowed(store, load_subscription(store, subscription_id, account_id), clock.now())
     if Action.RESUME in allowed:
         return _resume(store, clock, account_id, subscription_id, key)
     if Action.PAY_NOW in allowed:
@@ -250,6 +250,11 @@ def resume_or_resubscribe(
     if Action.RESUBSCRIBE in allowed:
         return resubscribe(store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key)
     raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "auto-renewal is already on")
+
+
+def _allowed(store: Storefront, subscription: Subscription, now: datetime) -> set[Action]:
+    licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    return subscription.allowed_actions(now, licence.state.value)
 
 
 def _resume(store: Storefront, clock: Clock, account_id: UUID, subscription_id: UUID, key: BillingKey | None) -> int:
@@ -327,7 +332,7 @@ def change_payment_method(
     """Charge ``key`` from the next renewal on; past due, it pays the due period now (as an open invoice is
     paid after a card update), and stays the card only if it paid (-303 otherwise)."""
     subscription = load_subscription(store, subscription_id, account_id)
-    if Action.PAY_NOW in subscription.allowed_actions(clock.now()):
+    if Action.PAY_NOW in _allowed(store, subscription, clock.now()):
         return pay_now(store, clock, gateway, account_id=account_id, subscription_id=subscription_id, key=key)
 
     def attempt() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from domain.clock import Clock
+from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.gateway import PaymentGateway
 from domain.store import Storefront
 from domain.subscriptions.charging import Charged, charge_subscription, load_subscription
@@ -12,21 +13,25 @@ from events.concurrency import retry_on_conflict
 
 
 def renew_if_due(store: Storefront, clock: Clock, gateway: PaymentGateway, subscription_id: UUID) -> Charged:
-    """End a cancelled subscription whose paid period ran out; else charge the next period if it is due.
+    """End a subscription whose licence was refunded, or a cancelled one whose paid period ran out; else
+    charge the next period if it is due.
 
     Safe to repeat and to run concurrently (see ``charging``): the attempt's merchantUid is decided
     by the subscription, the gateway answers a repeated merchantUid with its first charge, and the
     attempt's payment record answers a repeated recording.
     """
 
-    def end_if_run_out() -> Charged | None:
+    def end_if_over() -> Charged | None:
         subscription = load_subscription(store, subscription_id)
-        if not subscription.run_out(clock.now()):
+        licence: UserLicence = store.repository.get(subscription.user_licence_id)
+        now = clock.now()
+        ended = subscription.end_with_licence(now) if licence.state is not LicenceState.ACTIVE else False
+        if not (ended or subscription.run_out(now)):
             return None
         position = store.save(subscription)[-1].notification.id
         return Charged(subscription.id, None, False, subscription.status, position)
 
-    ended = retry_on_conflict(end_if_run_out)
+    ended = retry_on_conflict(end_if_over)
     if ended is not None:
         return ended
     return charge_subscription(

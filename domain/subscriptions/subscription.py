@@ -72,13 +72,17 @@ class SubscriptionStatus(Enum):
         return self in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE)
 
 
-def subscription_actions(status: SubscriptionStatus, paid_until: datetime, now: datetime) -> set[Action]:
+def subscription_actions(
+    status: SubscriptionStatus, paid_until: datetime, now: datetime, licence_state: str = "active"
+) -> set[Action]:
     """What a subscriber may do now.
 
     Renewing: stop auto-renewal or change the card. Past due: also pay now (changing the card pays
     too). Cancelled within the paid period: resume (or change the card for when it resumes); after
-    it: re-subscribe. Ended: re-subscribe.
+    it: re-subscribe. Ended: re-subscribe. Nothing once its licence was refunded (revoked).
     """
+    if licence_state != "active":
+        return set()
     if status is SubscriptionStatus.ACTIVE:
         return {Action.CANCEL_AUTO_RENEWAL, Action.CHANGE_PAYMENT_METHOD}
     if status is SubscriptionStatus.PAST_DUE:
@@ -218,9 +222,9 @@ class Subscription(Aggregate):
         """What each renewal charges."""
         return Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
 
-    def allowed_actions(self, now: datetime) -> set[Action]:
-        """What the subscriber may do now."""
-        return subscription_actions(self.status, self.paid_until, now)
+    def allowed_actions(self, now: datetime, licence_state: str = "active") -> set[Action]:
+        """What the subscriber may do now (``licence_state``: the state of the licence it keeps alive)."""
+        return subscription_actions(self.status, self.paid_until, now, licence_state)
 
     # Charges the subscription decides.
 
@@ -282,13 +286,18 @@ class Subscription(Aggregate):
         return False
 
     def _record_paid(self, attempt: ChargeAttempt, charge: GatewayPayment, at: datetime) -> None:
-        if attempt.customer_uid != self.customer_uid:  # the key that paid is the card from now on
+        # The key that paid is the card from now on. It is the gateway's word on which key it charged:
+        # a retry racing the subscriber's own payment with a new card shares its order id, and whichever
+        # reached the gateway first decided the key.
+        paid_with = charge.customer_uid or attempt.customer_uid
+        if paid_with != self.customer_uid:
+            chosen = paid_with == attempt.customer_uid
             self.trigger_event(
                 PaymentMethodChanged,
                 timestamp=at,
-                customer_uid=attempt.customer_uid,
-                card_name=attempt.card_name or charge.card_name,
-                card_number=attempt.card_number or charge.card_number,
+                customer_uid=paid_with,
+                card_name=(attempt.card_name if chosen else None) or charge.card_name,
+                card_number=(attempt.card_number if chosen else None) or charge.card_number,
             )
         if attempt.kind is ChargeKind.RESUBSCRIPTION:
             self.run_out(at)
@@ -298,7 +307,7 @@ class Subscription(Aggregate):
                 period=attempt.period,
                 merchant_uid=attempt.merchant_uid,
                 imp_uid=charge.imp_uid,
-                customer_uid=attempt.customer_uid,
+                customer_uid=paid_with,
                 period_start=at,
                 paid_until=at + period_length(self.life),
             )
@@ -358,6 +367,13 @@ class Subscription(Aggregate):
                 raise DomainError(ErrorCode.INVALID_VALUE, "the paid period is over: re-subscribe instead")
             raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "auto-renewal is not off")
         self.trigger_event(AutoRenewalResumed, timestamp=at, resumed_at=at, renews_at=self.paid_until)
+
+    def end_with_licence(self, at: datetime) -> bool:
+        """Its licence was refunded (revoked): no more renewals; True when it ended now."""
+        if self.status is SubscriptionStatus.ENDED:
+            return False
+        self.trigger_event(SubscriptionEnded, timestamp=at, reason="licence refunded", ended_at=at)
+        return True
 
     def run_out(self, now: datetime) -> bool:
         """A cancelled subscription ends when its paid period does; True when it ended now."""

@@ -99,4 +99,5 @@ def to_gateway_payment(payment: Payment) -> GatewayPayment:
         vbank_holder=payment.vbank_holder,
         vbank_date=payment.vbank_date,
         vbank_issued_at=payment.vbank_issued_at,
+        customer_uid=payment.customer_uid,
     )

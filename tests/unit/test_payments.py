@@ -379,3 +379,16 @@ def test_a_refund_is_refused_beyond_the_refundable_balance_or_for_an_unpaid_orde
         _refund(world, unpaid.merchant_uid, None)
     assert world.payment(confirmed.merchant_uid).cancel_amount == 0
     assert world.licence(confirmed.user_licence_id).expires_at == START + timedelta(days=365)
+
+
+def test_a_late_report_of_another_attempt_leaves_a_reserved_virtual_account_waiting_for_its_deposit(
+    world: World,
+) -> None:
+    merchant_uid, imp_uid = _vbank(world)
+    tampered = world.gateway.pay(merchant_uid, 100)  # another attempt at the order, refused by the gateway
+    _settle(world, merchant_uid, imp_uid)
+    with refused(ErrorCode.PAYMENT_DIFFERS_FROM_INIT):
+        _settle(world, merchant_uid, tampered)  # its webhook arrives after the reservation
+    assert world.payment(merchant_uid).state is PaymentState.RESERVED
+    world.gateway.deposit(imp_uid)
+    assert _settle(world, merchant_uid, imp_uid).state is PaymentState.PAID

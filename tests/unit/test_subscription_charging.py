@@ -23,7 +23,7 @@ from domain.subscriptions.subscription import ChargeAttempt, Subscription, Subsc
 from events.values import Language
 from tests.fakes import FakeGateway
 from tests.support import START
-from tests.unit.billing_world import GOOD_CARD, MONTHLY, NO_FUNDS_CARD, World, refused
+from tests.unit.billing_world import GOOD_CARD, MONTHLY, NO_FUNDS_CARD, OTHER_CARD, World, refused
 
 FIRST_END = START + timedelta(days=30)
 
@@ -250,3 +250,37 @@ def test_a_window_key_whose_first_charge_was_refused_stays_refused_even_once_the
     with refused(ErrorCode.CHECK_CARD_HELD):
         _window(world, member, None, customer_uid)
     assert [charge.status for charge in world.gateway.charges.values()] == [GatewayStatus.FAILED]
+
+
+def test_a_retry_that_records_the_subscribers_new_card_payment_makes_that_card_the_card(world: World) -> None:
+    member, started = _subscribed(world)
+    sid = started.subscription_id
+    world.gateway.run_dry(GOOD_CARD)
+    world.later(days=30)
+    renew_if_due(world.store, world.clock, world.gateway, sid)  # -2-1 declined: past due
+    world.later(days=1)  # the retry is due as the subscriber pays with another card
+    other = world.key(member, OTHER_CARD)
+    retries: list[Charged] = []
+    racing = DuringCharge(
+        world.gateway, lambda: retries.append(renew_if_due(world.store, world.clock, world.gateway, sid))
+    )
+    pay_now(world.store, world.clock, racing, account_id=member, subscription_id=sid, key=other)  # type: ignore[arg-type]
+    [retry] = retries  # it recorded the charge the gateway made on the new card under their shared order id
+    assert (retry.merchant_uid, retry.paid) == (uid(sid, "2-2"), True)
+    subscription = world.subscription(sid)
+    assert (subscription.customer_uid, subscription.card_number) == (other.customer_uid, other.card_number)
+
+
+def test_a_subscription_whose_licence_was_refunded_ends_and_offers_nothing(world: World) -> None:
+    member, started = _subscribed(world)
+    sid = started.subscription_id
+    refund_payment(world.store, world.clock, world.gateway, merchant_uid=uid(sid, "1-1"), amount=None, reason="asked")
+    assert world.licence(started.user_licence_id).state is LicenceState.REVOKED
+    assert world.subscription(sid).allowed_actions(world.clock.now(), "revoked") == set()
+    with refused(ErrorCode.LICENSE_KEY_UNUSABLE):
+        pay_now(world.store, world.clock, world.gateway, account_id=member, subscription_id=sid)
+    ended = renew_if_due(world.store, world.clock, world.gateway, sid)  # the renewal pass's next visit
+    assert (ended.attempt, ended.status) == (None, SubscriptionStatus.ENDED)
+    world.later(days=31)
+    assert renew_if_due(world.store, world.clock, world.gateway, sid).attempt is None
+    assert list(world.gateway.charges) == [uid(sid, "1-1")]

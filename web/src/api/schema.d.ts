@@ -4332,6 +4332,7 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -4340,7 +4341,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -100;
                     };
                 };
             };
@@ -4466,6 +4467,7 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -4474,7 +4476,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -100;
                     };
                 };
             };
@@ -4584,6 +4586,7 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
              *     - `-305` Please check the card information you entered.
              */
             400: {
@@ -4593,7 +4596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -305;
+                        errorCode: -1 | -2 | -100 | -305;
                     };
                 };
             };
@@ -5205,6 +5208,7 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -5213,7 +5217,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -100;
                     };
                 };
             };
@@ -5319,6 +5323,7 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -5327,7 +5332,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -100;
                     };
                 };
             };

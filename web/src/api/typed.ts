@@ -5,7 +5,7 @@
  * Paths are written as the schema names them, without the `/web/unicornpro/v1` base and with
  * their `{placeholders}`: `apiGet('/licenses/mine/{user_license_id}', { params: { user_license_id } })`.
  */
-import { API_BASE_PATH, apiClient, type ApiClient, type ApiRequest } from './client';
+import { apiClient, type API_BASE_PATH, type ApiClient, type ApiRequest } from './client';
 import type { components, paths } from './schema';
 
 type Base = typeof API_BASE_PATH;

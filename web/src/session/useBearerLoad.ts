@@ -38,7 +38,7 @@ export function useBearerLoad<T>(
     return () => {
       live = false;
     };
-    // `load` and `onError` are re-created by every render; the key and the round say when to load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `load` and `onError` are re-created by every render; the key and the round say when to load.
   }, [key, round]);
 
   const reload = useCallback(() => setRound((value) => value + 1), []);

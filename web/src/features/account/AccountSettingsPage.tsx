@@ -292,7 +292,7 @@ function AccountSettings() {
         if (isOperationError(error)) show({ title: t.auth.errorTitles.access, message: accountErrorMessage(t, error) });
       },
     );
-    // Loaded once per visit of the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Loaded once per visit of the page.
   }, []);
 
   return (

@@ -53,7 +53,7 @@ export default function EmailChangeConfirmPage() {
     return () => {
       active = false;
     };
-    // The token is used once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- The token is used once.
   }, [token]);
 
   if (state.step === 'expired') return <ExpiredLink />;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
@@ -27,20 +27,25 @@ import { getMyLicence, removeDevice, renameDevice } from './api';
 import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 import { deviceRenameMessage } from './errors';
 import { deviceNameSchema, type DeviceNameForm, type LicenceValidationKey } from './schemas';
-import { SubscriptionSection } from '../subscriptions/SubscriptionSection';
 import './licences.css';
 import '../../ui/kit.css';
 
 /** /{lang}/license/{userLicenseId}: one licence with its devices (rename, remove) and payments. */
-export default function LicenseDetailPage() {
+export default function LicenseDetailPage({ subscription }: { subscription?: SubscriptionSlot }) {
   return (
     <RequireScope>
-      <LicenceDetail />
+      <LicenceDetail subscription={subscription} />
     </RequireScope>
   );
 }
 
-function LicenceDetail() {
+/**
+ * The licence's subscription part, given by the app (features/subscriptions): the licence and a
+ * callback for when the subscription changed the licence.
+ */
+export type SubscriptionSlot = (userLicenseId: string, onChanged: () => void) => ReactNode;
+
+function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | undefined }) {
   const t = useT();
   const count = useCount();
   const lang = useLang();
@@ -121,7 +126,7 @@ function LicenceDetail() {
         </dl>
       </div>
 
-      <SubscriptionSection userLicenseId={userLicenseId} onChanged={reload} />
+      {subscription?.(userLicenseId, reload)}
 
       <section className="content-section licence-devices" aria-labelledby="licence-devices-heading">
         <h2 id="licence-devices-heading" className="content-section__heading">

@@ -98,7 +98,7 @@ export default function PaymentConfirmPage() {
     return () => {
       live = false;
     };
-    // The redirect's query is read once, when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- The redirect's query is read once, when the page opens.
   }, []);
 
   if (working) {

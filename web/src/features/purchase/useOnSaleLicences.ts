@@ -42,7 +42,7 @@ export function useOnSaleLicences(
     return () => {
       live = false;
     };
-    // Loaded once per visit: the language only changes how the licences read.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Loaded once per visit: the language only changes how the licences read.
   }, []);
 
   return licences;

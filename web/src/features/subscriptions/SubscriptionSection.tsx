@@ -64,7 +64,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     }
     if (returned?.subscriptionError?.code === 'STOP') setNotice(t.subscriptions.windowClosed);
     else if (returned?.subscriptionError) refused('register', returned.subscriptionError);
-    // Read once, when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Read once, when the page opens.
   }, []);
 
   useEffect(() => {
@@ -83,7 +83,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     return () => {
       live = false;
     };
-    // `fail` is re-created by every render; the licence says when to load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `fail` is re-created by every render; the licence says when to load.
   }, [userLicenseId]);
 
   const updated = (next: Subscription, message: string) => {
@@ -313,6 +313,7 @@ function PaymentMethodPanel({
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the wallet is read once, when the panel opens.
   }, []);
 
   const isCurrent = (key: BillingKey) =>

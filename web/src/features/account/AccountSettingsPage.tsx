@@ -197,20 +197,18 @@ function EmailChangeSection({ showAlert }: { showAlert: ShowAlert }) {
     }
   });
 
-  const shown = (error: typeof errors.email) => (error?.type === 'server' ? error.message : text(error));
-
   return (
     <section className="account-section" aria-labelledby="account-email-heading">
       <h2 id="account-email-heading">{t.account.emailChange.heading}</h2>
       <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.account.emailChange.newEmail}
-          error={shown(errors.email)}
+          error={text(errors.email)}
           inputProps={{ type: 'email', autoComplete: 'email', ...register('email') }}
         />
         <TextField
           label={t.account.emailChange.password}
-          error={shown(errors.pw)}
+          error={text(errors.pw)}
           inputProps={{ type: 'password', autoComplete: 'current-password', ...register('pw') }}
         />
         {sentTo && <StatusLine>{format(t.account.emailChange.sent, { email: sentTo })}</StatusLine>}

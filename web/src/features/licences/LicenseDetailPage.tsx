@@ -19,14 +19,14 @@ import { useBearerLoad } from '../../session/useBearerLoad';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { FieldError } from '../../ui/FieldError';
+import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { getMyLicence, removeDevice, renameDevice } from './api';
 import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 import { deviceRenameMessage } from './errors';
-import { deviceNameSchema, type DeviceNameForm, type LicenceValidationKey } from './schemas';
+import { deviceNameSchema, type DeviceNameForm } from './schemas';
 import './licences.css';
 import '../../ui/kit.css';
 
@@ -234,12 +234,7 @@ function RenameForm({
     const problem = await onSave(name);
     if (problem) setError('deviceName', { type: 'server', message: problem }, { shouldFocus: true });
   });
-  const error =
-    errors.deviceName?.type === 'server'
-      ? errors.deviceName.message
-      : errors.deviceName?.message
-        ? (t.licences.validation[errors.deviceName.message as LicenceValidationKey] ?? t.licences.validation.required)
-        : undefined;
+  const error = fieldErrorText(errors.deviceName, t.licences.validation);
   return (
     <form className="licence-rename" noValidate onSubmit={onSubmit}>
       <label className="field__label" htmlFor="device-name">

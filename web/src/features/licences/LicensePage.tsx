@@ -15,14 +15,14 @@ import { featureErrorMessage, toFeatureError } from '../../errors/featureError';
 import { useBearerLoad } from '../../session/useBearerLoad';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
-import { FieldError } from '../../ui/FieldError';
+import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { getMyLicences, joinOpenBeta, registerLicenceKey } from './api';
 import { licencePeriod, licencePeriodText, stateLabel } from './display';
 import { LICENCE_REGISTER_TEXT_CODES, openBetaMessage } from './errors';
-import { licenceKeySchema, type LicenceKeyForm, type LicenceValidationKey } from './schemas';
+import { licenceKeySchema, type LicenceKeyForm } from './schemas';
 import './licences.css';
 import '../../ui/kit.css';
 
@@ -92,12 +92,7 @@ function LicenceList() {
     }
   };
 
-  const keyError =
-    errors.licenseKey?.type === 'server'
-      ? errors.licenseKey.message
-      : errors.licenseKey?.message
-        ? (t.licences.validation[errors.licenseKey.message as LicenceValidationKey] ?? t.licences.validation.required)
-        : undefined;
+  const keyError = fieldErrorText(errors.licenseKey, t.licences.validation);
 
   return (
     <section className="content-page">

@@ -5,9 +5,8 @@
  */
 import { useId } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { fieldErrorText } from '../ui/FieldError';
+import { FieldError, fieldErrorText } from '../ui/FieldError';
 import { useT } from '../i18n/useT';
-import { FieldError } from '../ui/FieldError';
 import { EXPIRY_MONTHS, type CardForm } from './cardSchema';
 
 export function CardFields({ form, years }: { form: UseFormReturn<CardForm>; years: readonly string[] }) {

@@ -1,7 +1,6 @@
 import { en } from './en';
 import { ja } from './ja';
-import type { Catalogue } from './ko';
-import { ko } from './ko';
+import { ko, type Catalogue } from './ko';
 import type { Lang } from './languages';
 
 export type { Catalogue };

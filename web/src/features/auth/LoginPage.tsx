@@ -12,10 +12,9 @@ import { loginErrorMessage } from './loginError';
 import { loginSchema, type LoginForm } from './schemas';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
-import { FieldError } from '../../ui/FieldError';
+import { FieldError, type FieldErrorLike, fieldErrorText } from '../../ui/FieldError';
 import { TextField } from '../../ui/TextField';
 import { useAlert } from '../../ui/useAlert';
-import { fieldErrorText, type FieldErrorLike } from '../../ui/FieldError';
 import { zodResolver } from '@hookform/resolvers/zod';
 import '../../ui/kit.css';
 

@@ -3,8 +3,7 @@
  * catalogues, so one schema serves every language.
  */
 import { z } from 'zod';
-import { missingAgreement } from '../../forms/fields';
-import { emailField, passwordField, type FieldRuleKey } from '../../forms/fields';
+import { emailField, type FieldRuleKey, missingAgreement, passwordField } from '../../forms/fields';
 import { LANGUAGES } from '../../i18n/languages';
 
 export type ValidationKey = FieldRuleKey | 'emailExact' | 'passwordMismatch' | 'agreements';

@@ -3,9 +3,8 @@
  * methods, which are the billing-key windows while auto-renewal is on.
  */
 import type { FieldError as FormFieldError, UseFormRegisterReturn } from 'react-hook-form';
-import { fieldErrorText } from '../../ui/FieldError';
+import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { useT } from '../../i18n/useT';
-import { FieldError } from '../../ui/FieldError';
 import { methodChoices } from './checkout';
 
 export function PaymentMethodChoice({

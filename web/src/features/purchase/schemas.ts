@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../../billing/paymentMethods';
-import { missingAgreement } from '../../forms/fields';
-import { EMAIL_RULE } from '../../forms/fields';
+import { EMAIL_RULE, missingAgreement } from '../../forms/fields';
 
 export type PurchaseValidationKey = 'required' | 'email' | 'emailExact' | 'agreements' | 'selectMethod' | 'selectCard';
 

@@ -47,7 +47,8 @@ function deps(response: ImpResponse, overrides: Partial<KeyWindowDeps> = {}) {
   return { deps: { ...calls, ...overrides }, calls, order };
 }
 
-const subscription: Subscription = {
+// The fields these tests need, each checked against the server's model (new fields need no update here).
+const subscription = {
   subscriptionId: 's-1',
   userLicenseId: 'u-1',
   status: 'active',
@@ -61,7 +62,7 @@ const subscription: Subscription = {
   paidUntil: '2026-12-22T10:00:00+09:00',
   resumeComplete: false,
   accountCreated: false,
-};
+} satisfies Partial<Subscription> as Subscription;
 
 function intentCalls(overrides: Partial<KeyIntentCalls> = {}): KeyIntentCalls {
   return {

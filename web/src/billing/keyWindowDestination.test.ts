@@ -4,7 +4,8 @@ import { keyWindowDestination } from './keyWindowDestination';
 import type { Subscription } from '../api/models';
 
 const paths = bindPaths({ lang: 'ko', search: '?code=WELCOME' });
-const subscription: Subscription = {
+// The fields these tests need, each checked against the server's model (new fields need no update here).
+const subscription = {
   subscriptionId: 's-1',
   userLicenseId: 'u-1',
   status: 'active',
@@ -18,7 +19,7 @@ const subscription: Subscription = {
   paidUntil: '2026-12-22T10:00:00+09:00',
   resumeComplete: false,
   accountCreated: false,
-};
+} satisfies Partial<Subscription> as Subscription;
 
 describe('after a billing-key window', () => {
   it('a new subscription goes to the confirm page with its result', () => {

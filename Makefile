@@ -42,7 +42,7 @@ test-python: $(VENV)/.installed
 	$(BIN)/pytest
 
 test-web: web/node_modules/.installed
-	cd web && $(NPM) run typecheck --silent && $(NPM) test --silent
+	cd web && $(NPM) run typecheck --silent && $(NPM) run lint --silent && $(NPM) test --silent
 
 e2e: install web
 	cd web && $(NPM) run e2e || { echo "--- end of var/e2e/stack.log (the processes under test) ---"; \

@@ -26,6 +26,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // A page test's first render imports the lazy page and its chunks; on a loaded 2-core machine
+    // that alone can pass the default 5 s.
+    testTimeout: 15_000,
     restoreMocks: true,
   },
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from './client';
-import { checkEmail, getHealth } from './endpoints';
+import { checkEmail, getHealth, postPasswordResetMail } from './endpoints';
 
 function fakeClient(answer: unknown) {
   const request = vi.fn(async () => answer);
@@ -18,5 +18,15 @@ describe('typed endpoints', () => {
     const { client, request } = fakeClient({ ok: true });
     await getHealth(client);
     expect(request).toHaveBeenCalledWith('/health', { method: 'GET', query: undefined });
+  });
+
+  it('postPasswordResetMail asks in the page language', async () => {
+    const { client, request } = fakeClient({ result: true });
+    await postPasswordResetMail('a@b.c', true, 'en', client);
+    expect(request).toHaveBeenCalledWith('/accounts/password-change-email', {
+      method: 'POST',
+      query: { localeCode: 'en' },
+      body: { email: 'a@b.c', resend: true },
+    });
   });
 });

@@ -23,7 +23,7 @@ const EmailChangeConfirmPage = lazy(() => import('../features/account/EmailChang
 const PurchaseHistoryPage = lazy(() => import('../features/payments/PurchaseHistoryPage'));
 const PaymentDetailPage = lazy(() => import('../features/payments/PaymentDetailPage'));
 const LicensePage = lazy(() => import('../features/licences/LicensePage'));
-const LicenseDetailPage = lazy(() => import('../features/licences/LicenseDetailPage'));
+const LicenseDetailPage = lazy(() => import('./LicenseDetailRoute'));
 const PaymentConfirmPage = lazy(() => import('../features/purchase/PaymentConfirmPage'));
 const PaymentFailurePage = lazy(() => import('../features/purchase/PaymentFailurePage'));
 const PrivacyPolicyPage = lazy(() => import('../features/terms/PrivacyPolicyPage'));

@@ -7,7 +7,8 @@
 export const KST_OFFSET_MINUTES = 9 * 60;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+/** A number written with leading zeros. */
+export const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
 /**
  * yyyy-MM-dd of an instant, in the zone `offsetMinutes` east of UTC, or in the browser's own zone

@@ -6,3 +6,4 @@ export * from './discount';
 export * from './duration';
 export * from './localization';
 export * from './numbers';
+export * from './serverTimes';

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { catalogues, format } from './catalogues';
 import { LANGUAGES } from './languages';
+import { isPlural } from './plural';
 
-/** Every leaf of a nested catalogue, keyed by its dotted path. */
+/**
+ * Every text of a nested catalogue, keyed by its dotted path. A counted text is one text: its
+ * forms follow each language's plural rules (checked in plural.test.ts), not the Korean keys.
+ */
 function leaves(node: unknown, prefix = ''): Map<string, unknown> {
   const found = new Map<string, unknown>();
+  if (isPlural(node)) {
+    const forms = Object.values(node);
+    found.set(prefix, forms.every((form) => typeof form === 'string' && form.trim() !== '') ? forms.join(' | ') : '');
+    return found;
+  }
   if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
     for (const [key, child] of Object.entries(node)) {
       for (const [path, value] of leaves(child, prefix ? `${prefix}.${key}` : key)) {

@@ -1,7 +1,6 @@
 import { en } from './en';
 import { ja } from './ja';
-import type { Catalogue } from './ko';
-import { ko } from './ko';
+import { ko, type Catalogue } from './ko';
 import type { Lang } from './languages';
 
 export type { Catalogue };
@@ -10,7 +9,5 @@ export const catalogues: Record<Lang, Catalogue> = { ko, en, ja };
 
 /** Fills `{name}` placeholders of a catalogue text. Unknown placeholders are left as they are. */
 export function format(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }

@@ -13,6 +13,8 @@ export const en: Catalogue = {
     opensInNewWindow: '(opens in a new window)',
     newTag: 'New',
     comingSoon: 'This page is coming soon.',
+    ok: 'OK',
+    cancel: 'Cancel',
   },
   header: {
     skipToContent: 'Skip to content',
@@ -24,7 +26,6 @@ export const en: Catalogue = {
     myAccount: 'My Account',
     openMenu: 'Open menu',
     closeMenu: 'Close menu',
-    closeOverlay: 'Close the open menu',
   },
   footer: {
     label: 'Site information',
@@ -64,7 +65,6 @@ export const en: Catalogue = {
       privacy: 'Tracking scripts are stopped to protect your privacy.',
       korea: 'Filters tuned for Korean websites block thoroughly.',
     },
-    platformsHeading: 'Available on',
     platforms: {
       android: 'Android',
       ios: 'iOS',
@@ -143,10 +143,10 @@ export const en: Catalogue = {
       monthly: 'Monthly subscription',
       annual: 'Annual subscription',
       lifetime: 'Lifetime licence',
-      days: '{days} days',
+      days: { one: '{count} day', other: '{count} days' },
     },
     devicesHeading: 'Devices',
-    devices: '{count} devices',
+    devices: { one: '{count} device', other: '{count} devices' },
     discount: '{percent}% off',
     summaryHeading: 'Your order',
     listPrice: 'List price',
@@ -316,8 +316,6 @@ export const en: Catalogue = {
     deviceRenameRefused: 'The conditions for renaming this device are not met.',
     openBetaEnded: 'The open beta has ended. Thank you for taking part.',
     notFoundGoingHome: 'The information was not found. Going to the home page.',
-    confirmOk: 'OK',
-    cancel: 'Cancel',
   },
   licences: {
     heading: 'Licence management',
@@ -327,7 +325,7 @@ export const en: Catalogue = {
     period: 'Period',
     lifetime: 'Lifetime',
     unknownPeriod: '-',
-    devicesCount: '{count}/{max} devices',
+    devicesCount: { one: '{used} of {count} device', other: '{used} of {count} devices' },
     depositDeadline: 'Deposit deadline',
     state: 'Status',
     states: {
@@ -336,7 +334,6 @@ export const en: Catalogue = {
       lapsed: 'Expired',
       revoked: 'Revoked',
     },
-    detail: 'Details',
     register: {
       heading: 'Register a licence key',
       label: 'Licence key',
@@ -352,7 +349,6 @@ export const en: Catalogue = {
     },
     detailHeading: 'Licence details',
     back: 'Back to licences',
-    product: 'Product',
     devicesHeading: 'Registered devices',
     noDevices: 'No device is registered.',
     deviceFallback: 'Unnamed device',
@@ -370,9 +366,6 @@ export const en: Catalogue = {
       licenseKey: 'Please enter the licence key exactly.',
       deviceName: 'Device names are at most 200 characters.',
     },
-  },
-  login: {
-    heading: 'Log in',
   },
   terms: {
     privacyHeading: 'Privacy policy',
@@ -415,11 +408,8 @@ export const en: Catalogue = {
         "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
     },
     actions: {
-      close: 'Close',
-      confirm: 'OK',
       goHome: 'Go to home',
       goLogin: 'Go to login',
-      processing: 'Processing..',
     },
     login: {
       heading: 'Log in',
@@ -586,9 +576,6 @@ export const en: Catalogue = {
     deleteConfirm: {
       heading: 'Account deleted',
       body: 'The account {email} has been deleted. Thank you for using Unicorn.',
-    },
-    purchaseHistory: {
-      heading: 'Purchase history',
     },
   },
   subscriptions: {

@@ -13,6 +13,8 @@ export const ja: Catalogue = {
     opensInNewWindow: '(新しいウィンドウで開きます)',
     newTag: 'New',
     comingSoon: 'このページは準備中です。',
+    ok: 'OK',
+    cancel: 'キャンセル',
   },
   header: {
     skipToContent: '本文へスキップ',
@@ -24,7 +26,6 @@ export const ja: Catalogue = {
     myAccount: 'マイアカウント',
     openMenu: 'メニューを開く',
     closeMenu: 'メニューを閉じる',
-    closeOverlay: '開いているメニューを閉じる',
   },
   footer: {
     label: 'サイト情報',
@@ -64,7 +65,6 @@ export const ja: Catalogue = {
       privacy: 'トラッキングスクリプトを止めてプライバシーを守ります。',
       korea: '韓国のサイトに合わせたフィルターでしっかりブロックします。',
     },
-    platformsHeading: '対応プラットフォーム',
     platforms: {
       android: 'Android',
       ios: 'iOS',
@@ -143,10 +143,10 @@ export const ja: Catalogue = {
       monthly: '月額サブスクリプション',
       annual: '年額サブスクリプション',
       lifetime: '永久ライセンス',
-      days: '{days}日',
+      days: { other: '{count}日' },
     },
     devicesHeading: 'デバイス数',
-    devices: '{count}台',
+    devices: { other: '{count}台' },
     discount: '{percent}%オフ',
     summaryHeading: 'ご注文内容',
     listPrice: '定価',
@@ -315,8 +315,6 @@ export const ja: Catalogue = {
     deviceRenameRefused: 'デバイス名を変更できる条件を満たしていません。',
     openBetaEnded: 'オープンベータは終了しました。ご参加ありがとうございました。',
     notFoundGoingHome: '情報が見つかりません。ホームに移動します。',
-    confirmOk: '確認',
-    cancel: 'キャンセル',
   },
   licences: {
     heading: 'ライセンス管理',
@@ -326,7 +324,7 @@ export const ja: Catalogue = {
     period: '利用期間',
     lifetime: '永久',
     unknownPeriod: '-',
-    devicesCount: 'デバイス {count}/{max}台',
+    devicesCount: { other: 'デバイス {used}/{count}台' },
     depositDeadline: '入金期限',
     state: '状態',
     states: {
@@ -335,7 +333,6 @@ export const ja: Catalogue = {
       lapsed: '期限切れ',
       revoked: '解約',
     },
-    detail: '詳細',
     register: {
       heading: 'ライセンスキーの登録',
       label: 'ライセンスキー',
@@ -351,7 +348,6 @@ export const ja: Catalogue = {
     },
     detailHeading: 'ライセンス詳細',
     back: 'ライセンス一覧へ戻る',
-    product: '製品',
     devicesHeading: '登録済みデバイス',
     noDevices: '登録されたデバイスはありません。',
     deviceFallback: '名前のないデバイス',
@@ -369,9 +365,6 @@ export const ja: Catalogue = {
       licenseKey: 'ライセンスキーを正確に入力してください。',
       deviceName: 'デバイス名は200文字以内で入力してください。',
     },
-  },
-  login: {
-    heading: 'ログイン',
   },
   terms: {
     privacyHeading: 'プライバシーポリシー',
@@ -413,11 +406,8 @@ export const ja: Catalogue = {
       agreements: '規約をご確認のうえ「規約を確認して同意します」を選択してください。',
     },
     actions: {
-      close: '閉じる',
-      confirm: 'OK',
       goHome: 'ホームへ',
       goLogin: 'ログインへ',
-      processing: '処理中..',
     },
     login: {
       heading: 'ログイン',
@@ -584,9 +574,6 @@ export const ja: Catalogue = {
     deleteConfirm: {
       heading: 'アカウント削除完了',
       body: 'アカウント {email} を削除しました。これまでユニコーンをご利用いただきありがとうございました。',
-    },
-    purchaseHistory: {
-      heading: '購入履歴',
     },
   },
   subscriptions: {

@@ -2,6 +2,8 @@
  * Korean catalogue: the reference for the catalogue's shape.
  * en.ts and ja.ts are typed against it, and a unit test checks that all three hold the same keys.
  */
+import type { Plural } from './plural';
+
 export const ko = {
   meta: {
     brand: '유니콘',
@@ -15,6 +17,8 @@ export const ko = {
     opensInNewWindow: '(새 창에서 열림)',
     newTag: 'New',
     comingSoon: '준비 중인 페이지입니다.',
+    ok: '확인',
+    cancel: '취소',
   },
   header: {
     skipToContent: '본문 바로가기',
@@ -26,7 +30,6 @@ export const ko = {
     myAccount: '내 계정',
     openMenu: '메뉴 열기',
     closeMenu: '메뉴 닫기',
-    closeOverlay: '열린 메뉴 닫기',
   },
   footer: {
     label: '사이트 정보',
@@ -67,7 +70,6 @@ export const ko = {
       privacy: '추적 스크립트를 막아 개인정보를 지킵니다.',
       korea: '국내 사이트에 맞춘 필터로 꼼꼼하게 차단합니다.',
     },
-    platformsHeading: '지원 플랫폼',
     platforms: {
       android: 'Android',
       ios: 'iOS',
@@ -146,10 +148,10 @@ export const ko = {
       monthly: '월간 구독',
       annual: '연간 구독',
       lifetime: '평생 이용권',
-      days: '{days}일',
+      days: { other: '{count}일' } as Plural,
     },
     devicesHeading: '기기 수',
-    devices: '기기 {count}대',
+    devices: { other: '기기 {count}대' } as Plural,
     discount: '{percent}% 할인',
     summaryHeading: '주문 내용',
     listPrice: '정가',
@@ -318,8 +320,6 @@ export const ko = {
     deviceRenameRefused: '기기 이름을 바꿀 수 있는 조건이 아닙니다.',
     openBetaEnded: '오픈 베타가 종료되었습니다. 참여해 주셔서 감사합니다.',
     notFoundGoingHome: '정보를 찾을 수 없습니다. 홈으로 이동합니다.',
-    confirmOk: '확인',
-    cancel: '취소',
   },
   licences: {
     heading: '라이선스 관리',
@@ -329,7 +329,7 @@ export const ko = {
     period: '이용 기간',
     lifetime: '평생',
     unknownPeriod: '-',
-    devicesCount: '기기 {count}/{max}대',
+    devicesCount: { other: '기기 {used}/{count}대' } as Plural,
     depositDeadline: '입금 기한',
     state: '상태',
     states: {
@@ -338,7 +338,6 @@ export const ko = {
       lapsed: '만료',
       revoked: '해지',
     },
-    detail: '상세 보기',
     register: {
       heading: '라이선스 키 등록',
       label: '라이선스 키',
@@ -354,7 +353,6 @@ export const ko = {
     },
     detailHeading: '라이선스 상세',
     back: '라이선스 목록으로',
-    product: '제품',
     devicesHeading: '등록된 기기',
     noDevices: '등록된 기기가 없습니다.',
     deviceFallback: '이름 없는 기기',
@@ -372,9 +370,6 @@ export const ko = {
       licenseKey: '라이선스 키를 정확하게 입력해 주세요.',
       deviceName: '기기 이름은 200자 이내로 입력해 주세요.',
     },
-  },
-  login: {
-    heading: '로그인',
   },
   terms: {
     privacyHeading: '개인정보처리방침',
@@ -416,11 +411,8 @@ export const ko = {
       agreements: "약관 확인 후 '약관 확인 후 동의합니다'를 선택해 주세요.",
     },
     actions: {
-      close: '닫기',
-      confirm: '확인',
       goHome: '홈으로 가기',
       goLogin: '로그인하러 가기',
-      processing: '처리 중..',
     },
     login: {
       heading: '로그인',
@@ -587,9 +579,6 @@ export const ko = {
     deleteConfirm: {
       heading: '계정 삭제 완료',
       body: '{email} 계정이 삭제되었습니다. 그동안 유니콘을 이용해 주셔서 감사합니다.',
-    },
-    purchaseHistory: {
-      heading: '구매 내역',
     },
   },
   subscriptions: {

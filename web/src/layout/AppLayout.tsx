@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useT } from '../i18n/useT';
-import { TopBanners } from '../features/banners/TopBanners';
 import { useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';
 import { QuietBoundary } from '../ui/QuietBoundary';
@@ -9,8 +8,10 @@ import { Header } from './Header';
 import './AppLayout.css';
 
 const Footer = lazy(() => import('./Footer'));
+// The banners wait for GET /event-banners anyway, so their code loads beside the page, not before it.
+const TopBanners = lazy(() => import('../features/banners/TopBanners').then((module) => ({ default: module.TopBanners })));
 
-/** Notice and event banner, header, main area and the lazily loaded footer around every page of a language. */
+/** Notice and event banner, header, main area and footer around every page of a language; banners and footer load lazily. */
 export function AppLayout() {
   const t = useT();
   const { pathname } = useLocation();
@@ -40,7 +41,9 @@ export function AppLayout() {
         {t.header.skipToContent}
       </a>
       <QuietBoundary>
-        <TopBanners />
+        <Suspense fallback={null}>
+          <TopBanners />
+        </Suspense>
       </QuietBoundary>
       <Header />
       {dimmer && <div className="dimmer" aria-hidden="true" onClick={closeMenus} />}

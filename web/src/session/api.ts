@@ -1,20 +1,24 @@
-/** Auth calls of spec section 7. */
-import { apiClient, type ApiClient } from '../api/client';
-import type { Schema } from '../api/typed';
+/** Auth calls of spec section 7, typed from the server's schema. */
+import type { ApiClient } from '../api/client';
+import { apiGet, apiPost } from '../api/typed';
 import type { AccountInfo, AuthResponse } from './types';
 
-export function postLogin(email: string, pw: string, api: ApiClient = apiClient): Promise<AuthResponse> {
-  return api.request<AuthResponse>('/auth/login', { method: 'POST', body: { email, pw } satisfies Schema<'Credentials'> });
+/** POST /auth/login with the credentials. */
+export function postLogin(email: string, pw: string, client?: ApiClient): Promise<AuthResponse> {
+  return apiPost('/auth/login', { body: { email, pw }, client });
 }
 
-export function getRefresh(api: ApiClient = apiClient): Promise<AuthResponse> {
-  return api.request<AuthResponse>('/auth/refresh');
+/** GET /auth/refresh: a new access token from the refresh cookie. */
+export function getRefresh(client?: ApiClient): Promise<AuthResponse> {
+  return apiGet('/auth/refresh', { client });
 }
 
-export function postLogout(api: ApiClient = apiClient): Promise<unknown> {
-  return api.request('/auth/logout', { method: 'POST' });
+/** POST /auth/logout: forgets the refresh cookie. */
+export function postLogout(client?: ApiClient) {
+  return apiPost('/auth/logout', { client });
 }
 
-export function getAccount(token: string, api: ApiClient = apiClient): Promise<AccountInfo> {
-  return api.request<AccountInfo>('/accounts', { token });
+/** GET /accounts: the logged-in user's account. */
+export function getAccount(token: string, client?: ApiClient): Promise<AccountInfo> {
+  return apiGet('/accounts', { token, client });
 }

@@ -61,7 +61,15 @@ describe('renewal', () => {
 
   it('a failed renewal clears the user', async () => {
     state().setUser(storedUser());
-    state().setAccount({ id: 'u-1', email: 'a@example.com', name: null, prefferedLanguage: 'ko', marketingPushEnabled: false });
+    state().setAccount({
+      id: 'u-1',
+      email: 'a@example.com',
+      name: null,
+      prefferedLanguage: 'ko',
+      marketingPushEnabled: false,
+      emailConfirmed: true,
+      lastLoggedInAt: null,
+    });
     const { api } = fakeApi(() => {
       throw new ApiError(401, 401, { errorCode: 401 }, 'response');
     });

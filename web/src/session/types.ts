@@ -1,8 +1,7 @@
-import type { Schema } from '../api/typed';
-import type { Lang } from '../i18n/languages';
+import type { Account, AuthAnswer } from '../api/models';
 
 /** Body of POST /auth/login and GET /auth/refresh (spec section 3); `exp` is in epoch seconds. */
-export type AuthResponse = Schema<'AuthBody'>;
+export type AuthResponse = AuthAnswer;
 
 /** The logged-in user as the client keeps it; `expiredAt` is in epoch milliseconds. */
 export interface AuthUser {
@@ -13,19 +12,11 @@ export interface AuthUser {
   expiredAt: number;
 }
 
-/** GET/PATCH /accounts: one's own account. The server spells the language field `prefferedLanguage`. */
-export interface AccountInfo {
-  id: string;
-  email: string;
-  name: string | null;
-  prefferedLanguage: Lang;
-  marketingPushEnabled: boolean;
-  emailConfirmed?: boolean;
-}
-
-/** Compile-time check that the server's AccountBody (generated schema) fits AccountInfo. */
-type Fits<Target, Source extends Target> = Source;
-export type ServerAccountFits = Fits<AccountInfo, Schema<'AccountBody'>>;
+/**
+ * GET/PATCH /accounts: one's own account, as the server's schema says (the server spells the
+ * language field `prefferedLanguage`).
+ */
+export type AccountInfo = Account;
 
 /** A failed operation as the store keeps it: the derived code and the body, for the message. */
 export interface OperationError {

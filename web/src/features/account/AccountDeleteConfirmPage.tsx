@@ -6,6 +6,7 @@ import { usePaths } from '../../routing/usePaths';
 import { clearClientSession } from '../../session/session';
 import { appStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
+import '../../ui/kit.css';
 
 /** Router state from the delete page: the account is gone, the client forgets its user. */
 export interface DeletedState {
@@ -23,7 +24,7 @@ export default function AccountDeleteConfirmPage() {
     if (deleted) clearClientSession(appStore);
   }, [deleted]);
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.account.deleteConfirm.heading} />
       <h1 className="page__heading">{t.account.deleteConfirm.heading}</h1>
       <p>{format(t.account.deleteConfirm.body, { email: params.get('email') ?? '' })}</p>

@@ -6,18 +6,23 @@ import { isOperationError, track } from '../../session/operations';
 import { RequireScope } from '../../session/RequireScope';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
-import { errorDisplay, errorMessage } from '../auth/errors';
-import { deleteSchema, type DeleteForm } from '../auth/schemas';
-import { AlertDialog, FieldMessage, SubmitButton, TextField, useAlert, useValidationText } from '../auth/ui';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
+import { deleteSchema, type DeleteForm } from './schemas';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { FieldError, type FieldErrorLike, fieldErrorText } from '../../ui/FieldError';
+import { TextField } from '../../ui/TextField';
+import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { DeletedState } from './AccountDeleteConfirmPage';
 import { postCheckPassword, putDeleteAccount } from './api';
+import '../../ui/kit.css';
 
 function AccountDelete() {
   const t = useT();
   const paths = usePaths();
   const navigate = useNavigate();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const user = useAppStore((s) => s.user);
   const loading = useAppStore(
     (s) => s.operations.checkPassword?.status === 'request' || s.operations.deleteAccount?.status === 'request',
@@ -40,9 +45,9 @@ function AccountDelete() {
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (errorDisplay('accountDelete', error.code) === 'text') {
-        setError('pw', { type: 'server', message: errorMessage(t, error) }, { shouldFocus: true });
+        setError('pw', { type: 'server', message: accountErrorMessage(t, error) }, { shouldFocus: true });
       } else {
-        show({ title: t.auth.errorTitles.loginCheck, message: errorMessage(t, error) });
+        show({ title: t.auth.errorTitles.loginCheck, message: accountErrorMessage(t, error) });
       }
       return;
     }
@@ -50,7 +55,7 @@ function AccountDelete() {
       await track(appStore, 'deleteAccount', () => putDeleteAccount(deletedReason));
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      show({ title: t.auth.errorTitles.accountDelete, message: errorMessage(t, error) });
+      show({ title: t.auth.errorTitles.accountDelete, message: accountErrorMessage(t, error) });
       return;
     }
     // The confirm page forgets the user once this guarded page is gone (else it would go to login).
@@ -59,28 +64,28 @@ function AccountDelete() {
   });
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.account.delete.heading} />
       <h1 className="page__heading">{t.account.delete.heading}</h1>
-      <p className="auth-page__lead">{t.account.delete.lead}</p>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
-        <div className="auth-field">
-          <label htmlFor="account-delete-reason" className="auth-field__label">
+      <p className="form-page__lead">{t.account.delete.lead}</p>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="account-delete-reason" className="field__label">
             {t.account.delete.reason}
           </label>
           <textarea id="account-delete-reason" rows={4} {...register('deletedReason')} />
         </div>
         <TextField
           label={t.account.delete.password}
-          error={errors.pw?.type === 'server' ? errors.pw.message : text(errors.pw)}
+          error={text(errors.pw)}
           inputProps={{ type: 'password', autoComplete: 'current-password', ...register('pw') }}
         />
-        <label className="auth-check">
+        <label className="check">
           <input type="checkbox" aria-describedby="account-delete-ack-error" {...register('acknowledge')} />
           {t.account.delete.acknowledge}
         </label>
-        <FieldMessage id="account-delete-ack-error">{text(errors.acknowledge)}</FieldMessage>
-        <SubmitButton loading={loading}>{t.account.delete.submit}</SubmitButton>
+        <FieldError id="account-delete-ack-error">{text(errors.acknowledge)}</FieldError>
+        <Button type="submit" loading={loading}>{t.account.delete.submit}</Button>
       </form>
       <AlertDialog alert={alert} onClose={close} />
     </section>

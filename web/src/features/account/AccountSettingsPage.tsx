@@ -14,8 +14,8 @@ import type { AccountInfo } from '../../session/types';
 import { appStore, useAppStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import { postPasswordResetMail } from '../auth/api';
-import { errorDisplay, errorMessage } from '../auth/errors';
+import { postPasswordResetMail } from '../../api/endpoints';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
 import {
   currentPasswordSchema,
   emailChangeSchema,
@@ -23,16 +23,23 @@ import {
   type CurrentPasswordForm,
   type EmailChangeForm,
   type NameForm,
-} from '../auth/schemas';
-import { AlertDialog, StatusMessage, SubmitButton, TextField, useAlert, useValidationText, type AlertContent } from '../auth/ui';
+} from './schemas';
+import { AlertDialog, type AlertContent } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { StatusLine } from '../../ui/StatusLine';
+import { TextField } from '../../ui/TextField';
+import { useAlert } from '../../ui/useAlert';
+import { fieldErrorText, type FieldErrorLike } from '../../ui/FieldError';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { fetchAccount, patchAccount, postCheckPassword, postEmailChangeMail } from './api';
+import '../../ui/kit.css';
+import './account.css';
 
 type ShowAlert = (alert: AlertContent) => void;
 
 function NameSection({ account, showAlert }: { account: AccountInfo; showAlert: ShowAlert }) {
   const t = useT();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const loading = useAppStore((s) => s.operations.updateAccount?.status === 'request');
   const [saved, setSaved] = useState(false);
   const {
@@ -51,9 +58,9 @@ function NameSection({ account, showAlert }: { account: AccountInfo; showAlert: 
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (errorDisplay('accountModify', error.code) === 'text') {
-        setError('name', { type: 'server', message: errorMessage(t, error) }, { shouldFocus: true });
+        setError('name', { type: 'server', message: accountErrorMessage(t, error) }, { shouldFocus: true });
       } else {
-        showAlert({ title: t.auth.errorTitles.accountModify, message: errorMessage(t, error) });
+        showAlert({ title: t.auth.errorTitles.accountModify, message: accountErrorMessage(t, error) });
       }
     }
   });
@@ -61,14 +68,14 @@ function NameSection({ account, showAlert }: { account: AccountInfo; showAlert: 
   return (
     <section className="account-section" aria-labelledby="account-name-heading">
       <h2 id="account-name-heading">{t.account.name.heading}</h2>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.account.name.label}
-          error={errors.name?.type === 'server' ? errors.name.message : text(errors.name)}
+          error={text(errors.name)}
           inputProps={{ type: 'text', autoComplete: 'nickname', ...register('name') }}
         />
-        {saved && <StatusMessage>{t.account.saved}</StatusMessage>}
-        <SubmitButton loading={loading}>{t.account.save}</SubmitButton>
+        {saved && <StatusLine>{t.account.saved}</StatusLine>}
+        <Button type="submit" loading={loading}>{t.account.save}</Button>
       </form>
     </section>
   );
@@ -91,7 +98,7 @@ function LanguageSection({ account, showAlert }: { account: AccountInfo; showAle
       navigate(inLanguage(paths.account(), language));
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      showAlert({ title: t.auth.errorTitles.accountModify, message: errorMessage(t, error) });
+      showAlert({ title: t.auth.errorTitles.accountModify, message: accountErrorMessage(t, error) });
     } finally {
       setSaving(false);
     }
@@ -100,9 +107,9 @@ function LanguageSection({ account, showAlert }: { account: AccountInfo; showAle
   return (
     <section className="account-section" aria-labelledby="account-language-heading">
       <h2 id="account-language-heading">{t.account.language.heading}</h2>
-      <form className="auth-form" onSubmit={(event) => void onSubmit(event)}>
-        <div className="auth-field">
-          <label htmlFor="account-language" className="auth-field__label">
+      <form className="form-stack" onSubmit={(event) => void onSubmit(event)}>
+        <div className="field">
+          <label htmlFor="account-language" className="field__label">
             {t.account.language.label}
           </label>
           <select
@@ -117,7 +124,7 @@ function LanguageSection({ account, showAlert }: { account: AccountInfo; showAle
             ))}
           </select>
         </div>
-        <SubmitButton loading={saving}>{t.account.save}</SubmitButton>
+        <Button type="submit" loading={saving}>{t.account.save}</Button>
       </form>
     </section>
   );
@@ -137,7 +144,7 @@ function MarketingSection({ account, showAlert }: { account: AccountInfo; showAl
       setSaved(true);
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      showAlert({ title: t.auth.errorTitles.accountModify, message: errorMessage(t, error) });
+      showAlert({ title: t.auth.errorTitles.accountModify, message: accountErrorMessage(t, error) });
     } finally {
       setBusy(false);
     }
@@ -146,7 +153,7 @@ function MarketingSection({ account, showAlert }: { account: AccountInfo; showAl
   return (
     <section className="account-section" aria-labelledby="account-marketing-heading">
       <h2 id="account-marketing-heading">{t.account.marketing.heading}</h2>
-      <label className="auth-check">
+      <label className="check">
         <input
           type="checkbox"
           checked={account.marketingPushEnabled}
@@ -155,14 +162,14 @@ function MarketingSection({ account, showAlert }: { account: AccountInfo; showAl
         />
         {t.account.marketing.label}
       </label>
-      {saved && <StatusMessage>{t.account.saved}</StatusMessage>}
+      {saved && <StatusLine>{t.account.saved}</StatusLine>}
     </section>
   );
 }
 
 function EmailChangeSection({ showAlert }: { showAlert: ShowAlert }) {
   const t = useT();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const loading = useAppStore((s) => s.operations.emailChangeMail?.status === 'request');
   const [sentTo, setSentTo] = useState<string>();
   const {
@@ -183,31 +190,29 @@ function EmailChangeSection({ showAlert }: { showAlert: ShowAlert }) {
       if (!isOperationError(error)) throw error;
       if (errorDisplay('emailChange', error.code) === 'text') {
         const field = error.code === -406 ? 'pw' : 'email';
-        setError(field, { type: 'server', message: errorMessage(t, error) }, { shouldFocus: true });
+        setError(field, { type: 'server', message: accountErrorMessage(t, error) }, { shouldFocus: true });
       } else {
-        showAlert({ title: t.auth.errorTitles.emailChange, message: errorMessage(t, error) });
+        showAlert({ title: t.auth.errorTitles.emailChange, message: accountErrorMessage(t, error) });
       }
     }
   });
 
-  const shown = (error: typeof errors.email) => (error?.type === 'server' ? error.message : text(error));
-
   return (
     <section className="account-section" aria-labelledby="account-email-heading">
       <h2 id="account-email-heading">{t.account.emailChange.heading}</h2>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.account.emailChange.newEmail}
-          error={shown(errors.email)}
+          error={text(errors.email)}
           inputProps={{ type: 'email', autoComplete: 'email', ...register('email') }}
         />
         <TextField
           label={t.account.emailChange.password}
-          error={shown(errors.pw)}
+          error={text(errors.pw)}
           inputProps={{ type: 'password', autoComplete: 'current-password', ...register('pw') }}
         />
-        {sentTo && <StatusMessage>{format(t.account.emailChange.sent, { email: sentTo })}</StatusMessage>}
-        <SubmitButton loading={loading}>{t.account.emailChange.submit}</SubmitButton>
+        {sentTo && <StatusLine>{format(t.account.emailChange.sent, { email: sentTo })}</StatusLine>}
+        <Button type="submit" loading={loading}>{t.account.emailChange.submit}</Button>
       </form>
     </section>
   );
@@ -216,7 +221,7 @@ function EmailChangeSection({ showAlert }: { showAlert: ShowAlert }) {
 function PasswordChangeSection({ account, showAlert }: { account: AccountInfo; showAlert: ShowAlert }) {
   const t = useT();
   const lang = useLang();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const loading = useAppStore(
     (s) => s.operations.checkPassword?.status === 'request' || s.operations.passwordResetMail?.status === 'request',
   );
@@ -236,9 +241,9 @@ function PasswordChangeSection({ account, showAlert }: { account: AccountInfo; s
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (errorDisplay('passwordChange', error.code) === 'text') {
-        setError('pw', { type: 'server', message: errorMessage(t, error) }, { shouldFocus: true });
+        setError('pw', { type: 'server', message: accountErrorMessage(t, error) }, { shouldFocus: true });
       } else {
-        showAlert({ title: t.auth.errorTitles.loginCheck, message: errorMessage(t, error) });
+        showAlert({ title: t.auth.errorTitles.loginCheck, message: accountErrorMessage(t, error) });
       }
       return;
     }
@@ -248,23 +253,23 @@ function PasswordChangeSection({ account, showAlert }: { account: AccountInfo; s
       reset();
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      if (errorDisplay('passwordReset', error.code) === 'message') setMessage(errorMessage(t, error));
-      else showAlert({ title: t.auth.errorTitles.passwordChange, message: errorMessage(t, error) });
+      if (errorDisplay('passwordReset', error.code) === 'message') setMessage(accountErrorMessage(t, error));
+      else showAlert({ title: t.auth.errorTitles.passwordChange, message: accountErrorMessage(t, error) });
     }
   });
 
   return (
     <section className="account-section" aria-labelledby="account-password-heading">
       <h2 id="account-password-heading">{t.account.passwordChange.heading}</h2>
-      <p className="auth-page__lead">{t.account.passwordChange.lead}</p>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <p className="form-page__lead">{t.account.passwordChange.lead}</p>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.account.passwordChange.current}
-          error={errors.pw?.type === 'server' ? errors.pw.message : text(errors.pw)}
+          error={text(errors.pw)}
           inputProps={{ type: 'password', autoComplete: 'current-password', ...register('pw') }}
         />
-        <StatusMessage>{message}</StatusMessage>
-        <SubmitButton loading={loading}>{t.account.passwordChange.submit}</SubmitButton>
+        <StatusLine>{message}</StatusLine>
+        <Button type="submit" loading={loading}>{t.account.passwordChange.submit}</Button>
       </form>
     </section>
   );
@@ -282,14 +287,14 @@ function AccountSettings() {
       (error: unknown) => {
         // 401 and 403 on loads are silent (spec section 6): the page stays loading.
         if (isOperationError(error) && (error.code === 401 || error.code === 403)) return;
-        if (isOperationError(error)) show({ title: t.auth.errorTitles.access, message: errorMessage(t, error) });
+        if (isOperationError(error)) show({ title: t.auth.errorTitles.access, message: accountErrorMessage(t, error) });
       },
     );
-    // Loaded once per visit of the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Loaded once per visit of the page.
   }, []);
 
   return (
-    <section className="auth-page auth-page--wide">
+    <section className="form-page form-page--wide">
       <PageMeta title={t.account.heading} />
       <h1 className="page__heading">{t.account.heading}</h1>
       {account ? (
@@ -304,7 +309,7 @@ function AccountSettings() {
           <PasswordChangeSection account={account} showAlert={show} />
           <section className="account-section" aria-labelledby="account-delete-heading">
             <h2 id="account-delete-heading">{t.account.delete.heading}</h2>
-            <p className="auth-page__lead">{t.account.delete.lead}</p>
+            <p className="form-page__lead">{t.account.delete.lead}</p>
             <Link to={paths.accountDelete()}>{t.account.delete.link}</Link>
           </section>
         </>

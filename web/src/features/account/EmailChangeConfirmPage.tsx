@@ -8,10 +8,13 @@ import { renewSession } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import { errorMessage } from '../auth/errors';
-import { ExpiredLink } from '../auth/ExpiredLink';
-import { AlertDialog, StatusMessage, useAlert } from '../auth/ui';
+import { accountErrorMessage } from '../../errors/accountErrors';
+import { ExpiredLink } from '../../ui/ExpiredLink';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
 import { putEmailChange } from './api';
+import '../../ui/kit.css';
 
 type State = { step: 'checking' } | { step: 'done'; email?: string | undefined } | { step: 'expired' } | { step: 'failed' };
 
@@ -43,27 +46,27 @@ export default function EmailChangeConfirmPage() {
           setState({ step: 'expired' });
         } else {
           setState({ step: 'failed' });
-          if (isOperationError(error)) show({ title: t.auth.errorTitles.emailChange, message: errorMessage(t, error) });
+          if (isOperationError(error)) show({ title: t.auth.errorTitles.emailChange, message: accountErrorMessage(t, error) });
         }
       },
     );
     return () => {
       active = false;
     };
-    // The token is used once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- The token is used once.
   }, [token]);
 
   if (state.step === 'expired') return <ExpiredLink />;
   if (state.step === 'checking') return <PageLoading />;
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.account.emailChangeConfirm.heading} />
       <h1 className="page__heading">{t.account.emailChangeConfirm.heading}</h1>
       {state.step === 'done' && (
-        <StatusMessage>
+        <StatusLine>
           {state.email ? format(t.account.emailChangeConfirm.doneTo, { email: state.email }) : t.account.emailChangeConfirm.done}
-        </StatusMessage>
+        </StatusLine>
       )}
       <Link className="button button--primary" to={user ? paths.account() : paths.login()}>
         {user ? t.account.heading : t.auth.actions.goLogin}

@@ -1,7 +1,6 @@
-/** Bearer account calls of spec section 7; the token is renewed first when needed. */
-import { apiClient, ApiError } from '../../api/client';
-import type { Schema } from '../../api/typed';
-import type { Lang } from '../../i18n/languages';
+/** Bearer account calls of spec section 7, typed from the server's schema; the token is renewed first when needed. */
+import { ApiError } from '../../api/client';
+import { apiGet, apiPatch, apiPost, apiPut, type BodyOf } from '../../api/typed';
 import { getAccessToken } from '../../session/session';
 import type { AccountInfo } from '../../session/types';
 import { appStore } from '../../store';
@@ -12,22 +11,26 @@ async function token(): Promise<string> {
   return access;
 }
 
-export type AccountPatch = Schema<'ProfilePatch'> & { prefferedLanguage?: Lang };
+export type AccountPatch = BodyOf<'/accounts', 'patch'>;
 
+/** GET /accounts: one's own account. */
 export async function fetchAccount(): Promise<AccountInfo> {
-  return apiClient.request<AccountInfo>('/accounts', { token: await token() });
+  return apiGet('/accounts', { token: await token() });
 }
 
+/** PATCH /accounts: name, preferred language or marketing consent; the answer is the whole account. */
 export async function patchAccount(patch: AccountPatch): Promise<AccountInfo> {
-  return apiClient.request<AccountInfo>('/accounts', { method: 'PATCH', body: patch, token: await token() });
+  return apiPatch('/accounts', { body: patch, token: await token() });
 }
 
-export async function postCheckPassword(pw: string): Promise<unknown> {
-  return apiClient.request('/accounts/check-password', { method: 'POST', body: { pw } satisfies Schema<'PasswordForm'>, token: await token() });
+/** POST /accounts/check-password: -406 when it is not the current password. */
+export async function postCheckPassword(pw: string) {
+  return apiPost('/accounts/check-password', { body: { pw }, token: await token() });
 }
 
-export async function putDeleteAccount(deletedReason: string): Promise<unknown> {
-  return apiClient.request('/accounts/delete', { method: 'PUT', body: { deletedReason } satisfies Schema<'DeletionForm'>, token: await token() });
+/** PUT /accounts/delete, with the reason given. */
+export async function putDeleteAccount(deletedReason: string) {
+  return apiPut('/accounts/delete', { body: { deletedReason }, token: await token() });
 }
 
 /** Address the email-change mail leads back to. */
@@ -35,19 +38,16 @@ export function emailChangeRedirectUri(): string {
   return `${window.location.origin}/account/email-change/confirm`;
 }
 
-export async function postEmailChangeMail(email: string, pw: string): Promise<unknown> {
-  return apiClient.request('/accounts/email-change-email', {
-    method: 'POST',
+/** POST /accounts/email-change-email: mails a link to the new address, after checking the password. */
+export async function postEmailChangeMail(email: string, pw: string) {
+  return apiPost('/accounts/email-change-email', {
     query: { redirectionUri: emailChangeRedirectUri() },
-    body: { email, pw } satisfies Schema<'EmailChangeRequest'>,
+    body: { email, pw },
     token: await token(),
   });
 }
 
 /** PUT /accounts/email-change: the answer names the new address. */
-export function putEmailChange(changeToken: string): Promise<Partial<Schema<'EmailOnly'>> | undefined> {
-  return apiClient.request<Partial<Schema<'EmailOnly'>> | undefined>('/accounts/email-change', {
-    method: 'PUT',
-    body: { token: changeToken } satisfies Schema<'EmailChangeForm'>,
-  });
+export function putEmailChange(changeToken: string) {
+  return apiPut('/accounts/email-change', { body: { token: changeToken } });
 }

@@ -7,9 +7,13 @@ import { isOperationError, track } from '../../session/operations';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
 import { postResendConfirmation } from './api';
-import { errorDisplay, errorMessage } from './errors';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
 import type { EmailAuthState } from './RegisterPage';
-import { AlertDialog, StatusMessage, SubmitButton, useAlert } from './ui';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
+import '../../ui/kit.css';
 
 /** After registration with an unconfirmed email: check your mail, resend it (spec section 2). */
 export default function EmailAuthPage() {
@@ -31,22 +35,22 @@ export default function EmailAuthPage() {
       setMessage(t.auth.emailAuth.resent);
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      if (errorDisplay('resendMail', error.code) === 'message') setMessage(errorMessage(t, error));
-      else show({ title: t.auth.errorTitles.resendMail, message: errorMessage(t, error) });
+      if (errorDisplay('resendMail', error.code) === 'message') setMessage(accountErrorMessage(t, error));
+      else show({ title: t.auth.errorTitles.resendMail, message: accountErrorMessage(t, error) });
     }
   };
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.emailAuth.heading} />
       <h1 className="page__heading">{t.auth.emailAuth.heading}</h1>
       <p>{format(t.auth.emailAuth.body, { email })}</p>
-      <StatusMessage>{message}</StatusMessage>
-      <div className="auth-links">
+      <StatusLine>{message}</StatusLine>
+      <div className="form-links">
         {userId && (
-          <SubmitButton type="button" variant="secondary" loading={loading} onClick={() => void resend()}>
+          <Button type="button" variant="secondary" loading={loading} onClick={() => void resend()}>
             {t.auth.emailAuth.resend}
-          </SubmitButton>
+          </Button>
         )}
         <Link className="button button--primary" to={paths.login({ email })}>
           {t.auth.actions.goLogin}

@@ -7,10 +7,16 @@ import { isOperationError } from '../../session/operations';
 import { logIn } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
-import { errorDisplay, errorMessage, loginErrorMessage } from './errors';
+import { accountErrorMessage, errorDisplay } from '../../errors/accountErrors';
+import { loginErrorMessage } from './loginError';
 import { loginSchema, type LoginForm } from './schemas';
-import { AlertDialog, FieldMessage, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { FieldError, type FieldErrorLike, fieldErrorText } from '../../ui/FieldError';
+import { TextField } from '../../ui/TextField';
+import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
+import '../../ui/kit.css';
 
 /** Login (spec section 4): afterwards the previous page, or register/auth when scope is 0. */
 export default function LoginPage() {
@@ -21,7 +27,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const loading = useAppStore((s) => s.operations.login?.status === 'request');
   const { alert, show, close } = useAlert();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const {
     register,
     handleSubmit,
@@ -50,16 +56,16 @@ export default function LoginPage() {
       if (errorDisplay('login', error.code) === 'text') {
         setError('root.server', { type: 'server', message: loginErrorMessage(t, error) });
       } else {
-        show({ title: t.auth.errorTitles.login, message: errorMessage(t, error) });
+        show({ title: t.auth.errorTitles.login, message: accountErrorMessage(t, error) });
       }
     }
   });
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.login.heading} />
       <h1 className="page__heading">{t.auth.login.heading}</h1>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.auth.fields.email}
           error={text(errors.email)}
@@ -70,10 +76,10 @@ export default function LoginPage() {
           error={text(errors.pw)}
           inputProps={{ type: 'password', autoComplete: 'current-password', ...register('pw') }}
         />
-        <FieldMessage id="login-server-error">{errors.root?.server?.message}</FieldMessage>
-        <SubmitButton loading={loading}>{t.auth.login.submit}</SubmitButton>
+        <FieldError id="login-server-error">{errors.root?.server?.message}</FieldError>
+        <Button type="submit" loading={loading}>{t.auth.login.submit}</Button>
       </form>
-      <div className="auth-links">
+      <div className="form-links">
         <span>
           {t.auth.login.noAccount} <Link to={paths.register()}>{t.auth.login.register}</Link>
         </span>

@@ -7,9 +7,13 @@ import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
-import { postPasswordResetMail } from './api';
-import { errorDisplay, errorMessage } from './errors';
-import { AlertDialog, StatusMessage, SubmitButton, useAlert } from './ui';
+import { postPasswordResetMail } from '../../api/endpoints';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
+import '../../ui/kit.css';
 
 /** After a reset request: check your mail, or send it again (`resend: true`). */
 export default function PasswordFindAuthPage() {
@@ -29,22 +33,22 @@ export default function PasswordFindAuthPage() {
       setMessage(t.auth.passwordFindAuth.resent);
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      if (errorDisplay('passwordReset', error.code) === 'message') setMessage(errorMessage(t, error));
-      else show({ title: t.auth.errorTitles.resendMail, message: errorMessage(t, error) });
+      if (errorDisplay('passwordReset', error.code) === 'message') setMessage(accountErrorMessage(t, error));
+      else show({ title: t.auth.errorTitles.resendMail, message: accountErrorMessage(t, error) });
     }
   };
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.passwordFindAuth.heading} />
       <h1 className="page__heading">{t.auth.passwordFindAuth.heading}</h1>
       <p>{format(t.auth.passwordFindAuth.body, { email })}</p>
-      <StatusMessage>{message}</StatusMessage>
-      <div className="auth-links">
+      <StatusLine>{message}</StatusLine>
+      <div className="form-links">
         {email && (
-          <SubmitButton type="button" variant="secondary" loading={loading} onClick={() => void resend()}>
+          <Button type="button" variant="secondary" loading={loading} onClick={() => void resend()}>
             {t.auth.passwordFindAuth.resend}
-          </SubmitButton>
+          </Button>
         )}
         <Link className="button button--primary" to={paths.login({ email })}>
           {t.auth.actions.goLogin}

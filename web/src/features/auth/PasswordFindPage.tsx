@@ -7,11 +7,17 @@ import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
-import { postPasswordResetMail } from './api';
-import { errorDisplay, errorMessage } from './errors';
+import { postPasswordResetMail } from '../../api/endpoints';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
 import { emailOnlySchema, type EmailOnlyForm } from './schemas';
-import { AlertDialog, StatusMessage, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { StatusLine } from '../../ui/StatusLine';
+import { TextField } from '../../ui/TextField';
+import { useAlert } from '../../ui/useAlert';
+import { fieldErrorText, type FieldErrorLike } from '../../ui/FieldError';
 import { zodResolver } from '@hookform/resolvers/zod';
+import '../../ui/kit.css';
 
 /** Password reset request: mail a reset link, then the find/auth page (spec section 4). */
 export default function PasswordFindPage() {
@@ -22,7 +28,7 @@ export default function PasswordFindPage() {
   const loading = useAppStore((s) => s.operations.passwordResetMail?.status === 'request');
   const [message, setMessage] = useState<string>();
   const { alert, show, close } = useAlert();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const {
     register,
     handleSubmit,
@@ -36,24 +42,24 @@ export default function PasswordFindPage() {
       navigate(paths.passwordFindAuth({ email }));
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      if (errorDisplay('passwordReset', error.code) === 'message') setMessage(errorMessage(t, error));
-      else show({ title: t.auth.errorTitles.passwordReset, message: errorMessage(t, error) });
+      if (errorDisplay('passwordReset', error.code) === 'message') setMessage(accountErrorMessage(t, error));
+      else show({ title: t.auth.errorTitles.passwordReset, message: accountErrorMessage(t, error) });
     }
   });
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.passwordFind.heading} />
       <h1 className="page__heading">{t.auth.passwordFind.heading}</h1>
-      <p className="auth-page__lead">{t.auth.passwordFind.lead}</p>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <p className="form-page__lead">{t.auth.passwordFind.lead}</p>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.auth.fields.email}
           error={text(errors.email)}
           inputProps={{ type: 'email', autoComplete: 'email', ...register('email') }}
         />
-        <StatusMessage tone="error">{message}</StatusMessage>
-        <SubmitButton loading={loading}>{t.auth.passwordFind.submit}</SubmitButton>
+        <StatusLine tone="error">{message}</StatusLine>
+        <Button type="submit" loading={loading}>{t.auth.passwordFind.submit}</Button>
       </form>
       <AlertDialog alert={alert} onClose={close} />
     </section>

@@ -2,13 +2,14 @@ import { Link } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { PageMeta } from '../../ui/PageMeta';
+import '../../ui/kit.css';
 
 /** After a new password is set. */
 export default function PasswordResetConfirmPage() {
   const t = useT();
   const paths = usePaths();
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.passwordResetConfirm.heading} />
       <h1 className="page__heading">{t.auth.passwordResetConfirm.heading}</h1>
       <p>{t.auth.passwordResetConfirm.body}</p>

@@ -8,11 +8,16 @@ import { appStore, useAppStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { getPasswordResetCheck, putPasswordChange } from './api';
-import { errorMessage } from './errors';
-import { ExpiredLink } from './ExpiredLink';
+import { accountErrorMessage } from '../../errors/accountErrors';
+import { ExpiredLink } from '../../ui/ExpiredLink';
 import { newPasswordSchema, type NewPasswordForm } from './schemas';
-import { AlertDialog, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/TextField';
+import { useAlert } from '../../ui/useAlert';
+import { fieldErrorText, type FieldErrorLike } from '../../ui/FieldError';
 import { zodResolver } from '@hookform/resolvers/zod';
+import '../../ui/kit.css';
 
 /**
  * New password from the reset mail's link (`?t=`): the token is checked first (success gives the
@@ -28,7 +33,7 @@ export default function PasswordResetPage() {
   const [pageScope, setPageScope] = useState<0 | 1 | 'expired'>(token ? 0 : 'expired');
   const loading = useAppStore((s) => s.operations.passwordChange?.status === 'request');
   const { alert, show, close } = useAlert();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const {
     register,
     handleSubmit,
@@ -54,7 +59,7 @@ export default function PasswordResetPage() {
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (error.code === -405) setPageScope('expired');
-      else show({ title: t.auth.errorTitles.passwordReset, message: errorMessage(t, error) });
+      else show({ title: t.auth.errorTitles.passwordReset, message: accountErrorMessage(t, error) });
     }
   });
 
@@ -62,11 +67,11 @@ export default function PasswordResetPage() {
   if (pageScope === 0) return <PageLoading />;
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.passwordReset.heading} />
       <h1 className="page__heading">{t.auth.passwordReset.heading}</h1>
-      <p className="auth-page__lead">{t.auth.passwordReset.lead}</p>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <p className="form-page__lead">{t.auth.passwordReset.lead}</p>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.auth.fields.newPassword}
           hint={t.auth.fields.passwordHint}
@@ -78,7 +83,7 @@ export default function PasswordResetPage() {
           error={text(errors.pwConfirm)}
           inputProps={{ type: 'password', autoComplete: 'new-password', ...register('pwConfirm') }}
         />
-        <SubmitButton loading={loading}>{t.auth.passwordReset.submit}</SubmitButton>
+        <Button type="submit" loading={loading}>{t.auth.passwordReset.submit}</Button>
       </form>
       <AlertDialog alert={alert} onClose={close} />
     </section>

@@ -10,8 +10,12 @@ import { useLogout } from '../../session/useLogout';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
 import { postResendConfirmation } from './api';
-import { errorDisplay, errorMessage } from './errors';
-import { AlertDialog, StatusMessage, SubmitButton, useAlert } from './ui';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
+import '../../ui/kit.css';
 
 /** A logged-in user with scope 0 (email not confirmed): resend the mail, or check again. */
 function RegisterAuth() {
@@ -34,8 +38,8 @@ function RegisterAuth() {
       setMessage(t.auth.emailAuth.resent);
     } catch (error) {
       if (!isOperationError(error)) throw error;
-      if (errorDisplay('resendMail', error.code) === 'message') setMessage(errorMessage(t, error));
-      else show({ title: t.auth.errorTitles.resendMail, message: errorMessage(t, error) });
+      if (errorDisplay('resendMail', error.code) === 'message') setMessage(accountErrorMessage(t, error));
+      else show({ title: t.auth.errorTitles.resendMail, message: accountErrorMessage(t, error) });
     }
   };
 
@@ -47,18 +51,18 @@ function RegisterAuth() {
   };
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.registerAuth.heading} />
       <h1 className="page__heading">{t.auth.registerAuth.heading}</h1>
       <p>{format(t.auth.registerAuth.body, { email: user.email })}</p>
-      <StatusMessage>{message}</StatusMessage>
-      <div className="auth-links">
-        <SubmitButton type="button" variant="secondary" loading={resending} onClick={() => void resend()}>
+      <StatusLine>{message}</StatusLine>
+      <div className="form-links">
+        <Button type="button" variant="secondary" loading={resending} onClick={() => void resend()}>
           {t.auth.emailAuth.resend}
-        </SubmitButton>
-        <SubmitButton type="button" loading={renewing} onClick={() => void checkAgain()}>
+        </Button>
+        <Button type="button" loading={renewing} onClick={() => void checkAgain()}>
           {t.auth.registerAuth.checkAgain}
-        </SubmitButton>
+        </Button>
         <button type="button" className="button button--secondary" onClick={() => void logout()}>
           {t.auth.menu.logout}
         </button>

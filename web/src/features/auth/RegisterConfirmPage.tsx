@@ -9,7 +9,8 @@ import { inLanguage } from '../../session/navigation';
 import { renewSession } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
-import { ExpiredLink } from './ExpiredLink';
+import { ExpiredLink } from '../../ui/ExpiredLink';
+import '../../ui/kit.css';
 
 /**
  * Target of the confirmation mail (spec section 2: /register/confirm?email=..&localeCode=..).
@@ -37,11 +38,11 @@ export default function RegisterConfirmPage() {
   if (failed) return <ExpiredLink />;
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.registerConfirm.heading} />
       <h1 className="page__heading">{t.auth.registerConfirm.heading}</h1>
       <p>{format(t.auth.registerConfirm.body, { email })}</p>
-      <div className="auth-links">
+      <div className="form-links">
         {user ? (
           <Link className="button button--primary" to={paths.home()}>
             {t.auth.registerConfirm.continue}

@@ -9,11 +9,19 @@ import { isOperationError, track } from '../../session/operations';
 import { logIn } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
 import { PageMeta } from '../../ui/PageMeta';
-import { getEmailCheck, postRegistration } from './api';
-import { errorDisplay, errorMessage } from './errors';
-import { AGREEMENTS, registerSchema, type AgreementName, type RegisterForm } from './schemas';
-import { AlertDialog, FieldMessage, SubmitButton, TextField, useAlert, useValidationText } from './ui';
+import { checkEmail as getEmailCheck } from '../../api/endpoints';
+import { postRegistration } from './api';
+import { errorDisplay, accountErrorMessage } from '../../errors/accountErrors';
+import { AGREEMENTS, type AgreementName } from '../../forms/fields';
+import { registerSchema, type RegisterForm } from './schemas';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { AgreementsFieldset } from '../../ui/AgreementsFieldset';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/TextField';
+import { useAlert } from '../../ui/useAlert';
+import { fieldErrorText, type FieldErrorLike } from '../../ui/FieldError';
 import { zodResolver } from '@hookform/resolvers/zod';
+import '../../ui/kit.css';
 
 /** State handed to email-auth: the new account's id, for resending the confirmation mail. */
 export interface EmailAuthState {
@@ -34,7 +42,7 @@ export default function RegisterPage() {
   const userLicenseKey = params.get('userLicenseKey') ?? undefined;
   const loading = useAppStore((s) => s.operations.register?.status === 'request' || s.operations.login?.status === 'request');
   const { alert, show, close } = useAlert();
-  const text = useValidationText();
+  const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const {
     register,
     handleSubmit,
@@ -71,7 +79,7 @@ export default function RegisterPage() {
     if (!email || errors.email) return;
     try {
       const { isRegistered } = await track(appStore, 'checkEmail', () => getEmailCheck(email));
-      if (isRegistered) setError('email', { type: 'server', message: errorMessage(t, { code: -402 }) });
+      if (isRegistered) setError('email', { type: 'server', message: accountErrorMessage(t, { code: -402 }) });
     } catch {
       // The check only helps early; registration itself answers -402.
     }
@@ -101,15 +109,15 @@ export default function RegisterPage() {
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (errorDisplay('signUp', error.code) === 'text') {
-        setError('email', { type: 'server', message: errorMessage(t, error) }, { shouldFocus: true });
+        setError('email', { type: 'server', message: accountErrorMessage(t, error) }, { shouldFocus: true });
       } else {
-        show({ title: t.auth.errorTitles.signUp, message: errorMessage(t, error) });
+        show({ title: t.auth.errorTitles.signUp, message: accountErrorMessage(t, error) });
       }
     }
   });
 
   /** Validation keys are translated; server messages (type "server") are shown as they are. */
-  const emailError = errors.email?.type === 'server' ? errors.email.message : text(errors.email);
+  const emailError = text(errors.email);
 
   const agreementRows: { name: AgreementName; label: string; href: string }[] = [
     { name: 'agreeTerms', label: t.auth.register.termsOfUse, href: paths.terms() },
@@ -119,10 +127,10 @@ export default function RegisterPage() {
   ];
 
   return (
-    <section className="auth-page">
+    <section className="form-page">
       <PageMeta title={t.auth.register.heading} />
       <h1 className="page__heading">{t.auth.register.heading}</h1>
-      <form className="auth-form" noValidate onSubmit={onSubmit}>
+      <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.auth.fields.email}
           error={emailError}
@@ -144,8 +152,8 @@ export default function RegisterPage() {
           error={text(errors.pwConfirm)}
           inputProps={{ type: 'password', autoComplete: 'new-password', ...register('pwConfirm') }}
         />
-        <div className="auth-field">
-          <label htmlFor="register-language" className="auth-field__label">
+        <div className="field">
+          <label htmlFor="register-language" className="field__label">
             {t.auth.register.language}
           </label>
           <select id="register-language" {...register('language')}>
@@ -156,35 +164,25 @@ export default function RegisterPage() {
             ))}
           </select>
         </div>
-        <label className="auth-check">
+        <label className="check">
           <input type="checkbox" {...register('marketingPushEnabled')} />
           {t.auth.register.marketing}
         </label>
 
-        <fieldset className="auth-agreements" aria-describedby={agreementError ? 'register-agreements-error' : undefined}>
-          <legend>{t.auth.register.agreementsHeading}</legend>
-          <label className="auth-check auth-agreements__all">
-            <input type="checkbox" checked={allAgreed} onChange={(event) => setAll(event.target.checked)} />
-            {t.auth.register.agreeAll}
-          </label>
-          {agreementRows.map((row) => (
-            <div key={row.name} className="auth-agreements__row">
-              <label className="auth-check">
-                <input type="checkbox" {...register(row.name)} />
-                {row.label}
-              </label>
-              <a href={row.href} target="_blank" rel="noopener noreferrer">
-                {t.auth.register.view}
-                <span className="visually-hidden"> {t.common.opensInNewWindow}</span>
-              </a>
-            </div>
-          ))}
-          <FieldMessage id="register-agreements-error">{text(agreementError)}</FieldMessage>
-        </fieldset>
+        <AgreementsFieldset
+          legend={t.auth.register.agreementsHeading}
+          agreeAllLabel={t.auth.register.agreeAll}
+          allChecked={allAgreed}
+          onAllChange={setAll}
+          rows={agreementRows.map((row) => ({ label: row.label, href: row.href, input: register(row.name) }))}
+          viewLabel={t.auth.register.view}
+          error={text(agreementError)}
+          errorId="register-agreements-error"
+        />
 
-        <SubmitButton loading={loading}>{t.auth.register.submit}</SubmitButton>
+        <Button type="submit" loading={loading}>{t.auth.register.submit}</Button>
       </form>
-      <div className="auth-links">
+      <div className="form-links">
         <span>
           {t.auth.register.haveAccount} <Link to={paths.login()}>{t.auth.register.login}</Link>
         </span>

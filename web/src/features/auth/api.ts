@@ -1,9 +1,7 @@
-/** Account calls of spec section 7 used by the auth pages. */
-import { apiClient } from '../../api/client';
-import type { Schema } from '../../api/typed';
-import type { Lang } from '../../i18n/languages';
+/** Account calls of spec section 7 used by the auth pages, typed from the server's schema. */
+import { apiGet, apiPost, apiPut, type Schema } from '../../api/typed';
 
-export type RegistrationBody = Schema<'RegistrationForm'> & { language: Lang };
+export type RegistrationBody = Schema<'RegistrationForm'>;
 
 export type RegistrationResult = Schema<'RegistrationResult'>;
 
@@ -12,37 +10,25 @@ export function confirmationRedirectUri(): string {
   return `${window.location.origin}/register/confirm`;
 }
 
+/** POST /accounts: registers, optionally with the licence key the buyer came with. */
 export function postRegistration(body: RegistrationBody, userLicenseKey?: string): Promise<RegistrationResult> {
-  return apiClient.request<RegistrationResult>('/accounts', {
-    method: 'POST',
-    query: { redirectionUri: confirmationRedirectUri(), userLicenseKey },
-    body,
-  });
+  return apiPost('/accounts', { query: { redirectionUri: confirmationRedirectUri(), userLicenseKey }, body });
 }
 
-export function getEmailCheck(email: string): Promise<{ isRegistered: boolean }> {
-  return apiClient.request<{ isRegistered: boolean }>('/accounts/check', { query: { email } });
-}
-
-export function postResendConfirmation(userId: string): Promise<unknown> {
-  return apiClient.request(`/accounts/${encodeURIComponent(userId)}/please-one-more-confirm-email`, {
-    method: 'POST',
+/** POST /accounts/{account_id}/please-one-more-confirm-email: mails the confirmation link again. */
+export function postResendConfirmation(userId: string) {
+  return apiPost('/accounts/{account_id}/please-one-more-confirm-email', {
+    params: { account_id: userId },
     query: { redirectionUri: confirmationRedirectUri() },
   });
 }
 
-export function postPasswordResetMail(email: string, resend: boolean, localeCode: Lang): Promise<unknown> {
-  return apiClient.request('/accounts/password-change-email', {
-    method: 'POST',
-    query: { localeCode },
-    body: { email, resend } satisfies Schema<'ResetRequest'>,
-  });
+/** GET /accounts/password-change-check?t=: whether a reset link's token still holds. */
+export function getPasswordResetCheck(t: string) {
+  return apiGet('/accounts/password-change-check', { query: { t } });
 }
 
-export function getPasswordResetCheck(t: string): Promise<unknown> {
-  return apiClient.request('/accounts/password-change-check', { query: { t } });
-}
-
-export function putPasswordChange(pw: string, token: string): Promise<unknown> {
-  return apiClient.request('/accounts/password-change', { method: 'PUT', body: { pw, token } satisfies Schema<'ResetForm'> });
+/** PUT /accounts/password-change: the new password, with the reset link's token. */
+export function putPasswordChange(pw: string, token: string) {
+  return apiPut('/accounts/password-change', { body: { pw, token } });
 }

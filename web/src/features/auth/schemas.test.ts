@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { errorDisplay, errorMessage, loginErrorMessage } from './errors';
-import { emailChangeSchema, loginSchema, newPasswordSchema, PASSWORD_RULE, registerSchema } from './schemas';
+import { accountErrorMessage, errorDisplay } from '../../errors/accountErrors';
+import { loginErrorMessage } from './loginError';
+import { PASSWORD_RULE } from '../../forms/fields';
+import { loginSchema, newPasswordSchema, registerSchema } from './schemas';
 import { ko } from '../../i18n/ko';
 import { en } from '../../i18n/en';
 
@@ -75,9 +77,6 @@ describe('other forms', () => {
     expect(newPasswordSchema.safeParse({ pw: 'abcd1234', pwConfirm: 'abcd1234' }).success).toBe(true);
     expect(issues(newPasswordSchema.safeParse({ pw: 'abcd1234', pwConfirm: 'x' }))).toEqual({ pwConfirm: 'passwordMismatch' });
   });
-  it('an email change needs the new address and the password', () => {
-    expect(issues(emailChangeSchema.safeParse({ email: 'bad', pw: '' }))).toEqual({ email: 'email', pw: 'required' });
-  });
 });
 
 describe('error display of spec section 8', () => {
@@ -103,10 +102,10 @@ describe('error display of spec section 8', () => {
     expect(errorDisplay('accountModify', -2)).toBe('alert');
   });
   it("messages come from the page language's catalogue, then the server, then the generic text", () => {
-    expect(errorMessage(en, { code: -402, body: { errorCode: -402, message: '이미 가입된 이메일입니다.' } })).toBe(
+    expect(accountErrorMessage(en, { code: -402, body: { errorCode: -402, message: '이미 가입된 이메일입니다.' } })).toBe(
       'This email is already registered.',
     );
-    expect(errorMessage(en, { code: -9999, body: { errorCode: -9999, message: 'From server' } })).toBe('From server');
-    expect(errorMessage(en, { code: -9999 })).toBe(en.errors.generic);
+    expect(accountErrorMessage(en, { code: -9999, body: { errorCode: -9999, message: 'From server' } })).toBe('From server');
+    expect(accountErrorMessage(en, { code: -9999 })).toBe(en.errors.generic);
   });
 });

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
+import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
@@ -11,34 +12,42 @@ import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import {
-  deviceRenameMessage,
-  featureErrorMessage,
-  isNotFoundGoingHome,
-  toFeatureError,
-  type FeatureError,
-} from '../payments/errors';
-import type { Device, UserLicenceDetail } from '../payments/types';
-import { ActionButton, AlertDialog, ConfirmDialog, FieldError, StatusLine, useAlert } from '../payments/ui';
+import type { Device, UserLicenceDetail } from '../../api/models';
+import { formatDateTime, readTime } from '../../display/serverTimes';
+import { featureErrorMessage, isNotFoundGoingHome, toFeatureError, type FeatureError } from '../../errors/featureError';
+import { useBearerLoad } from '../../session/useBearerLoad';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { FieldError, fieldErrorText } from '../../ui/FieldError';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { getMyLicence, removeDevice, renameDevice } from './api';
-import { deviceName, formatDateTime, licencePeriod, licencePeriodText, readTime, stateLabel } from './display';
-import { deviceNameSchema, type DeviceNameForm, type LicenceValidationKey } from './schemas';
-import { useBearerLoad } from './useBearerLoad';
-import { SubscriptionSection } from '../subscriptions/SubscriptionSection';
+import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
+import { deviceRenameMessage } from './errors';
+import { deviceNameSchema, type DeviceNameForm } from './schemas';
 import './licences.css';
+import '../../ui/kit.css';
 
 /** /{lang}/license/{userLicenseId}: one licence with its devices (rename, remove) and payments. */
-export default function LicenseDetailPage() {
+export default function LicenseDetailPage({ subscription }: { subscription?: SubscriptionSlot }) {
   return (
     <RequireScope>
-      <LicenceDetail />
+      <LicenceDetail subscription={subscription} />
     </RequireScope>
   );
 }
 
-function LicenceDetail() {
+/**
+ * The licence's subscription part, given by the app (features/subscriptions): the licence and a
+ * callback for when the subscription changed the licence.
+ */
+export type SubscriptionSlot = (userLicenseId: string, onChanged: () => void) => ReactNode;
+
+function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | undefined }) {
   const t = useT();
+  const count = useCount();
   const lang = useLang();
   const paths = usePaths();
   const navigate = useNavigate();
@@ -75,7 +84,7 @@ function LicenceDetail() {
   if (state.status === 'loading') return <PageLoading />;
   if (state.status === 'failed') {
     return (
-      <section className="pay-page">
+      <section className="content-page">
         <PageMeta title={t.licences.detailHeading} />
         <h1 className="page__heading">{t.licences.detailHeading}</h1>
         <Link to={paths.license()}>{t.licences.back}</Link>
@@ -92,7 +101,7 @@ function LicenceDetail() {
   const fallbackName = t.licences.deviceFallback;
 
   return (
-    <section className="pay-page">
+    <section className="content-page">
       <PageMeta title={licence.name} />
       <p>
         <Link to={paths.license()}>{t.licences.back}</Link>
@@ -100,10 +109,10 @@ function LicenceDetail() {
       <h1 className="page__heading">{licence.name}</h1>
       <StatusLine>{notice}</StatusLine>
 
-      <div className="pay-card">
-        <dl className="pay-facts">
+      <div className="card">
+        <dl className="facts">
           <dt>{t.licences.licenseKey}</dt>
-          <dd className="pay-key">{licence.licenseKey}</dd>
+          <dd className="key-text">{licence.licenseKey}</dd>
           <dt>{t.licences.period}</dt>
           <dd>{period}</dd>
           <dt>{t.licences.state}</dt>
@@ -117,21 +126,21 @@ function LicenceDetail() {
         </dl>
       </div>
 
-      <SubscriptionSection userLicenseId={userLicenseId} onChanged={reload} />
+      {subscription?.(userLicenseId, reload)}
 
-      <section className="pay-section licence-devices" aria-labelledby="licence-devices-heading">
-        <h2 id="licence-devices-heading" className="pay-section__heading">
+      <section className="content-section licence-devices" aria-labelledby="licence-devices-heading">
+        <h2 id="licence-devices-heading" className="content-section__heading">
           {t.licences.devicesHeading}{' '}
-          <span className="pay-field__hint">
-            ({format(t.licences.devicesCount, { count: licence.devices.length, max: licence.maxDevicesCount })})
+          <span className="hint">
+            ({count(t.licences.devicesCount, licence.maxDevicesCount, { used: licence.devices.length })})
           </span>
         </h2>
         {licence.devices.length === 0 ? (
           <p>{t.licences.noDevices}</p>
         ) : (
-          <ul className="pay-list">
+          <ul className="card-list">
             {licence.devices.map((device) => (
-              <li key={device.id} className="pay-card licence-device">
+              <li key={device.id} className="card licence-device">
                 {editing === device.id ? (
                   <RenameForm
                     initial={device.registrationData?.deviceName ?? ''}
@@ -152,13 +161,13 @@ function LicenceDetail() {
                 ) : (
                   <>
                     <span className="licence-device__name">{deviceName(device, fallbackName)}</span>
-                    {device.platform && <span className="pay-field__hint">{device.platform}</span>}
+                    {device.platform && <span className="hint">{device.platform}</span>}
                     <span className="licence-device__actions">
-                      <button type="button" className="button pay-button button--secondary" onClick={() => setEditing(device.id)}>
+                      <button type="button" className="button button--secondary" onClick={() => setEditing(device.id)}>
                         {t.licences.rename}
                         <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
                       </button>
-                      <button type="button" className="button pay-button button--secondary" onClick={() => setRemoving(device)}>
+                      <button type="button" className="button button--secondary" onClick={() => setRemoving(device)}>
                         {t.licences.remove}
                         <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
                       </button>
@@ -172,18 +181,18 @@ function LicenceDetail() {
       </section>
 
       {licence.payments && licence.payments.length > 0 && (
-        <section className="pay-section" aria-labelledby="licence-payments-heading">
-          <h2 id="licence-payments-heading" className="pay-section__heading">
+        <section className="content-section" aria-labelledby="licence-payments-heading">
+          <h2 id="licence-payments-heading" className="content-section__heading">
             {t.licences.paymentsHeading}
           </h2>
-          <ul className="pay-list">
+          <ul className="card-list">
             {licence.payments.map((payment) => {
               const paidAt = readTime(payment.paidAt);
               return (
-                <li key={payment.merchantUid} className="pay-card licence-payment">
+                <li key={payment.merchantUid} className="card licence-payment">
                   <Link to={paths.purchaseHistoryDetail(payment.merchantUid)}>{payment.name}</Link>
                   <span>{formatPrice(payment.amount, payment.currency, lang)}</span>
-                  {paidAt && <span className="pay-field__hint">{formatDateTime(paidAt)}</span>}
+                  {paidAt && <span className="hint">{formatDateTime(paidAt)}</span>}
                 </li>
               );
             })}
@@ -225,33 +234,28 @@ function RenameForm({
     const problem = await onSave(name);
     if (problem) setError('deviceName', { type: 'server', message: problem }, { shouldFocus: true });
   });
-  const error =
-    errors.deviceName?.type === 'server'
-      ? errors.deviceName.message
-      : errors.deviceName?.message
-        ? (t.licences.validation[errors.deviceName.message as LicenceValidationKey] ?? t.licences.validation.required)
-        : undefined;
+  const error = fieldErrorText(errors.deviceName, t.licences.validation);
   return (
     <form className="licence-rename" noValidate onSubmit={onSubmit}>
-      <label className="pay-field__label" htmlFor="device-name">
+      <label className="field__label" htmlFor="device-name">
         {t.licences.renameLabel}
       </label>
-      <div className="pay-field__row">
+      <div className="button-row">
         <input
           id="device-name"
-          className="pay-field__input"
+          className="field__input"
           autoFocus
           maxLength={80}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'device-name-error' : undefined}
           {...register('deviceName')}
         />
-        <ActionButton type="submit" loading={isSubmitting}>
+        <Button type="submit" loading={isSubmitting}>
           {t.licences.save}
-        </ActionButton>
-        <ActionButton variant="secondary" onClick={onCancel}>
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
           {t.licences.cancel}
-        </ActionButton>
+        </Button>
       </div>
       <FieldError id="device-name-error">{error}</FieldError>
     </form>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
-import { format } from '../../i18n/catalogues';
+import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';
@@ -9,20 +9,22 @@ import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import {
-  featureErrorMessage,
-  LICENCE_REGISTER_TEXT_CODES,
-  openBetaMessage,
-  toFeatureError,
-} from '../payments/errors';
-import type { UserLicence } from '../payments/types';
-import { ActionButton, AlertDialog, FieldError, StatusLine, useAlert } from '../payments/ui';
+import type { UserLicence } from '../../api/models';
+import { formatDateTime, readTime } from '../../display/serverTimes';
+import { featureErrorMessage, toFeatureError } from '../../errors/featureError';
+import { useBearerLoad } from '../../session/useBearerLoad';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { FieldError, fieldErrorText } from '../../ui/FieldError';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { getMyLicences, joinOpenBeta, registerLicenceKey } from './api';
-import { formatDateTime, licencePeriod, licencePeriodText, readTime, stateLabel } from './display';
-import { useBearerLoad } from './useBearerLoad';
-import { licenceKeySchema, type LicenceKeyForm, type LicenceValidationKey } from './schemas';
+import { licencePeriod, licencePeriodText, stateLabel } from './display';
+import { LICENCE_REGISTER_TEXT_CODES, openBetaMessage } from './errors';
+import { licenceKeySchema, type LicenceKeyForm } from './schemas';
 import './licences.css';
+import '../../ui/kit.css';
 
 /** /{lang}/license: the user's licences, registration by key and the open-beta licence. */
 export default function LicensePage() {
@@ -35,6 +37,7 @@ export default function LicensePage() {
 
 function LicenceList() {
   const t = useT();
+  const count = useCount();
   const paths = usePaths();
   const [params] = useSearchParams();
   const { alert, show, close } = useAlert();
@@ -89,15 +92,10 @@ function LicenceList() {
     }
   };
 
-  const keyError =
-    errors.licenseKey?.type === 'server'
-      ? errors.licenseKey.message
-      : errors.licenseKey?.message
-        ? (t.licences.validation[errors.licenseKey.message as LicenceValidationKey] ?? t.licences.validation.required)
-        : undefined;
+  const keyError = fieldErrorText(errors.licenseKey, t.licences.validation);
 
   return (
-    <section className="pay-page">
+    <section className="content-page">
       <PageMeta title={t.licences.heading} />
       <h1 className="page__heading">{t.licences.heading}</h1>
       <StatusLine>{notice}</StatusLine>
@@ -105,22 +103,22 @@ function LicenceList() {
       {licences === null ? (
         <PageLoading />
       ) : licences.length === 0 ? (
-        <div className="pay-card licences__empty">
+        <div className="card licences__empty">
           <p>{t.licences.empty}</p>
           <Link className="button button--primary" to={paths.purchase()}>
             {t.licences.goPurchase}
           </Link>
         </div>
       ) : (
-        <ul className="pay-list" aria-label={t.licences.heading}>
+        <ul className="card-list" aria-label={t.licences.heading}>
           {licences.map((licence) => (
-            <li key={licence.id} className="pay-card licence-item">
+            <li key={licence.id} className="card licence-item">
               <h2 className="licence-item__name">
                 <Link to={paths.licenseDetail(licence.id)}>{licence.name}</Link>
               </h2>
-              <dl className="pay-facts">
+              <dl className="facts">
                 <dt>{t.licences.licenseKey}</dt>
-                <dd className="pay-key licence-item__key">{licence.licenseKey}</dd>
+                <dd className="key-text licence-item__key">{licence.licenseKey}</dd>
                 <dt>{t.licences.period}</dt>
                 <dd>
                   {licencePeriodText(licencePeriod(licence), {
@@ -138,7 +136,7 @@ function LicenceList() {
                 )}
                 <dt>{t.licences.devicesHeading}</dt>
                 <dd>
-                  {format(t.licences.devicesCount, { count: licence.devices.length, max: licence.maxDevicesCount })}
+                  {count(t.licences.devicesCount, licence.maxDevicesCount, { used: licence.devices.length })}
                 </dd>
               </dl>
             </li>
@@ -147,35 +145,35 @@ function LicenceList() {
       )}
 
       <div className="licences__tools">
-        <form className="pay-card" noValidate onSubmit={onRegister}>
-          <h2 className="pay-section__heading">{t.licences.register.heading}</h2>
-          <div className="pay-field">
-            <label className="pay-field__label" htmlFor="licence-key">
+        <form className="card" noValidate onSubmit={onRegister}>
+          <h2 className="content-section__heading">{t.licences.register.heading}</h2>
+          <div className="field">
+            <label className="field__label" htmlFor="licence-key">
               {t.licences.register.label}
             </label>
-            <div className="pay-field__row">
+            <div className="button-row">
               <input
                 id="licence-key"
-                className="pay-field__input licences__key-input"
+                className="field__input licences__key-input"
                 autoComplete="off"
                 placeholder={t.licences.register.placeholder}
                 aria-invalid={keyError ? true : undefined}
                 aria-describedby={keyError ? 'licence-key-error' : undefined}
                 {...register('licenseKey')}
               />
-              <ActionButton type="submit" loading={isSubmitting}>
+              <Button type="submit" loading={isSubmitting}>
                 {t.licences.register.submit}
-              </ActionButton>
+              </Button>
             </div>
             <FieldError id="licence-key-error">{keyError}</FieldError>
           </div>
         </form>
-        <div className="pay-card">
-          <h2 className="pay-section__heading">{t.licences.openBeta.heading}</h2>
-          <p className="pay-field__hint">{t.licences.openBeta.lead}</p>
-          <ActionButton variant="secondary" loading={joining} onClick={() => void onJoinBeta()}>
+        <div className="card">
+          <h2 className="content-section__heading">{t.licences.openBeta.heading}</h2>
+          <p className="hint">{t.licences.openBeta.lead}</p>
+          <Button variant="secondary" loading={joining} onClick={() => void onJoinBeta()}>
             {t.licences.openBeta.join}
-          </ActionButton>
+          </Button>
         </div>
       </div>
       <AlertDialog alert={alert} onClose={close} />

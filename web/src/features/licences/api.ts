@@ -1,46 +1,49 @@
-/** Licence calls of the licence pages (bearer). */
-import { apiClient, type ApiClient } from '../../api/client';
-import type { UserLicence, UserLicenceDetail } from '../payments/types';
+/** Licence calls of the licence pages (bearer), typed from the server's schema. */
+import type { ApiClient } from '../../api/client';
+import type { UserLicence, UserLicenceDetail } from '../../api/models';
+import { apiDelete, apiGet, apiPatch, apiPost } from '../../api/typed';
 
-export function getMyLicences(token: string | null, api: ApiClient = apiClient): Promise<UserLicence[]> {
-  return api.request<UserLicence[]>('/licenses/mine', { token });
+/** GET /licenses/mine: the user's licences. */
+export function getMyLicences(token: string | null, client?: ApiClient): Promise<UserLicence[]> {
+  return apiGet('/licenses/mine', { token, client });
 }
 
-export function getMyLicence(userLicenseId: string, token: string | null, api: ApiClient = apiClient): Promise<UserLicenceDetail> {
-  return api.request<UserLicenceDetail>(`/licenses/mine/${encodeURIComponent(userLicenseId)}`, { token });
+/** GET /licenses/mine/{user_license_id}: one licence with its devices and payments. */
+export function getMyLicence(userLicenseId: string, token: string | null, client?: ApiClient): Promise<UserLicenceDetail> {
+  return apiGet('/licenses/mine/{user_license_id}', { params: { user_license_id: userLicenseId }, token, client });
 }
 
+/** PATCH /licenses/{user_license_id}/devices/{device_id}: a device's new name (-2 when a change is not allowed). */
 export function renameDevice(
-  userLicenseId: string | number,
-  deviceId: string | number,
+  userLicenseId: string,
+  deviceId: string,
   deviceName: string,
   token: string | null,
-  api: ApiClient = apiClient,
-): Promise<unknown> {
-  return api.request(`/licenses/${encodeURIComponent(userLicenseId)}/devices/${encodeURIComponent(deviceId)}`, {
-    method: 'PATCH',
+  client?: ApiClient,
+) {
+  return apiPatch('/licenses/{user_license_id}/devices/{device_id}', {
+    params: { user_license_id: userLicenseId, device_id: deviceId },
     body: { deviceName },
     token,
+    client,
   });
 }
 
-export function removeDevice(
-  userLicenseId: string | number,
-  deviceId: string | number,
-  token: string | null,
-  api: ApiClient = apiClient,
-): Promise<unknown> {
-  return api.request(`/licenses/${encodeURIComponent(userLicenseId)}/devices/${encodeURIComponent(deviceId)}`, {
-    method: 'DELETE',
+/** DELETE /licenses/{user_license_id}/devices/{device_id}: frees the device's place. */
+export function removeDevice(userLicenseId: string, deviceId: string, token: string | null, client?: ApiClient) {
+  return apiDelete('/licenses/{user_license_id}/devices/{device_id}', {
+    params: { user_license_id: userLicenseId, device_id: deviceId },
     token,
+    client,
   });
 }
 
-/** POST /licenses/{licenseKey}/giveme: registers a licence by its key. */
-export function registerLicenceKey(licenseKey: string, token: string | null, api: ApiClient = apiClient): Promise<unknown> {
-  return api.request(`/licenses/${encodeURIComponent(licenseKey)}/giveme`, { method: 'POST', token });
+/** POST /licenses/{license_key}/giveme: registers a licence by its key. */
+export function registerLicenceKey(licenseKey: string, token: string | null, client?: ApiClient) {
+  return apiPost('/licenses/{license_key}/giveme', { params: { license_key: licenseKey }, token, client });
 }
 
-export function joinOpenBeta(token: string | null, api: ApiClient = apiClient): Promise<unknown> {
-  return api.request('/licenses/open-beta', { method: 'POST', token });
+/** POST /licenses/open-beta: the account's one open-beta licence. */
+export function joinOpenBeta(token: string | null, client?: ApiClient) {
+  return apiPost('/licenses/open-beta', { token, client });
 }

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deviceName, formatDateTime, licencePeriod, licencePeriodText, readTime, stateLabel } from './display';
+import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 
 const KST = 9 * 60;
 const labels = { lifetime: '평생', unknown: '-' };
-
-describe('readTime', () => {
-  it('reads epoch seconds, epoch milliseconds and date texts', () => {
-    expect(readTime(1_795_000_000)?.getTime()).toBe(1_795_000_000_000);
-    expect(readTime(1_795_000_000_000)?.getTime()).toBe(1_795_000_000_000);
-    expect(readTime('2026-11-22T01:00:00Z')?.toISOString()).toBe('2026-11-22T01:00:00.000Z');
-    expect(readTime('2026-11-22 10:00:00')?.toISOString()).toBe('2026-11-22T01:00:00.000Z');
-    expect(readTime(null)).toBeUndefined();
-    expect(readTime('soon')).toBeUndefined();
-  });
-});
 
 describe('licencePeriod', () => {
   const startsAt = '2026-11-22T01:00:00+00:00';
@@ -49,19 +38,15 @@ describe('licencePeriod', () => {
 
 describe('devices and states', () => {
   it('names a device by its registration data, else a fallback with its platform', () => {
-    expect(deviceName({ id: 1, registrationData: { deviceName: ' Galaxy S25 ' } }, '이름 없는 기기')).toBe('Galaxy S25');
-    expect(deviceName({ id: 2, registrationData: { deviceName: '' }, platform: 'android' }, '이름 없는 기기')).toBe(
+    expect(deviceName({ registrationData: { deviceName: ' Galaxy S25 ' }, platform: 'android' }, '이름 없는 기기')).toBe('Galaxy S25');
+    expect(deviceName({ registrationData: { deviceName: '' }, platform: 'android' }, '이름 없는 기기')).toBe(
       '이름 없는 기기 (android)',
     );
-    expect(deviceName({ id: 3 }, 'Unnamed device')).toBe('Unnamed device');
+    expect(deviceName({ registrationData: {}, platform: '' }, 'Unnamed device')).toBe('Unnamed device');
   });
 
   it('labels known states and shows unknown ones as they are', () => {
     expect(stateLabel({ active: '사용 중' }, 'active')).toBe('사용 중');
     expect(stateLabel({ active: '사용 중' }, 'paused')).toBe('paused');
-  });
-
-  it('formats date and time', () => {
-    expect(formatDateTime(new Date('2026-11-21T15:05:00Z'), KST)).toBe('2026-11-22 00:05');
   });
 });

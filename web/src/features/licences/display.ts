@@ -2,8 +2,9 @@
  * How an owned licence's period and devices read (spec sections 4 and 9): 36500 days is lifetime
  * (no range); 365 days or fewer runs from its start to its end date; longer ones show no end.
  */
-import { formatDate, parseServerDate } from '../../display/dates';
-import type { Device, UserLicence } from '../payments/types';
+import type { Device, UserLicence } from '../../api/models';
+import { formatDate } from '../../display/dates';
+import { readTime } from '../../display/serverTimes';
 
 export const LIFETIME_DAYS = 36500;
 
@@ -12,18 +13,6 @@ export type LicencePeriod =
   | { kind: 'range'; start: string; end: string }
   | { kind: 'open'; start: string }
   | { kind: 'unknown' };
-
-/**
- * A server time: epoch seconds or milliseconds (numbers), or a date text (zone-less texts are
- * taken as +09:00, as the server's dates are).
- */
-export function readTime(value: string | number | null | undefined): Date | undefined {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return undefined;
-    return new Date(Math.abs(value) < 1e11 ? value * 1000 : value);
-  }
-  return parseServerDate(value);
-}
 
 /** `offsetMinutes`: the zone of the dates (the browser's when left out). */
 export function licencePeriod(
@@ -53,19 +42,14 @@ export function licencePeriodText(period: LicencePeriod, labels: { lifetime: str
   }
 }
 
-/** A device's name, or a fallback made of its platform and id. */
-export function deviceName(device: Device, fallback: string): string {
-  const name = device.registrationData?.deviceName?.trim();
+/**
+ * A device's name, or the fallback with its platform. The server types `registrationData` as a
+ * map of texts, so the name is read as an optional entry of it.
+ */
+export function deviceName(device: Pick<Device, 'registrationData' | 'platform'>, fallback: string): string {
+  const name = device.registrationData.deviceName?.trim();
   if (name) return name;
   return device.platform ? `${fallback} (${device.platform})` : fallback;
-}
-
-/** yyyy-MM-dd HH:mm of an instant (the browser's zone unless `offsetMinutes` is given). */
-export function formatDateTime(date: Date, offsetMinutes?: number): string {
-  const shifted = offsetMinutes === undefined ? date : new Date(date.getTime() + offsetMinutes * 60_000);
-  const hours = offsetMinutes === undefined ? shifted.getHours() : shifted.getUTCHours();
-  const minutes = offsetMinutes === undefined ? shifted.getMinutes() : shifted.getUTCMinutes();
-  return `${formatDate(date, offsetMinutes)} ${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
 }
 
 /** The catalogue's name of a licence state, or the state itself. */

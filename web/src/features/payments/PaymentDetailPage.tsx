@@ -9,13 +9,15 @@ import { RequireScope } from '../../session/RequireScope';
 import { ExternalLink } from '../../ui/ExternalLink';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import { formatDateTime, readTime } from '../licences/display';
-import { useBearerLoad } from '../licences/useBearerLoad';
 import { getPayment } from './api';
 import { labelOf, payMethodKey, paymentStatus } from './display';
-import { featureErrorMessage, isNotFoundGoingHome } from './errors';
-import type { PaymentRecord } from './types';
-import { AlertDialog, useAlert } from './ui';
+import type { PaymentRecord } from '../../api/models';
+import { formatServerTime } from '../../display/serverTimes';
+import { featureErrorMessage, isNotFoundGoingHome } from '../../errors/featureError';
+import { useBearerLoad } from '../../session/useBearerLoad';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { useAlert } from '../../ui/useAlert';
+import '../../ui/kit.css';
 
 /** /{lang}/purchase-history/{merchantUid}: one payment with every field of the record. */
 export default function PaymentDetailPage() {
@@ -53,7 +55,7 @@ function PaymentDetail() {
   );
   if (state.status === 'failed') {
     return (
-      <section className="pay-page pay-page--narrow">
+      <section className="content-page content-page--narrow">
         <PageMeta title={h.detailHeading} />
         {back}
         <h1 className="page__heading">{h.detailHeading}</h1>
@@ -65,10 +67,7 @@ function PaymentDetail() {
   const record = state.data;
   const money = (amount: number | null | undefined) =>
     amount === null || amount === undefined ? undefined : formatPrice(amount, record.currency, lang);
-  const time = (value: string | number | null | undefined) => {
-    const date = readTime(value);
-    return date ? formatDateTime(date) : undefined;
-  };
+  const time = formatServerTime;
   const percent = discountPercent(Number(record.discountRate ?? 0));
   const rows: [string, ReactNode][] = [
     [h.merchantUid, record.merchantUid],
@@ -90,12 +89,12 @@ function PaymentDetail() {
   ];
 
   return (
-    <section className="pay-page pay-page--narrow">
+    <section className="content-page content-page--narrow">
       <PageMeta title={h.detailHeading} />
       {back}
       <h1 className="page__heading">{record.name}</h1>
-      <div className="pay-card">
-        <dl className="pay-facts">
+      <div className="card">
+        <dl className="facts">
           {rows
             .filter(([, value]) => value !== undefined && value !== '')
             .map(([label, value]) => (
@@ -107,11 +106,11 @@ function PaymentDetail() {
         </dl>
       </div>
       {record.refunds && record.refunds.length > 0 && (
-        <section className="pay-section pay-card" aria-labelledby="payment-refunds-heading">
-          <h2 id="payment-refunds-heading" className="pay-section__heading">
+        <section className="content-section card" aria-labelledby="payment-refunds-heading">
+          <h2 id="payment-refunds-heading" className="content-section__heading">
             {h.refunds}
           </h2>
-          <ul className="pay-list">
+          <ul className="card-list">
             {record.refunds.map((refund, index) => (
               <li key={index}>
                 {money(refund.amount)} {time(refund.refundedAt) ?? ''} {refund.reason ?? ''}
@@ -120,7 +119,7 @@ function PaymentDetail() {
           </ul>
         </section>
       )}
-      <div className="pay-actions">
+      <div className="actions">
         {record.receiptUrl && <ExternalLink href={record.receiptUrl}>{h.receipt}</ExternalLink>}
         {record.userLicenseId && <Link to={paths.licenseDetail(record.userLicenseId)}>{h.licence}</Link>}
       </div>

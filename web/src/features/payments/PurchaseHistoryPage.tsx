@@ -6,13 +6,15 @@ import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import { formatDateTime, readTime } from '../licences/display';
-import { useBearerLoad } from '../licences/useBearerLoad';
 import { getPaymentHistory } from './api';
 import { labelOf, payMethodKey, paymentStatus } from './display';
-import { featureErrorMessage } from './errors';
-import type { PaymentRecord } from './types';
-import { AlertDialog, useAlert } from './ui';
+import type { PaymentRecord } from '../../api/models';
+import { formatDateTime, readTime } from '../../display/serverTimes';
+import { featureErrorMessage } from '../../errors/featureError';
+import { useBearerLoad } from '../../session/useBearerLoad';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { useAlert } from '../../ui/useAlert';
+import '../../ui/kit.css';
 
 /** Purchase history (spec section 2), reached from the My Account menu: the user's payments, newest first. */
 export default function PurchaseHistoryPage() {
@@ -36,20 +38,20 @@ function PurchaseHistory() {
   const h = t.payments.history;
 
   return (
-    <section className="pay-page">
+    <section className="content-page">
       <PageMeta title={h.heading} />
       <h1 className="page__heading">{h.heading}</h1>
       {state.status === 'loading' ? (
         <PageLoading />
       ) : state.status === 'failed' || state.data.length === 0 ? (
-        <div className="pay-card">
+        <div className="card">
           <p>{h.empty}</p>
           <Link className="button button--primary" to={paths.purchase()}>
             {h.goPurchase}
           </Link>
         </div>
       ) : (
-        <table className="pay-table">
+        <table className="data-table">
           <thead>
             <tr>
               <th scope="col">{h.date}</th>

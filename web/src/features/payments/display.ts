@@ -1,10 +1,10 @@
 /** How payment records read in the purchase history (spec section 3, "Payment record"). */
-import type { PaymentRecord } from './types';
+import type { PaymentRecord } from '../../api/models';
 
-/** The record's state: `status` from the server, `state` in older shapes; refunds show as refunded. */
-export function paymentStatus(record: Pick<PaymentRecord, 'status' | 'state' | 'cancelAmount' | 'amount'>): string {
-  const status = (record.status ?? record.state ?? '').toLowerCase();
-  if (status === 'cancelled' && (record.cancelAmount ?? 0) > 0) return 'refunded';
+/** The record's status; a cancelled payment with a refunded amount shows as refunded. */
+export function paymentStatus(record: Pick<PaymentRecord, 'status' | 'cancelAmount'>): string {
+  const status = record.status.toLowerCase();
+  if (status === 'cancelled' && record.cancelAmount > 0) return 'refunded';
   return status;
 }
 

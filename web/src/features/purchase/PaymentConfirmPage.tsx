@@ -9,23 +9,23 @@ import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import { formatDateTime, readTime } from '../licences/display';
-import { featureErrorMessage } from '../payments/errors';
-import { clearPendingOrder, readPendingOrder, redirectOutcome } from '../payments/portone';
-import type { PurchaseConfirmation, SubscriptionResult } from '../payments/types';
-import { StatusLine } from '../payments/ui';
-import { keyIntentCalls } from '../subscriptions/api';
-import { keyWindowDestination } from '../subscriptions/destinations';
-import { clearPendingKeyWindow, keyWindowOutcome, readPendingKeyWindow, settleKeyWindow } from '../subscriptions/window';
+import type { ConfirmedPurchase, Subscription } from '../../api/models';
+import { keyIntentCalls } from '../../billing/browserKeyWindow';
+import { clearPendingKeyWindow, keyWindowOutcome, readPendingKeyWindow, settleKeyWindow } from '../../billing/keyWindow';
+import { keyWindowDestination } from '../../billing/keyWindowDestination';
+import { clearPendingOrder, readPendingOrder, redirectOutcome } from '../../billing/portone';
+import { formatDateTime, readTime } from '../../display/serverTimes';
+import { featureErrorMessage } from '../../errors/featureError';
+import { StatusLine } from '../../ui/StatusLine';
 import { postPurchaseConfirm } from './api';
 import { settlePayment } from './flow';
-import '../payments/payments.css';
+import '../../ui/kit.css';
 
 /** State the purchase page hands over after a confirmed payment. */
 export interface PaymentConfirmState {
-  confirmation?: PurchaseConfirmation;
+  confirmation?: ConfirmedPurchase;
   /** A subscription started with a new card (billing key). */
-  subscription?: SubscriptionResult;
+  subscription?: Subscription;
 }
 
 /**
@@ -42,7 +42,7 @@ export default function PaymentConfirmPage() {
   const location = useLocation();
   const handed = (location.state as PaymentConfirmState | null)?.confirmation;
   const subscription = (location.state as PaymentConfirmState | null)?.subscription;
-  const [confirmation, setConfirmation] = useState<PurchaseConfirmation | undefined>(handed);
+  const [confirmation, setConfirmation] = useState<ConfirmedPurchase | undefined>(handed);
   const [failure, setFailure] = useState<string | null>(null);
   const outcome = handed ? null : redirectOutcome(location.search);
   const [working, setWorking] = useState(outcome !== null);
@@ -98,12 +98,12 @@ export default function PaymentConfirmPage() {
     return () => {
       live = false;
     };
-    // The redirect's query is read once, when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- The redirect's query is read once, when the page opens.
   }, []);
 
   if (working) {
     return (
-      <section className="pay-page pay-page--narrow">
+      <section className="content-page content-page--narrow">
         <PageMeta title={t.payments.confirm.heading} />
         <h1 className="page__heading">{t.payments.confirm.heading}</h1>
         <StatusLine>{t.payments.confirm.confirming}</StatusLine>
@@ -116,15 +116,15 @@ export default function PaymentConfirmPage() {
 
   if (!confirmation) {
     return (
-      <section className="pay-page pay-page--narrow">
+      <section className="content-page content-page--narrow">
         <PageMeta title={failure ? t.payments.failure.heading : t.payments.confirm.heading} />
         <h1 className="page__heading">{failure ? t.payments.failure.heading : t.payments.confirm.heading}</h1>
         {failure ? <StatusLine tone="error">{failure}</StatusLine> : <p>{t.payments.confirm.nothing}</p>}
-        <div className="pay-actions">
+        <div className="actions">
           <Link className="button button--primary" to={paths.license()}>
             {t.payments.confirm.goLicences}
           </Link>
-          <Link className="button pay-button button--secondary" to={paths.home()}>
+          <Link className="button button--secondary" to={paths.home()}>
             {t.payments.confirm.goHome}
           </Link>
         </div>
@@ -139,15 +139,15 @@ export default function PaymentConfirmPage() {
   const heading = reserved ? t.payments.confirm.reservedHeading : t.payments.confirm.heading;
 
   return (
-    <section className="pay-page pay-page--narrow">
+    <section className="content-page content-page--narrow">
       <PageMeta title={heading} />
       <h1 className="page__heading">{heading}</h1>
       <StatusLine>{reserved ? t.payments.confirm.reserved : t.payments.confirm.paid}</StatusLine>
 
       {reserved && vbank && (
-        <div className="pay-card">
-          <h2 className="pay-section__heading">{t.payments.confirm.vbankHeading}</h2>
-          <dl className="pay-facts">
+        <div className="card">
+          <h2 className="content-section__heading">{t.payments.confirm.vbankHeading}</h2>
+          <dl className="facts">
             <dt>{t.payments.confirm.vbankName}</dt>
             <dd>{vbank.vbankName}</dd>
             <dt>{t.payments.confirm.vbankNum}</dt>
@@ -160,10 +160,10 @@ export default function PaymentConfirmPage() {
         </div>
       )}
 
-      <div className="pay-card">
-        <dl className="pay-facts">
+      <div className="card">
+        <dl className="facts">
           <dt>{t.payments.confirm.licenseKey}</dt>
-          <dd className="pay-key" data-testid="license-key">
+          <dd className="key-text" data-testid="license-key">
             {confirmation.licenseKey}
           </dd>
           <dt>{t.payments.confirm.email}</dt>
@@ -174,11 +174,11 @@ export default function PaymentConfirmPage() {
         <StatusLine>{format(t.payments.confirm.accountCreated, { email: confirmation.email })}</StatusLine>
       )}
 
-      <div className="pay-actions">
+      <div className="actions">
         <Link className="button button--primary" to={paths.license()}>
           {t.payments.confirm.goLicences}
         </Link>
-        <Link className="button pay-button button--secondary" to={paths.home()}>
+        <Link className="button button--secondary" to={paths.home()}>
           {t.payments.confirm.goHome}
         </Link>
       </div>
@@ -187,7 +187,7 @@ export default function PaymentConfirmPage() {
 }
 
 /** The result of a subscription started with a new card: its licence key and next payment. */
-function SubscriptionStarted({ subscription }: { subscription: SubscriptionResult }) {
+function SubscriptionStarted({ subscription }: { subscription: Subscription }) {
   const t = useT();
   const lang = useLang();
   const paths = usePaths();
@@ -196,19 +196,19 @@ function SubscriptionStarted({ subscription }: { subscription: SubscriptionResul
   const until = readTime(subscription.paidUntil);
   const card = [subscription.cardName, subscription.cardNumber].filter(Boolean).join(' ');
   return (
-    <section className="pay-page pay-page--narrow">
+    <section className="content-page content-page--narrow">
       <PageMeta title={c.subscribedHeading} />
       <h1 className="page__heading">{c.subscribedHeading}</h1>
       <StatusLine>{c.subscribed}</StatusLine>
-      <div className="pay-card">
+      <div className="card">
         <p>
           <strong>{subscription.licenseName}</strong>
         </p>
-        <dl className="pay-facts">
+        <dl className="facts">
           {subscription.licenseKey && (
             <div>
               <dt>{c.licenseKey}</dt>
-              <dd className="pay-key" data-testid="license-key">
+              <dd className="key-text" data-testid="license-key">
                 {subscription.licenseKey}
               </dd>
             </div>
@@ -237,11 +237,11 @@ function SubscriptionStarted({ subscription }: { subscription: SubscriptionResul
           )}
         </dl>
       </div>
-      <div className="pay-actions">
+      <div className="actions">
         <Link className="button button--primary" to={paths.license()}>
           {c.goLicences}
         </Link>
-        <Link className="button pay-button button--secondary" to={paths.home()}>
+        <Link className="button button--secondary" to={paths.home()}>
           {c.goHome}
         </Link>
       </div>

@@ -3,10 +3,10 @@ import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { PageMeta } from '../../ui/PageMeta';
-import { featureErrorMessage, parseErrorCode } from '../payments/errors';
-import { StatusLine } from '../payments/ui';
+import { featureErrorMessage, parseErrorCode } from '../../errors/featureError';
+import { StatusLine } from '../../ui/StatusLine';
 import type { PurchaseLocationState } from './PurchasePage';
-import '../payments/payments.css';
+import '../../ui/kit.css';
 
 /** State handed over with a failure: the gateway's own message, if it gave one. */
 export interface PaymentFailureState {
@@ -31,18 +31,18 @@ export default function PaymentFailurePage() {
   const retryState: PurchaseLocationState = Number.isInteger(id) ? { licenseId: id } : {};
 
   return (
-    <section className="pay-page pay-page--narrow">
+    <section className="content-page content-page--narrow">
       <PageMeta title={t.payments.failure.heading} />
       <h1 className="page__heading">{t.payments.failure.heading}</h1>
       <StatusLine tone="error">{message}</StatusLine>
       {gatewayMessage && code !== 'STOP' && (
-        <p className="pay-field__hint">{format(t.payments.failure.detail, { message: gatewayMessage })}</p>
+        <p className="hint">{format(t.payments.failure.detail, { message: gatewayMessage })}</p>
       )}
-      <div className="pay-actions">
+      <div className="actions">
         <Link className="button button--primary" to={paths.purchase()} state={retryState}>
           {t.payments.failure.retry}
         </Link>
-        <Link className="button pay-button button--secondary" to={paths.home()}>
+        <Link className="button button--secondary" to={paths.home()}>
           {t.payments.failure.goHome}
         </Link>
       </div>

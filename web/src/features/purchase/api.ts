@@ -1,69 +1,53 @@
-/** Calls of the purchase page: licences on sale, PortOne settings, order and confirmation. */
-import { apiClient, type ApiClient } from '../../api/client';
-import type { Lang } from '../../i18n/languages';
-import { preparePortOne, type Imp } from '../payments/portone';
+/** Calls of the purchase page, typed from the server's schema: licences on sale, order, confirmation, card subscription. */
+import type { ApiClient } from '../../api/client';
 import type {
-  PaymentSettings,
+  ConfirmedPurchase,
+  NewCardSubscriptionBody,
+  PaymentConfirmationBody,
+  PaymentRequest,
   PurchasableLicence,
-  PurchaseConfirmation,
-  PurchaseInit,
-  PurchaseInitRequest,
-  SubscriptionResult,
-} from '../payments/types';
-import type { CardBody } from './schemas';
+  PurchaseOrderBody,
+  Subscription,
+} from '../../api/models';
+import { apiGet, apiPost } from '../../api/typed';
+import type { Lang } from '../../i18n/languages';
 
+/** GET /purchasable-licenses/new: the licences on sale, for a coupon code, some ids or one period. */
 export function getPurchasableLicences(
   query: { code?: string; licenseIds?: readonly number[]; life?: number } = {},
-  api: ApiClient = apiClient,
+  client?: ApiClient,
 ): Promise<PurchasableLicence[]> {
   const filter = query.life === undefined ? {} : { op: 'eq', prop: 'life', value: query.life };
-  return api.request<PurchasableLicence[]>('/purchasable-licenses/new', {
+  return apiGet('/purchasable-licenses/new', {
     query: {
       code: query.code || undefined,
       licenseIds: query.licenseIds?.length ? query.licenseIds.join(',') : undefined,
       ...filter,
     },
+    client,
   });
 }
 
-export function getPaymentSettings(api: ApiClient = apiClient): Promise<PaymentSettings> {
-  return api.request<PaymentSettings>('/payments/settings');
-}
-
-/** IMP, loaded and initialised once per page life; pages call it early so the gateway's window opens at once. */
-export function loadPortOne(): Promise<Imp> {
-  return preparePortOne(() => getPaymentSettings());
-}
-
 /** POST /payments/licenses/new: the order, with the merchantUid and what request_pay needs. */
-export function postPurchase(body: PurchaseInitRequest, token: string | null, api: ApiClient = apiClient): Promise<PurchaseInit> {
-  return api.request<PurchaseInit>('/payments/licenses/new', { method: 'POST', body, token });
+export function postPurchase(body: PurchaseOrderBody, token: string | null, client?: ApiClient): Promise<PaymentRequest> {
+  return apiPost('/payments/licenses/new', { body, token, client });
 }
 
 /** POST /payments/licenses/new/confirm: the server re-reads the payment and issues the licence. */
 export function postPurchaseConfirm(
-  body: { impUid: string; merchantUid: string },
+  body: PaymentConfirmationBody,
   lang: Lang,
   token: string | null,
-  api: ApiClient = apiClient,
-): Promise<PurchaseConfirmation> {
-  return api.request<PurchaseConfirmation>('/payments/licenses/new/confirm', {
-    method: 'POST',
-    body,
-    token,
-    query: { localeCode: lang },
-  });
+  client?: ApiClient,
+): Promise<ConfirmedPurchase> {
+  return apiPost('/payments/licenses/new/confirm', { body, query: { localeCode: lang }, token, client });
 }
 
 /** POST /payments/licenses/subscribe/new/new-billingkey: registers the card and starts the subscription. */
 export function postSubscriptionWithNewCard(
-  body: { licenseId: number; countryCode: string; card: CardBody },
+  body: NewCardSubscriptionBody,
   token: string | null,
-  api: ApiClient = apiClient,
-): Promise<SubscriptionResult> {
-  return api.request<SubscriptionResult>('/payments/licenses/subscribe/new/new-billingkey', {
-    method: 'POST',
-    body,
-    token,
-  });
+  client?: ApiClient,
+): Promise<Subscription> {
+  return apiPost('/payments/licenses/subscribe/new/new-billingkey', { body, token, client });
 }

@@ -5,7 +5,7 @@
  */
 import type { Lang } from '../../i18n/languages';
 import { pickByCountry, pickLocalization } from '../../display/localization';
-import type { LicencePrice, PurchasableLicence } from '../payments/types';
+import type { LicencePrice, PurchasableLicence } from '../../api/models';
 
 /** Pro products in the order the page lists them. */
 export const PRO_PRODUCTS = ['uncpa', 'uncpw', 'uncpi', 'uncpm'] as const;
@@ -45,7 +45,7 @@ export interface Plan {
   discount: number;
 }
 
-/** The base discount factor of a licence, as a number. */
+/** The base discount factor of a licence, as a number (the server sends a decimal text, "0.3"). */
 export function baseDiscount(licence: PurchasableLicence): number {
   const factor = licence.discountFactors?.find((item) => item.type === 'base')?.factor;
   const value = Number(factor ?? 0);

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import type { Imp, ImpResponse, RequestPayParams } from '../payments/portone';
-import type { PurchaseConfirmation, PurchaseInit } from '../payments/types';
+import type { Imp, ImpResponse, RequestPayParams } from '../../billing/portone';
+import type { ConfirmedPurchase, PaymentRequest } from '../../api/models';
 import { confirmOnce, runPurchase, type PurchaseDeps } from './flow';
 
 let serial = 0;
 
 function deps(response: ImpResponse | ((params: RequestPayParams) => ImpResponse), overrides: Partial<PurchaseDeps> = {}) {
   serial += 1;
-  const init: PurchaseInit = {
+  const init: PaymentRequest = {
     merchantUid: `m_${serial}`,
     amount: 24360,
     currency: 'KRW',
@@ -17,7 +17,7 @@ function deps(response: ImpResponse | ((params: RequestPayParams) => ImpResponse
     payMethod: 'card',
     buyerEmail: 'guest@example.com',
   };
-  const confirmation: PurchaseConfirmation = {
+  const confirmation: ConfirmedPurchase = {
     userLicenseId: 'u-1',
     licenseKey: 'AAAA-BBBB-CCCC-DDDD',
     state: 'paid',
@@ -128,13 +128,13 @@ describe('runPurchase', () => {
 
 describe('confirmOnce', () => {
   it('shares a running confirmation and forgets a failed one', async () => {
-    const run = vi.fn(async () => ({ licenseKey: 'K' }) as PurchaseConfirmation);
+    const run = vi.fn(async () => ({ licenseKey: 'K' }) as ConfirmedPurchase);
     const [a, b] = [confirmOnce('once-1', run), confirmOnce('once-1', run)];
     expect(a).toBe(b);
     await a;
     expect(run).toHaveBeenCalledTimes(1);
 
-    const failing = vi.fn(async (): Promise<PurchaseConfirmation> => {
+    const failing = vi.fn(async (): Promise<ConfirmedPurchase> => {
       throw new Error('no');
     });
     await expect(confirmOnce('once-2', failing)).rejects.toThrow('no');

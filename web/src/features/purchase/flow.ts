@@ -5,15 +5,22 @@
  */
 import type { Lang } from '../../i18n/languages';
 import { FALLBACK_ERROR_CODE } from '../../api/errors';
-import { toFeatureError, type FeatureError } from '../payments/errors';
-import { payOutcome, type Imp, type ImpResponse, type PendingOrder, type RequestPayParams } from '../payments/portone';
-import type { PurchaseConfirmation, PurchaseInit, PurchaseInitRequest } from '../payments/types';
+import type { ConfirmedPurchase, PaymentRequest, PurchaseOrderBody } from '../../api/models';
+import {
+  GATEWAY_REFUSED,
+  payOutcome,
+  type Imp,
+  type ImpResponse,
+  type PendingOrder,
+  type RequestPayParams,
+} from '../../billing/portone';
+import { toFeatureError, type FeatureError } from '../../errors/featureError';
 
 export interface PurchaseDeps {
   /** The access token of a logged-in buyer, null for a guest. */
   getToken: () => Promise<string | null>;
-  postPurchase: (body: PurchaseInitRequest, token: string | null) => Promise<PurchaseInit>;
-  postConfirm: (body: { impUid: string; merchantUid: string }, lang: Lang, token: string | null) => Promise<PurchaseConfirmation>;
+  postPurchase: (body: PurchaseOrderBody, token: string | null) => Promise<PaymentRequest>;
+  postConfirm: (body: { impUid: string; merchantUid: string }, lang: Lang, token: string | null) => Promise<ConfirmedPurchase>;
   /** IMP, loaded and initialised. */
   portOne: () => Promise<Imp>;
   requestPay: (imp: Imp, params: RequestPayParams) => Promise<ImpResponse>;
@@ -25,20 +32,17 @@ export type PurchaseResult =
   /** The order was refused (or the script could not load): stay on the page and say why. */
   | { kind: 'orderFailed'; error: FeatureError }
   /** Paid (or a virtual account issued) and confirmed by the server. */
-  | { kind: 'confirmed'; confirmation: PurchaseConfirmation }
+  | { kind: 'confirmed'; confirmation: ConfirmedPurchase }
   /** The window was closed, the gateway refused, or the confirmation failed. */
   | { kind: 'paymentFailed'; error: FeatureError; gatewayMessage: string | null };
 
-/** Spec section 8: -300, approval refused by the card company or gateway. */
-export const GATEWAY_REFUSED = -300;
-
-const confirmations = new Map<string, Promise<PurchaseConfirmation>>();
+const confirmations = new Map<string, Promise<ConfirmedPurchase>>();
 
 /**
  * One confirmation per merchantUid at a time: the popup's callback and a page that mounts twice
  * (or a reload of the redirect return) share the same call. A failure is forgotten for retries.
  */
-export function confirmOnce(merchantUid: string, run: () => Promise<PurchaseConfirmation>): Promise<PurchaseConfirmation> {
+export function confirmOnce(merchantUid: string, run: () => Promise<ConfirmedPurchase>): Promise<ConfirmedPurchase> {
   const running = confirmations.get(merchantUid);
   if (running) return running;
   const promise = run();
@@ -48,15 +52,16 @@ export function confirmOnce(merchantUid: string, run: () => Promise<PurchaseConf
 }
 
 export interface PurchaseOrder {
-  request: PurchaseInitRequest;
+  request: PurchaseOrderBody;
   lang: Lang;
   /** Absolute address the gateway sends a mobile browser back to (/{lang}/payment/confirm). */
   redirectUrl: string;
 }
 
+/** The whole purchase: order, the gateway's window, then the confirmation or why it failed. */
 export async function runPurchase({ request, lang, redirectUrl }: PurchaseOrder, deps: PurchaseDeps): Promise<PurchaseResult> {
   let token: string | null;
-  let init: PurchaseInit;
+  let init: PaymentRequest;
   let imp: Imp;
   try {
     token = await deps.getToken();

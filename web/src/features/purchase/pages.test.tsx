@@ -5,7 +5,7 @@ import { routes } from '../../app/routes';
 import { appStore } from '../../store';
 import { ko } from '../../i18n/ko';
 import { en } from '../../i18n/en';
-import type { PurchasableLicence } from '../payments/types';
+import type { PurchasableLicence } from '../../api/models';
 
 function licence(id: number, life: number, devices: number, krw: number, usd: number): PurchasableLicence {
   return {

@@ -9,12 +9,11 @@ import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { getAccessToken } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
-import { ActionButton } from '../payments/ui';
-import { browserKeyWindow, type KeyRequestType } from './api';
-import { runKeyWindow, type KeyIntent, type KeyWindowSettlement } from './window';
-
-/** Card numbers are typed in the card form; these methods only exist as windows. */
-const WINDOW_METHODS = ['kakaopay', 'naverpay'] as const satisfies readonly KeyRequestType[];
+import { Button } from '../../ui/Button';
+import { browserKeyWindow } from '../../billing/browserKeyWindow';
+import { runKeyWindow, type KeyIntent, type KeyWindowSettlement } from '../../billing/keyWindow';
+import { WINDOW_ONLY_METHODS, type KeyRequestType } from '../../billing/paymentMethods';
+import '../../ui/kit.css';
 
 export function KeyWindowButtons({
   intent,
@@ -50,10 +49,10 @@ export function KeyWindowButtons({
 
   return (
     <div className="licence-subscription__windows">
-      <p className="pay-field__hint">{t.subscriptions.orWindow}</p>
-      <div className="pay-field__row">
-        {WINDOW_METHODS.map((method) => (
-          <ActionButton
+      <p className="hint">{t.subscriptions.orWindow}</p>
+      <div className="button-row">
+        {WINDOW_ONLY_METHODS.map((method) => (
+          <Button
             key={method}
             variant="secondary"
             loading={running === method}
@@ -61,7 +60,7 @@ export function KeyWindowButtons({
             onClick={() => void open(method)}
           >
             {format(t.subscriptions.registerWith, { method: t.purchase.methods[method] })}
-          </ActionButton>
+          </Button>
         ))}
       </div>
     </div>

@@ -13,26 +13,30 @@ import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
-import { formatDateTime, readTime } from '../licences/display';
-import { featureErrorMessage, isSilentLoadError, toFeatureError, type FeatureError } from '../payments/errors';
-import { ActionButton, AlertDialog, ConfirmDialog, StatusLine, useAlert } from '../payments/ui';
-import { CardFields } from '../purchase/CardFields';
-import { cardSchema, expiryYears, toCardBody, type CardBody, type CardForm } from '../purchase/schemas';
+import type { BillingKey, CardBody, Subscription } from '../../api/models';
+import { changePaymentMethod } from '../../billing/api';
+import { CardFields } from '../../billing/CardFields';
+import { cardSchema, EMPTY_CARD, expiryYears, toCardBody, type CardForm } from '../../billing/cardSchema';
+import type { KeyWindowSettlement } from '../../billing/keyWindow';
+import type { SubscriptionReturnState } from '../../billing/keyWindowDestination';
+import { formatDateTime, readTime } from '../../display/serverTimes';
+import { featureErrorMessage, isSilentLoadError, toFeatureError, type FeatureError } from '../../errors/featureError';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { StatusLine } from '../../ui/StatusLine';
+import { useAlert } from '../../ui/useAlert';
 import {
   addBillingKey,
   cancelAutoRenewal,
-  changePaymentMethod,
   getBillingKeys,
   getSubscription,
   resumeWithNewCard,
   resumeWithPreviousCard,
-  type BillingKey,
-  type Subscription,
 } from './api';
-import type { SubscriptionReturnState } from './destinations';
 import { paymentMethodText, subscriptionView } from './display';
 import { KeyWindowButtons } from './KeyWindowButtons';
-import type { KeyWindowSettlement } from './window';
+import '../../ui/kit.css';
 
 type Panel = 'none' | 'resumeNewCard' | 'changeMethod';
 type ErrorTitle = 'load' | 'resume' | 'cancel' | 'register' | 'change';
@@ -60,7 +64,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     }
     if (returned?.subscriptionError?.code === 'STOP') setNotice(t.subscriptions.windowClosed);
     else if (returned?.subscriptionError) refused('register', returned.subscriptionError);
-    // Read once, when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Read once, when the page opens.
   }, []);
 
   useEffect(() => {
@@ -79,7 +83,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     return () => {
       live = false;
     };
-    // `fail` is re-created by every render; the licence says when to load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `fail` is re-created by every render; the licence says when to load.
   }, [userLicenseId]);
 
   const updated = (next: Subscription, message: string) => {
@@ -122,13 +126,13 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     view === 'renewing' ? t.subscriptions.autoRenewalOn : view === 'ended' ? t.subscriptions.ended : t.subscriptions.autoRenewalOff;
 
   return (
-    <section className="pay-section licence-subscription" aria-labelledby={headingId}>
-      <h2 id={headingId} className="pay-section__heading">
+    <section className="content-section licence-subscription" aria-labelledby={headingId}>
+      <h2 id={headingId} className="content-section__heading">
         {t.subscriptions.heading}
       </h2>
       <StatusLine>{notice}</StatusLine>
-      <div className="pay-card">
-        <dl className="pay-facts">
+      <div className="card">
+        <dl className="facts">
           <dt>{t.subscriptions.licenseName}</dt>
           <dd>{subscription.licenseName}</dd>
           {view === 'renewing' && nextPayment && (
@@ -150,19 +154,19 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           <dt>{t.subscriptions.autoRenewal}</dt>
           <dd data-testid="subscription-auto-renewal">{autoRenewal}</dd>
         </dl>
-        <div className="pay-field__row">
+        <div className="button-row">
           {view === 'renewing' ? (
             <>
-              <ActionButton variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
+              <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
                 {t.subscriptions.cancel}
-              </ActionButton>
-              <ActionButton variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'changeMethod' ? 'none' : 'changeMethod')}>
+              </Button>
+              <Button variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'changeMethod' ? 'none' : 'changeMethod')}>
                 {t.subscriptions.changeMethod}
-              </ActionButton>
+              </Button>
             </>
           ) : (
             <>
-              <ActionButton
+              <Button
                 loading={busy}
                 onClick={() =>
                   void run('resume', async (token) =>
@@ -171,10 +175,10 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
                 }
               >
                 {view === 'ended' ? t.subscriptions.resubscribePrevious : t.subscriptions.resumePrevious}
-              </ActionButton>
-              <ActionButton variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'resumeNewCard' ? 'none' : 'resumeNewCard')}>
+              </Button>
+              <Button variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'resumeNewCard' ? 'none' : 'resumeNewCard')}>
                 {view === 'ended' ? t.subscriptions.resubscribeNewCard : t.subscriptions.resumeNewCard}
-              </ActionButton>
+              </Button>
             </>
           )}
         </div>
@@ -251,19 +255,19 @@ function CardPanel({
   const now = useMemo(() => new Date(), []);
   const form = useForm<CardForm>({
     resolver: zodResolver(cardSchema(now)),
-    defaultValues: { cardNumber: '', expiryMonth: '', expiryYear: '', password: '', birth: '' },
+    defaultValues: EMPTY_CARD,
   });
   const submit = form.handleSubmit((card) => onSubmit(toCardBody(card)));
   return (
     <form className="licence-subscription__card" noValidate onSubmit={submit}>
       <CardFields form={form} years={expiryYears(now)} />
-      <div className="pay-field__row">
-        <ActionButton type="submit" loading={form.formState.isSubmitting}>
+      <div className="button-row">
+        <Button type="submit" loading={form.formState.isSubmitting}>
           {submitLabel}
-        </ActionButton>
-        <ActionButton variant="secondary" onClick={onCancel}>
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
           {t.subscriptions.close}
-        </ActionButton>
+        </Button>
       </div>
     </form>
   );
@@ -309,18 +313,19 @@ function PaymentMethodPanel({
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the wallet is read once, when the panel opens.
   }, []);
 
   const isCurrent = (key: BillingKey) =>
     key.cardNumber === subscription.cardNumber && (key.cardName ?? '') === (subscription.cardName ?? '');
 
   return (
-    <div className="pay-card licence-subscription__method">
+    <div className="card licence-subscription__method">
       {keys && keys.length > 0 && (
         <fieldset aria-labelledby={legendId}>
           <legend id={legendId}>{t.subscriptions.chooseKey}</legend>
           {keys.map((key) => (
-            <label key={key.billingkeyId} className="pay-field__row">
+            <label key={key.billingkeyId} className="button-row">
               <input
                 type="radio"
                 name="billingkey"
@@ -332,21 +337,21 @@ function PaymentMethodPanel({
               {isCurrent(key) && ` ${t.subscriptions.current}`}
             </label>
           ))}
-          <ActionButton loading={busy} disabled={chosen === ''} onClick={() => void onChoose(chosen)}>
+          <Button loading={busy} disabled={chosen === ''} onClick={() => void onChoose(chosen)}>
             {t.subscriptions.useKey}
-          </ActionButton>
+          </Button>
         </fieldset>
       )}
       {adding ? (
         <CardPanel submitLabel={t.subscriptions.submitCard} onSubmit={onAdd} onCancel={() => setAdding(false)} />
       ) : (
-        <div className="pay-field__row">
-          <ActionButton variant="secondary" onClick={() => setAdding(true)}>
+        <div className="button-row">
+          <Button variant="secondary" onClick={() => setAdding(true)}>
             {t.subscriptions.addCard}
-          </ActionButton>
-          <ActionButton variant="secondary" onClick={onCancel}>
+          </Button>
+          <Button variant="secondary" onClick={onCancel}>
             {t.subscriptions.close}
-          </ActionButton>
+          </Button>
         </div>
       )}
       {windowButtons}

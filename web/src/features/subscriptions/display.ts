@@ -1,5 +1,5 @@
 /** How a subscription reads on the licence detail page. */
-import type { BillingKey, Subscription } from './api';
+import type { BillingKey, Subscription } from '../../api/models';
 
 /**
  * A card number for display: the server's masked number as it is; an unmasked one keeps only its

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { cardSchema, EXPIRY_MONTHS, expiryYears, toCardBody } from './cardSchema';
+
+function messages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+  return Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+}
+
+describe('card fields', () => {
+  const now = new Date(2026, 10, 22);
+  const schema = cardSchema(now);
+  const card = { cardNumber: '4111111111111111', expiryMonth: '09', expiryYear: '2030', password: '12', birth: '900101' };
+
+  it('offers months 01 to 12 and the current year with the next 19', () => {
+    expect(EXPIRY_MONTHS).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']);
+    const years = expiryYears(now);
+    expect(years).toHaveLength(20);
+    expect(years[0]).toBe('2026');
+    expect(years[19]).toBe('2045');
+  });
+
+  it('accepts a complete card, with a birth date or a business number', () => {
+    expect(schema.safeParse(card).success).toBe(true);
+    expect(schema.safeParse({ ...card, birth: '1234567890' }).success).toBe(true);
+  });
+
+  it('wants the number without dashes', () => {
+    expect(messages(schema.safeParse({ ...card, cardNumber: '4111-1111-1111-1111' }))).toEqual({ cardNumber: 'required' });
+    expect(messages(schema.safeParse({ ...card, cardNumber: '4111 1111 1111 1111' }))).toEqual({ cardNumber: 'required' });
+    expect(messages(schema.safeParse({ ...card, cardNumber: '411111' }))).toEqual({ cardNumber: 'required' });
+  });
+
+  it('checks the validity month and year', () => {
+    expect(messages(schema.safeParse({ ...card, expiryMonth: '13' }))).toEqual({ expiryMonth: 'required' });
+    expect(messages(schema.safeParse({ ...card, expiryMonth: '9' }))).toEqual({ expiryMonth: 'required' });
+    expect(messages(schema.safeParse({ ...card, expiryYear: '2025' }))).toEqual({ expiryYear: 'required' });
+    expect(messages(schema.safeParse({ ...card, expiryYear: '2046' }))).toEqual({ expiryYear: 'required' });
+    expect(schema.safeParse({ ...card, expiryYear: '2045' }).success).toBe(true);
+  });
+
+  it('wants 2 password digits and 6 or 10 birth digits', () => {
+    expect(messages(schema.safeParse({ ...card, password: '1' }))).toEqual({ password: 'required' });
+    expect(messages(schema.safeParse({ ...card, password: '123' }))).toEqual({ password: 'required' });
+    expect(messages(schema.safeParse({ ...card, password: 'ab' }))).toEqual({ password: 'required' });
+    expect(messages(schema.safeParse({ ...card, birth: '12345678' }))).toEqual({ birth: 'required' });
+    expect(messages(schema.safeParse({ ...card, birth: '90010a' }))).toEqual({ birth: 'required' });
+  });
+
+  it('sends the validity as numbers to the billing-key call', () => {
+    expect(toCardBody(schema.parse(card))).toEqual({
+      cardNumber: '4111111111111111',
+      expiryYear: 2030,
+      expiryMonth: 9,
+      password: '12',
+      birth: '900101',
+    });
+  });
+});

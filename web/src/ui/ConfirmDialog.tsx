@@ -1,0 +1,40 @@
+/** A yes/no question in a modal; Cancel (or Escape) says no and takes the focus first. */
+import { useEffect, useId, useRef } from 'react';
+import { useT } from '../i18n/useT';
+import { ModalFrame } from './ModalFrame';
+
+/** Shows `message` with Cancel and `confirmLabel`; nothing when the message is null. */
+export function ConfirmDialog({
+  message,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  message: string | null;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const t = useT();
+  const messageId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (message) cancelRef.current?.focus();
+  }, [message]);
+  if (!message) return null;
+  return (
+    <ModalFrame describedBy={messageId} onEscape={onCancel}>
+      <p id={messageId} className="dialog__message">
+        {message}
+      </p>
+      <div className="dialog__actions">
+        <button ref={cancelRef} type="button" className="button button--secondary" onClick={onCancel}>
+          {t.common.cancel}
+        </button>
+        <button type="button" className="button button--primary" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </ModalFrame>
+  );
+}

@@ -101,7 +101,7 @@ test.describe('a subscriber with an account', () => {
     const section = page.getByRole('region', { name: ko.subscriptions.heading });
     await section.getByRole('button', { name: ko.subscriptions.cancel }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: ko.subscriptions.cancel }).click();
-    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOff);
+    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.cancelled);
 
     // Resumed with a key registered in the Naver Pay window.
     await section.getByRole('button', { name: ko.subscriptions.resumeNewCard }).click();
@@ -111,7 +111,7 @@ test.describe('a subscriber with an account', () => {
     await window.getByLabel('Card number').fill('4000000000000077');
     await window.getByRole('button', { name: 'Approve' }).click();
     await expect(section.getByText(ko.subscriptions.resumed)).toBeVisible();
-    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOn);
+    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
     await expect(section.getByTestId('subscription-card')).toContainText('0077');
 
     // The payment method changed to a key registered in the KakaoPay window.

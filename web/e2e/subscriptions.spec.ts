@@ -48,21 +48,21 @@ test.describe('a subscriber', () => {
     await expect(section.getByTestId('subscription-next-payment')).toHaveText(DATE_TIME);
     await expect(section.getByText('2,900원')).toBeVisible();
     await expect(section.getByTestId('subscription-card')).toContainText('1111');
-    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOn);
+    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
 
     // Cancelling asks first and says how long the licence stays valid.
     await section.getByRole('button', { name: ko.subscriptions.cancel }).click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}까지 사용할 수 있고/);
     await dialog.getByRole('button', { name: ko.subscriptions.cancel }).click();
-    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOff);
+    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.cancelled);
     await expect(section.getByTestId('subscription-paid-until')).toHaveText(DATE_TIME);
     await expect(section.getByTestId('subscription-next-payment')).toHaveCount(0);
 
     // Resuming with the previous card turns auto-renewal back on.
     await section.getByRole('button', { name: ko.subscriptions.resumePrevious }).click();
     await expect(section.getByText(ko.subscriptions.resumed)).toBeVisible();
-    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOn);
+    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
     await expect(section.getByTestId('subscription-next-payment')).toHaveText(DATE_TIME);
 
     // Changing the payment method to a newly added card; the card fields validate first.
@@ -74,6 +74,6 @@ test.describe('a subscriber', () => {
     await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
     await expect(section.getByText(ko.subscriptions.changed)).toBeVisible();
     await expect(section.getByTestId('subscription-card')).toContainText('4242');
-    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOn);
+    await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
   });
 });

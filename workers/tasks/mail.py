@@ -53,11 +53,12 @@ def password_reset_path(language: Language) -> str:
 def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind: str, message: MailMessage) -> bool:
     """Send unless this task id already sent its mail; True when sent now."""
     _ensure_sent_mail_table(db)
+    sent_at = clock.now().isoformat()  # before the transaction: the shared test clock reads the same database
     with db.transaction() as cursor:
         cursor.execute(
             "INSERT INTO sent_mail (task_id, kind, recipient, sent_at) "
             "VALUES (%(task)s, %(kind)s, %(to)s, %(at)s) ON CONFLICT (task_id) DO NOTHING",
-            {"task": task_id, "kind": kind, "to": message.to, "at": clock.now().isoformat()},
+            {"task": task_id, "kind": kind, "to": message.to, "at": sent_at},
         )
         if cursor.rowcount != 1:
             log.info("%s mail of task %s was already sent", kind, task_id)

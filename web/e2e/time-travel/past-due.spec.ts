@@ -62,13 +62,13 @@ test('a subscriber whose renewal failed changes the card and the due period is p
   await fillCard(page, '4111111111110003');
   await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
   await expect(section.getByTestId('subscription-card')).toContainText('0003');
-  const firstEnd = await page.getByTestId('licence-expires-at').textContent();
+  const firstPeriod = await page.getByTestId('licence-period').textContent();
 
   // A month later the renewal is refused.
   await timePassesAndBeatRuns(page.request, 30);
   await logIn(page, email); // the session of a month ago has expired
   await page.goto(detailUrl);
-  await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.pastDue);
+  await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.pastDue);
   await expect(section.getByTestId('subscription-retry-at')).toHaveText(DATE_TIME);
   await expect(section.getByRole('button', { name: ko.subscriptions.payNow })).toBeVisible();
   await expect(section.getByRole('button', { name: ko.subscriptions.changeMethod })).toBeVisible();
@@ -79,7 +79,7 @@ test('a subscriber whose renewal failed changes the card and the due period is p
   const alert = page.getByRole('alertdialog');
   await expect(alert).toContainText(ko.subscriptions.errorTitles.pay);
   await alert.getByRole('button').first().click();
-  await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.pastDue);
+  await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.pastDue);
 
   // A card that works pays the due period at once and becomes the card.
   await section.getByRole('button', { name: ko.subscriptions.changeMethod }).click();
@@ -87,16 +87,17 @@ test('a subscriber whose renewal failed changes the card and the due period is p
   await fillCard(page, '4242424242424242');
   await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
   await expect(section.getByText(ko.subscriptions.paid)).toBeVisible();
-  await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.autoRenewalOn);
+  await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
   await expect(section.getByTestId('subscription-card')).toContainText('4242');
   await expect(section.getByRole('button', { name: ko.subscriptions.payNow })).toHaveCount(0);
   await page.reload();
-  await expect(page.getByTestId('licence-expires-at')).not.toHaveText(firstEnd ?? '');
+  await expect(page.getByTestId('licence-period')).not.toHaveText(firstPeriod ?? '');
 
   // Dunning stopped: the retry date passes and nothing more is charged.
   await timePassesAndBeatRuns(page.request, 1);
   await logIn(page, email);
-  await page.goto('/ko/payments');
-  const rows = page.getByRole('listitem');
-  await expect(rows.filter({ hasText: '2,900원' })).toHaveCount(4); // first period, two refusals, the payment
+  await page.goto('/ko/purchase-history');
+  const rows = page.getByRole('row').filter({ hasText: '2,900원' });
+  await expect(rows).toHaveCount(4); // the first period, the two refusals, and the payment with the new card
+  await expect(rows.filter({ hasText: ko.payments.statuses.failed })).toHaveCount(2);
 });

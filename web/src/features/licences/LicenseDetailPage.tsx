@@ -99,6 +99,8 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
     unknown: t.licences.unknownPeriod,
   });
   const fallbackName = t.licences.deviceFallback;
+  // What the server says the holder may do now; the page offers exactly that.
+  const allowed = new Set(licence.allowedActions);
 
   return (
     <section className="content-page">
@@ -114,7 +116,7 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
           <dt>{t.licences.licenseKey}</dt>
           <dd className="key-text">{licence.licenseKey}</dd>
           <dt>{t.licences.period}</dt>
-          <dd>{period}</dd>
+          <dd data-testid="licence-period">{period}</dd>
           <dt>{t.licences.state}</dt>
           <dd>{stateLabel(t.licences.states, licence.state)}</dd>
           {licence.state === 'reserved' && readTime(licence.depositDeadline) && (
@@ -163,14 +165,18 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
                     <span className="licence-device__name">{deviceName(device, fallbackName)}</span>
                     {device.platform && <span className="hint">{device.platform}</span>}
                     <span className="licence-device__actions">
-                      <button type="button" className="button button--secondary" onClick={() => setEditing(device.id)}>
-                        {t.licences.rename}
-                        <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
-                      </button>
-                      <button type="button" className="button button--secondary" onClick={() => setRemoving(device)}>
-                        {t.licences.remove}
-                        <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
-                      </button>
+                      {allowed.has('renameDevice') && (
+                        <button type="button" className="button button--secondary" onClick={() => setEditing(device.id)}>
+                          {t.licences.rename}
+                          <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
+                        </button>
+                      )}
+                      {allowed.has('removeDevice') && (
+                        <button type="button" className="button button--secondary" onClick={() => setRemoving(device)}>
+                          {t.licences.remove}
+                          <span className="visually-hidden"> {deviceName(device, fallbackName)}</span>
+                        </button>
+                      )}
                     </span>
                   </>
                 )}

@@ -1,7 +1,10 @@
 /**
- * The subscription part of the licence detail page (spec sections 4-5): next payment, price,
- * licence, payment method and auto-renewal; cancel auto-renewal, resume with the previous or a new
- * card, change the payment method. Licences without a subscription (404) show nothing.
+ * The subscription part of the licence detail page (spec sections 4-5): next payment (or the retry
+ * of a failed one, or the end of the paid period), price, licence, payment method and auto-renewal.
+ * The buttons are exactly the actions the server allows now (allowedActions): cancel auto-renewal,
+ * pay a past-due period now, resume or re-subscribe with the previous or a new card, change the
+ * payment method (past due, the new card pays at once). Licences without a subscription (404) show
+ * nothing.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
@@ -31,15 +34,16 @@ import {
   cancelAutoRenewal,
   getBillingKeys,
   getSubscription,
+  payNow,
   resumeWithNewCard,
   resumeWithPreviousCard,
 } from './api';
-import { paymentMethodText, subscriptionView } from './display';
+import { paymentMethodText, subscriptionDate } from './display';
 import { KeyWindowButtons } from './KeyWindowButtons';
 import '../../ui/kit.css';
 
 type Panel = 'none' | 'resumeNewCard' | 'changeMethod';
-type ErrorTitle = 'load' | 'resume' | 'cancel' | 'register' | 'change';
+type ErrorTitle = 'load' | 'resume' | 'cancel' | 'register' | 'change' | 'pay';
 
 export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseId: string; onChanged?: () => void }) {
   const t = useT();
@@ -93,9 +97,13 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     onChanged?.();
   };
 
+  // Past due, a new card pays the due period as it becomes the card.
+  const pastDue = subscription?.allowedActions.includes('payNow') ?? false;
+  const changedMessage = pastDue ? t.subscriptions.paid : t.subscriptions.changed;
+
   const windowSettled = (settled: KeyWindowSettlement) => {
     if (settled.kind === 'updated') {
-      updated(settled.subscription, settled.intent.kind === 'resume' ? t.subscriptions.resumed : t.subscriptions.changed);
+      updated(settled.subscription, settled.intent.kind === 'resume' ? t.subscriptions.resumed : changedMessage);
     } else if (settled.kind === 'failed' && settled.error.code === 'STOP') {
       setNotice(t.subscriptions.windowClosed);
     } else if (settled.kind === 'failed') {
@@ -118,12 +126,12 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
 
   if (!subscription) return <AlertDialog alert={alert} onClose={close} />;
 
-  const view = subscriptionView(subscription);
-  const nextPayment = readTime(subscription.nextPaymentAt);
+  const allowed = new Set(subscription.allowedActions);
+  const shown = subscriptionDate(subscription);
+  const shownAt = readTime(shown.at);
   const paidUntil = readTime(subscription.paidUntil);
   const paidUntilText = paidUntil ? formatDateTime(paidUntil) : t.subscriptions.noCard;
-  const autoRenewal =
-    view === 'renewing' ? t.subscriptions.autoRenewalOn : view === 'ended' ? t.subscriptions.ended : t.subscriptions.autoRenewalOff;
+  const renewals = allowed.has('resume') ? 'resume' : allowed.has('resubscribe') ? 'resubscribe' : null;
 
   return (
     <section className="content-section licence-subscription" aria-labelledby={headingId}>
@@ -135,16 +143,10 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
         <dl className="facts">
           <dt>{t.subscriptions.licenseName}</dt>
           <dd>{subscription.licenseName}</dd>
-          {view === 'renewing' && nextPayment && (
+          {shownAt && (
             <>
-              <dt>{t.subscriptions.nextPayment}</dt>
-              <dd data-testid="subscription-next-payment">{formatDateTime(nextPayment)}</dd>
-            </>
-          )}
-          {view !== 'renewing' && paidUntil && (
-            <>
-              <dt>{t.subscriptions.paidUntil}</dt>
-              <dd data-testid="subscription-paid-until">{formatDateTime(paidUntil)}</dd>
+              <dt>{t.subscriptions[shown.kind]}</dt>
+              <dd data-testid={DATE_TEST_IDS[shown.kind]}>{formatDateTime(shownAt)}</dd>
             </>
           )}
           <dt>{t.subscriptions.price}</dt>
@@ -152,19 +154,19 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           <dt>{t.subscriptions.paymentMethod}</dt>
           <dd data-testid="subscription-card">{paymentMethodText(subscription, t.subscriptions.noCard)}</dd>
           <dt>{t.subscriptions.autoRenewal}</dt>
-          <dd data-testid="subscription-auto-renewal">{autoRenewal}</dd>
+          <dd data-testid="subscription-auto-renewal">{t.subscriptions.statuses[statusKey(subscription.status)]}</dd>
         </dl>
+        {pastDue && <p className="hint">{t.subscriptions.pastDueHint}</p>}
         <div className="button-row">
-          {view === 'renewing' ? (
-            <>
-              <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
-                {t.subscriptions.cancel}
-              </Button>
-              <Button variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'changeMethod' ? 'none' : 'changeMethod')}>
-                {t.subscriptions.changeMethod}
-              </Button>
-            </>
-          ) : (
+          {allowed.has('payNow') && (
+            <Button
+              loading={busy}
+              onClick={() => void run('pay', async (token) => updated(await payNow(userLicenseId, token), t.subscriptions.paid))}
+            >
+              {t.subscriptions.payNow}
+            </Button>
+          )}
+          {renewals && (
             <>
               <Button
                 loading={busy}
@@ -174,12 +176,22 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
                   )
                 }
               >
-                {view === 'ended' ? t.subscriptions.resubscribePrevious : t.subscriptions.resumePrevious}
+                {renewals === 'resume' ? t.subscriptions.resumePrevious : t.subscriptions.resubscribePrevious}
               </Button>
               <Button variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'resumeNewCard' ? 'none' : 'resumeNewCard')}>
-                {view === 'ended' ? t.subscriptions.resubscribeNewCard : t.subscriptions.resumeNewCard}
+                {renewals === 'resume' ? t.subscriptions.resumeNewCard : t.subscriptions.resubscribeNewCard}
               </Button>
             </>
+          )}
+          {allowed.has('changePaymentMethod') && (
+            <Button variant="secondary" disabled={busy} onClick={() => setPanel(panel === 'changeMethod' ? 'none' : 'changeMethod')}>
+              {t.subscriptions.changeMethod}
+            </Button>
+          )}
+          {allowed.has('cancelAutoRenewal') && (
+            <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
+              {t.subscriptions.cancel}
+            </Button>
           )}
         </div>
       </div>
@@ -202,17 +214,17 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           busy={busy}
           onCancel={() => setPanel('none')}
           onChoose={(billingkeyId) =>
-            run('change', async (token) =>
-              updated(await changePaymentMethod(userLicenseId, billingkeyId, token), t.subscriptions.changed),
+            run(pastDue ? 'pay' : 'change', async (token) =>
+              updated(await changePaymentMethod(userLicenseId, billingkeyId, token), changedMessage),
             )
           }
           onAdd={(card) =>
             run('register', async (token) => {
               const key = await addBillingKey(card, token);
               try {
-                updated(await changePaymentMethod(userLicenseId, key.billingkeyId, token), t.subscriptions.changed);
+                updated(await changePaymentMethod(userLicenseId, key.billingkeyId, token), changedMessage);
               } catch (error) {
-                fail('change', error);
+                fail(pastDue ? 'pay' : 'change', error);
               }
             })
           }
@@ -224,7 +236,9 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
       )}
 
       <ConfirmDialog
-        message={confirming ? format(t.subscriptions.cancelConfirm, { date: paidUntilText }) : null}
+        message={
+          confirming ? (pastDue ? t.subscriptions.cancelPastDueConfirm : format(t.subscriptions.cancelConfirm, { date: paidUntilText })) : null
+        }
         confirmLabel={t.subscriptions.cancel}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
@@ -232,13 +246,33 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           void run('cancel', async (token) => {
             const next = await cancelAutoRenewal(userLicenseId, token);
             const until = readTime(next.paidUntil);
-            updated(next, format(t.subscriptions.cancelled, { date: until ? formatDateTime(until) : paidUntilText }));
+            updated(
+              next,
+              next.status === 'ended'
+                ? t.subscriptions.cancelledNow
+                : format(t.subscriptions.cancelled, { date: until ? formatDateTime(until) : paidUntilText }),
+            );
           });
         }}
       />
       <AlertDialog alert={alert} onClose={close} />
     </section>
   );
+}
+
+const DATE_TEST_IDS = {
+  nextPayment: 'subscription-next-payment',
+  retryAt: 'subscription-retry-at',
+  paidUntil: 'subscription-paid-until',
+} as const;
+
+type StatusKey = 'active' | 'pastDue' | 'cancelled' | 'ended';
+
+/** The catalogue key of a subscription status the server reports. */
+function statusKey(status: string): StatusKey {
+  if (status === 'past_due') return 'pastDue';
+  if (status === 'cancelled' || status === 'ended') return status;
+  return 'active';
 }
 
 /** Card entry (spec section 5 validation, shared with the purchase page). */

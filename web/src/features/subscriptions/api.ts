@@ -72,3 +72,12 @@ export function getBillingKeys(token: string | null, client?: ApiClient): Promis
 export function addBillingKey(card: CardBody, token: string | null, client?: ApiClient): Promise<BillingKey> {
   return apiPut('/billingkeys', { body: card, token, client });
 }
+
+/** After a failed renewal, charges the due period now with the current card (-303 refused, -306 nothing due). */
+export function payNow(userLicenseId: string, token: string | null, client?: ApiClient): Promise<Subscription> {
+  return apiPost('/payments/licenses/subscribe/{user_license_id}/pay', {
+    params: { user_license_id: userLicenseId },
+    token,
+    client,
+  });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskCardNumber, paymentMethodText, subscriptionView } from './display';
+import { maskCardNumber, paymentMethodText, subscriptionDate } from './display';
 
 describe('maskCardNumber', () => {
   it('keeps a number the server masked', () => {
@@ -23,12 +23,25 @@ describe('paymentMethodText', () => {
   });
 });
 
-describe('subscriptionView', () => {
-  it('tells renewing, cancelled and ended subscriptions apart', () => {
-    expect(subscriptionView({ status: 'active', isScheduled: true })).toBe('renewing');
-    expect(subscriptionView({ status: 'cancelled', isScheduled: false })).toBe('cancelled');
-    expect(subscriptionView({ status: 'active', isScheduled: false })).toBe('cancelled');
-    expect(subscriptionView({ status: 'past_due', isScheduled: true })).toBe('cancelled');
-    expect(subscriptionView({ status: 'ended', isScheduled: false })).toBe('ended');
+describe('subscriptionDate', () => {
+  it('shows the next payment of a renewing subscription', () => {
+    expect(subscriptionDate({ status: 'active', nextPaymentAt: '2026-12-01T00:00:00Z', paidUntil: '2026-12-01T00:00:00Z' })).toEqual({
+      kind: 'nextPayment',
+      at: '2026-12-01T00:00:00Z',
+    });
+  });
+  it('shows the retry of a failed payment while past due', () => {
+    expect(subscriptionDate({ status: 'past_due', nextPaymentAt: '2026-12-02T00:00:00Z', paidUntil: '2026-12-01T00:00:00Z' })).toEqual({
+      kind: 'retryAt',
+      at: '2026-12-02T00:00:00Z',
+    });
+  });
+  it('shows the end of the paid period when nothing will be charged', () => {
+    for (const status of ['cancelled', 'ended']) {
+      expect(subscriptionDate({ status, nextPaymentAt: null, paidUntil: '2026-12-01T00:00:00Z' })).toEqual({
+        kind: 'paidUntil',
+        at: '2026-12-01T00:00:00Z',
+      });
+    }
   });
 });

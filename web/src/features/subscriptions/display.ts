@@ -20,14 +20,18 @@ export function paymentMethodText(card: Pick<BillingKey, 'cardName' | 'cardNumbe
   return parts.length > 0 ? parts.join(' ') : fallback;
 }
 
-export type SubscriptionView = 'renewing' | 'cancelled' | 'ended';
+/** Which of the subscription's dates the page shows, and under which label. */
+export type SubscriptionDate =
+  | { kind: 'nextPayment'; at: string | number | null | undefined }
+  | { kind: 'retryAt'; at: string | number | null | undefined }
+  | { kind: 'paidUntil'; at: string | number | null | undefined };
 
 /**
- * What the section offers: a renewing subscription can be cancelled and its card changed; a
- * cancelled one (or one past due) can be resumed; an ended one can be re-subscribed.
+ * A renewing subscription shows its next payment; one past due the next retry of the failed payment
+ * (the server's nextPaymentAt either way); one that charges nothing more the end of its paid period.
  */
-export function subscriptionView(subscription: Pick<Subscription, 'status' | 'isScheduled'>): SubscriptionView {
-  if (subscription.status === 'ended') return 'ended';
-  if (subscription.status === 'active' && subscription.isScheduled) return 'renewing';
-  return 'cancelled';
+export function subscriptionDate(subscription: Pick<Subscription, 'status' | 'nextPaymentAt' | 'paidUntil'>): SubscriptionDate {
+  if (subscription.nextPaymentAt == null) return { kind: 'paidUntil', at: subscription.paidUntil };
+  if (subscription.status === 'past_due') return { kind: 'retryAt', at: subscription.nextPaymentAt };
+  return { kind: 'nextPayment', at: subscription.nextPaymentAt };
 }

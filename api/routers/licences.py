@@ -16,7 +16,8 @@ from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
 from domain.catalogue.licences import Catalogue, PurchasableLicence
 from domain.errors import DomainError, ErrorCode
-from domain.licences.actions import LicenceFacts, action_names, licence_actions
+from domain.licences.actions import Action, LicenceFacts, in_display_order, licence_actions
+from domain.licences.licence import LicenceState
 from domain.licences.management import (
     activate_device,
     join_open_beta,
@@ -149,7 +150,7 @@ class ScheduledPayment(CamelModel):
     license_name: str
     card_name: str | None
     card_number: str | None
-    status: str
+    status: SubscriptionStatus
 
 
 class UserLicenceOut(CamelModel):
@@ -161,7 +162,7 @@ class UserLicenceOut(CamelModel):
     product_code: str
     life: int
     max_devices_count: int
-    state: str
+    state: LicenceState
     starts_at: datetime | None
     expires_at: datetime | None
     deposit_deadline: datetime | None
@@ -170,10 +171,7 @@ class UserLicenceOut(CamelModel):
     discount_factors: list[DiscountFactorOut]
     is_scheduled: bool
     scheduled_payment: ScheduledPayment | None
-    allowed_actions: list[str] = Field(
-        description="registerDevice, renameDevice, removeDevice, upgrade, cancelAutoRenewal, resume, resubscribe, "
-        "changePaymentMethod, payNow: what the licence page offers now"
-    )
+    allowed_actions: list[Action] = Field(description="what the licence page offers now, in its order")
 
     @classmethod
     def of(
@@ -222,7 +220,7 @@ class UserLicenceOut(CamelModel):
                 if subscription is not None and scheduled
                 else None
             ),
-            allowed_actions=action_names(allowed),
+            allowed_actions=in_display_order(allowed),
         )
 
 

@@ -109,7 +109,7 @@ class ConfirmedPurchase(CamelModel):
 
     user_license_id: UUID
     license_key: str
-    state: str
+    state: PaymentState
     email: str
     account_created: bool
     vbank: VirtualAccount | None = None
@@ -158,7 +158,7 @@ def confirm_new_licence_payment(
     return ConfirmedPurchase(
         user_license_id=confirmed.user_licence_id,
         license_key=confirmed.licence_key,
-        state=confirmed.state.value,
+        state=confirmed.state,
         email=payment.buyer_email,
         account_created=confirmed.account_created,
         vbank=vbank,
@@ -206,7 +206,7 @@ class PaymentRecord(CamelModel):
 
     merchant_uid: str
     name: str
-    status: str
+    status: PaymentState
     purchase_type: str
     amount: int
     original_amount: int

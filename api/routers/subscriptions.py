@@ -17,7 +17,7 @@ from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.accounts.account import Account
 from domain.errors import DomainError, ErrorCode
-from domain.licences.actions import action_names
+from domain.licences.actions import Action, in_display_order
 from domain.licences.licence import UserLicence
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.subscriptions.commands import (
@@ -29,7 +29,7 @@ from domain.subscriptions.commands import (
     subscribe,
     subscribe_with_window_key,
 )
-from domain.subscriptions.subscription import Subscription
+from domain.subscriptions.subscription import Subscription, SubscriptionStatus
 from projections.subscriptions import subscription_of_licence
 
 router = APIRouter(prefix="/payments/licenses", tags=["subscriptions"])
@@ -61,7 +61,7 @@ class SubscriptionState(CamelModel):
 
     subscription_id: UUID
     user_license_id: UUID
-    status: str
+    status: SubscriptionStatus
     is_scheduled: bool
     next_payment_at: datetime | None
     paid_until: datetime
@@ -70,9 +70,7 @@ class SubscriptionState(CamelModel):
     license_name: str
     card_name: str | None
     card_number: str | None
-    allowed_actions: list[str] = Field(
-        description="cancelAutoRenewal, resume, resubscribe, changePaymentMethod, payNow: the buttons to offer"
-    )
+    allowed_actions: list[Action] = Field(description="what the subscriber may do now, in the order to offer it")
     license_key: str | None = None
     resume_complete: bool = False
     email: str | None = None
@@ -85,7 +83,7 @@ def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None
     return SubscriptionState(
         subscription_id=subscription.id,
         user_license_id=subscription.user_licence_id,
-        status=subscription.status.value,
+        status=subscription.status,
         is_scheduled=subscription.is_scheduled,
         next_payment_at=subscription.next_charge_at,
         paid_until=subscription.paid_until,
@@ -94,7 +92,7 @@ def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None
         license_name=subscription.name,
         card_name=subscription.card_name,
         card_number=subscription.card_number,
-        allowed_actions=action_names(subscription.allowed_actions(services.clock.now(), licence.state.value)),
+        allowed_actions=in_display_order(subscription.allowed_actions(services.clock.now(), licence.state.value)),
         license_key=licence_key,
     )
 

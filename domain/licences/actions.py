@@ -33,10 +33,10 @@ class Action(Enum):
     PAY_NOW = "payNow"
 
 
-def action_names(actions: Iterable[Action]) -> list[str]:
-    """The API's names of some actions, in the enum's order (the order the licence page lists them)."""
+def in_display_order(actions: Iterable[Action]) -> list[Action]:
+    """Some actions in the enum's order (the order the licence page lists them)."""
     chosen = set(actions)
-    return [action.value for action in Action if action in chosen]
+    return [action for action in Action if action in chosen]
 
 
 @dataclass(frozen=True)

@@ -898,6 +898,12 @@ export interface components {
             prefferedLanguage: components["schemas"]["Language"];
         };
         /**
+         * Action
+         * @description Something a customer can ask for on the licence page (values are the API's names).
+         * @enum {string}
+         */
+        Action: "registerDevice" | "renameDevice" | "removeDevice" | "upgrade" | "cancelAutoRenewal" | "resume" | "resubscribe" | "changePaymentMethod" | "payNow";
+        /**
          * AuthBody
          * @description The answer to a login or a refresh; ``exp`` is the access token's expiry in epoch seconds.
          */
@@ -991,8 +997,7 @@ export interface components {
             email: string;
             /** Licensekey */
             licenseKey: string;
-            /** State */
-            state: string;
+            state: components["schemas"]["PaymentState"];
             /**
              * Userlicenseid
              * Format: uuid
@@ -1175,6 +1180,12 @@ export interface components {
          */
         Language: "ko" | "en" | "ja";
         /**
+         * LicenceState
+         * @description Reserved (waiting for a deposit), active, lapsed (never paid) or revoked (refunded).
+         * @enum {string}
+         */
+        LicenceState: "reserved" | "active" | "lapsed" | "revoked";
+        /**
          * LocalizationOut
          * @description A licence's name in one language.
          */
@@ -1278,8 +1289,7 @@ export interface components {
             receiptUrl: string | null;
             /** Refunds */
             refunds: components["schemas"]["Refund"][];
-            /** Status */
-            status: string;
+            status: components["schemas"]["PaymentState"];
             /** Userlicenseid */
             userLicenseId: string | null;
             /** Vbankcode */
@@ -1325,6 +1335,12 @@ export interface components {
             /** Scripturl */
             scriptUrl: string;
         };
+        /**
+         * PaymentState
+         * @description Where a payment stands in our books.
+         * @enum {string}
+         */
+        PaymentState: "ordered" | "reserved" | "paid" | "failed" | "cancelled";
         /**
          * PriceOut
          * @description A price in one country: list price and the amount charged after discounts.
@@ -1475,8 +1491,7 @@ export interface components {
             nextPaymentAt: string | null;
             /** Price */
             price: number;
-            /** Status */
-            status: string;
+            status: components["schemas"]["SubscriptionStatus"];
         };
         /**
          * SubscriptionOrder
@@ -1502,9 +1517,9 @@ export interface components {
             accountCreated: boolean;
             /**
              * Allowedactions
-             * @description cancelAutoRenewal, resume, resubscribe, changePaymentMethod, payNow: the buttons to offer
+             * @description what the subscriber may do now, in the order to offer it
              */
-            allowedActions: string[];
+            allowedActions: components["schemas"]["Action"][];
             /** Cardname */
             cardName: string | null;
             /** Cardnumber */
@@ -1533,8 +1548,7 @@ export interface components {
              * @default false
              */
             resumeComplete: boolean;
-            /** Status */
-            status: string;
+            status: components["schemas"]["SubscriptionStatus"];
             /**
              * Subscriptionid
              * Format: uuid
@@ -1546,6 +1560,12 @@ export interface components {
              */
             userLicenseId: string;
         };
+        /**
+         * SubscriptionStatus
+         * @description Active (renews), cancelled (runs to the end of the paid period), past due (dunning), ended.
+         * @enum {string}
+         */
+        SubscriptionStatus: "active" | "cancelled" | "past_due" | "ended";
         /**
          * SubscriptionWithNewCard
          * @description Subscribe and register the card in one step.
@@ -1582,9 +1602,9 @@ export interface components {
         UserLicenceDetailOut: {
             /**
              * Allowedactions
-             * @description registerDevice, renameDevice, removeDevice, upgrade, cancelAutoRenewal, resume, resubscribe, changePaymentMethod, payNow: what the licence page offers now
+             * @description what the licence page offers now, in its order
              */
-            allowedActions: string[];
+            allowedActions: components["schemas"]["Action"][];
             /** Depositdeadline */
             depositDeadline: string | null;
             /** Devices */
@@ -1619,8 +1639,7 @@ export interface components {
             scheduledPayment: components["schemas"]["ScheduledPayment"] | null;
             /** Startsat */
             startsAt: string | null;
-            /** State */
-            state: string;
+            state: components["schemas"]["LicenceState"];
         };
         /**
          * UserLicenceOut
@@ -1629,9 +1648,9 @@ export interface components {
         UserLicenceOut: {
             /**
              * Allowedactions
-             * @description registerDevice, renameDevice, removeDevice, upgrade, cancelAutoRenewal, resume, resubscribe, changePaymentMethod, payNow: what the licence page offers now
+             * @description what the licence page offers now, in its order
              */
-            allowedActions: string[];
+            allowedActions: components["schemas"]["Action"][];
             /** Depositdeadline */
             depositDeadline: string | null;
             /** Devices */
@@ -1662,8 +1681,7 @@ export interface components {
             scheduledPayment: components["schemas"]["ScheduledPayment"] | null;
             /** Startsat */
             startsAt: string | null;
-            /** State */
-            state: string;
+            state: components["schemas"]["LicenceState"];
         };
         /**
          * VirtualAccount

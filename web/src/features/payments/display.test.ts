@@ -9,7 +9,7 @@ describe('payment record display', () => {
     expect(paymentStatus({ status: 'paid', cancelAmount: 0 })).toBe('paid');
     expect(paymentStatus({ status: 'cancelled', cancelAmount: 100 })).toBe('refunded');
     expect(paymentStatus({ status: 'cancelled', cancelAmount: 0 })).toBe('cancelled');
-    expect(paymentStatus({ status: 'RESERVED', cancelAmount: 0 })).toBe('reserved');
+    expect(paymentStatus({ status: 'reserved', cancelAmount: 0 })).toBe('reserved');
   });
 
   it('names kakaopay and naverpay by their gateway', () => {

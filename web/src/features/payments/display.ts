@@ -3,7 +3,7 @@ import type { PaymentRecord } from '../../api/models';
 
 /** The record's status; a cancelled payment with a refunded amount shows as refunded. */
 export function paymentStatus(record: Pick<PaymentRecord, 'status' | 'cancelAmount'>): string {
-  const status = record.status.toLowerCase();
+  const { status } = record;
   if (status === 'cancelled' && record.cancelAmount > 0) return 'refunded';
   return status;
 }

@@ -37,7 +37,7 @@ describe('subscriptionDate', () => {
     });
   });
   it('shows the end of the paid period when nothing will be charged', () => {
-    for (const status of ['cancelled', 'ended']) {
+    for (const status of ['cancelled', 'ended'] as const) {
       expect(subscriptionDate({ status, nextPaymentAt: null, paidUntil: '2026-12-01T00:00:00Z' })).toEqual({
         kind: 'paidUntil',
         at: '2026-12-01T00:00:00Z',

@@ -52,10 +52,14 @@ from events.values import Currency
 # Retries after a failed renewal, counted from the period's due date; then the subscription ends.
 DUNNING_SCHEDULE = (timedelta(days=1), timedelta(days=3), timedelta(days=7))
 
+# A yearly subscriber is told this long before the renewal charges them (monthly ones are not).
+RENEWAL_NOTICE = timedelta(days=7)
+YEARLY_LIFE = 365
+
 
 def period_length(life_days: int) -> timedelta:
     """Spec section 9: a life of 365 days renews yearly (365 days), anything else every 30 days."""
-    return timedelta(days=365) if life_days == 365 else timedelta(days=30)
+    return timedelta(days=365) if life_days == YEARLY_LIFE else timedelta(days=30)
 
 
 class SubscriptionStatus(Enum):

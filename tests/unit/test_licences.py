@@ -10,7 +10,7 @@ import pytest
 
 from domain.catalogue.licences import load_catalogue
 from domain.errors import ErrorCode
-from domain.licences.actions import Action, LicenceFacts, action_names, licence_actions
+from domain.licences.actions import Action, LicenceFacts, in_display_order, licence_actions
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
 from tests.support import START
 from tests.unit.billing_world import refused
@@ -254,6 +254,11 @@ def test_only_a_paid_licence_with_a_bigger_plan_of_its_product_can_be_upgraded(
 def test_the_same_rules_answer_for_a_view_rows_facts_in_the_pages_order() -> None:
     facts = LicenceFacts("active", START + timedelta(days=30), 1, 3, "purchase", "uncpa", 30)
     allowed = licence_actions(facts, CATALOGUE, START)
-    assert action_names(allowed) == ["registerDevice", "renameDevice", "removeDevice", "upgrade"]
+    assert [action.value for action in in_display_order(allowed)] == [
+        "registerDevice",
+        "renameDevice",
+        "removeDevice",
+        "upgrade",
+    ]
     revoked = LicenceFacts("revoked", START, 0, 3, "purchase", "uncpa", 30)
     assert licence_actions(revoked, CATALOGUE, START - timedelta(days=1)) == set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from uuid import UUID
 
 from celery import shared_task
@@ -11,7 +11,7 @@ from bootstrap import Services
 from domain.accounts.account import Account
 from domain.subscriptions.mails import render_subscription_mail
 from domain.subscriptions.renewal import renew_if_due
-from domain.subscriptions.subscription import Subscription
+from domain.subscriptions.subscription import RENEWAL_NOTICE, YEARLY_LIFE, Subscription
 from projections.subscriptions import due_subscriptions, upcoming_renewals
 from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
@@ -46,9 +46,6 @@ def renew_one(self: ServicesTask, subscription_id: str) -> str | None:
     return outcome.merchant_uid
 
 
-UPCOMING_NOTICE = timedelta(days=7)
-
-
 def deliver_subscription_mail(
     services: Services,
     *,
@@ -80,7 +77,7 @@ def remind_upcoming_annual_renewals(services: Services) -> int:
     """Mail every yearly subscriber whose renewal is within a week (once per period); how many were mailed."""
     now = services.clock.now()
     mailed = 0
-    for row in upcoming_renewals(services.views, now, now + UPCOMING_NOTICE, life=365):
+    for row in upcoming_renewals(services.views, now, now + RENEWAL_NOTICE, life=YEARLY_LIFE):
         task_id = f"upcoming-{row['subscription_id']}-{row['paid_until']}"
         due = datetime.fromisoformat(row["paid_until"])
         if deliver_subscription_mail(

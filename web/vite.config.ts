@@ -23,12 +23,18 @@ export default defineConfig({
     },
   },
   test: {
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test/setup.ts'],
     // A page test's first render imports the lazy page and its chunks; on a loaded 2-core machine
     // that alone can pass the default 5 s.
     testTimeout: 15_000,
     restoreMocks: true,
+    // Components render in jsdom; pure modules run in Node, which starts far quicker (a module that
+    // needs the browser's globals says so with a `@vitest-environment jsdom` comment).
+    projects: [
+      {
+        extends: true,
+        test: { name: 'dom', environment: 'jsdom', include: ['src/**/*.test.tsx'], setupFiles: ['src/test/setup.ts'] },
+      },
+      { extends: true, test: { name: 'pure', environment: 'node', include: ['src/**/*.test.ts'] } },
+    ],
   },
 });

@@ -10,8 +10,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 run: install web
 	@mkdir -p var
-	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (Ctrl-C stops everything)"
-	$(BIN)/honcho start -f Procfile
+	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (a process that dies is restarted; Ctrl-C stops everything)"
+	$(PY) -m bootstrap.stack
 
 test: install web lint test-python test-web e2e
 	@echo "make test: all suites passed"
@@ -45,8 +45,10 @@ test-web: web/node_modules/.installed
 	cd web && $(NPM) run typecheck --silent && $(NPM) run lint --silent && $(NPM) test --silent
 
 e2e: install web
-	cd web && $(NPM) run e2e || { echo "--- end of var/e2e/stack.log (the processes under test) ---"; \
-		tail -n 60 "$${E2E_VAR_DIR:-../var/e2e}/stack.log" 2>/dev/null; exit 1; }
+	cd web && $(NPM) run e2e || { e2e_var="$${E2E_VAR_DIR:-../var/e2e}"; \
+		echo "--- end of $$e2e_var/stack.log (the supervisor: which process exited, and how) ---"; \
+		tail -n 60 "$$e2e_var/stack.log" 2>/dev/null; \
+		for log in "$$e2e_var"/logs/*.log; do echo "--- end of $$log ---"; tail -n 25 "$$log"; done 2>/dev/null; exit 1; }
 
 clean:
 	rm -rf var/e2e web/dist web/test-results web/playwright-report

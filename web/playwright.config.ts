@@ -5,13 +5,15 @@ import { defineConfig, devices } from '@playwright/test';
 /**
  * End-to-end tests in Debian's Chromium against the real backend, which serves web/dist.
  *
- *   npm run build && npm run e2e                 # the real stack (Procfile via honcho), the default
+ *   npm run build && npm run e2e                 # the real stack (Procfile under supervisord), the default
  *   E2E_SERVER=preview npm run e2e               # `vite preview` of web/dist instead (no backend)
  *
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), E2E_PORT (default 8765),
  * E2E_SERVER_LOG=1 to see the servers' output (otherwise it is kept in var/e2e/stack.log). The
  * stack is every process of the Procfile (api, projector, reactor, worker, beat, PortOne sandbox on
- * E2E_PORT + 1) on a fresh var/e2e, so mail lands in var/e2e/outbox/ for tests to open.
+ * E2E_PORT + 1) on a fresh var/e2e, so mail lands in var/e2e/outbox/ for tests to open. The stack runs
+ * under `python -m bootstrap.stack`: a process that dies is restarted, var/e2e/stack.log names it, and
+ * each process's output is kept in var/e2e/logs/<name>.log.
  */
 const webDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(webDir, '..');
@@ -20,7 +22,7 @@ const baseURL = `http://127.0.0.1:${port}`;
 const usePreview = process.env.E2E_SERVER === 'preview';
 // E2E_VAR_DIR lets two runs side by side keep apart (each empties its own directory at start).
 const varDir = process.env.E2E_VAR_DIR ? path.resolve(process.env.E2E_VAR_DIR) : path.join(repoRoot, 'var', 'e2e');
-const honcho = path.join(repoRoot, '.venv', 'bin', 'honcho');
+const python = path.join(repoRoot, '.venv', 'bin', 'python');
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -39,13 +41,15 @@ const adminToken = process.env.E2E_ADMIN_TOKEN ?? 'e2e-admin';
 // Tests that move the stack's shared clock run last, on their own, so no other test sees time jump.
 const timeTravel = /time-travel\/.*\.spec\.ts$/;
 
-// Without E2E_SERVER_LOG the stack's output goes to var/e2e/stack.log, which `make e2e` prints the end of
-// when a test fails: honcho stops every process when one exits, and that log says which one and why.
-const stackOutput = process.env.E2E_SERVER_LOG ? '' : ` > "${path.join(varDir, 'stack.log')}" 2>&1`;
+// Without E2E_SERVER_LOG the supervisor's log goes to var/e2e/stack.log and each process's output to
+// var/e2e/logs/<name>.log; `make e2e` prints the end of each when a test fails.
+const stackOutput = process.env.E2E_SERVER_LOG
+  ? ''
+  : ` --process-logs "${path.join(varDir, 'logs')}" >> "${path.join(varDir, 'stack.log')}" 2>&1`;
 
 const backendServer = {
   // A fresh, empty var dir per run so that every run starts from the same state.
-  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${honcho}" start -f Procfile${stackOutput}`,
+  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${python}" -m bootstrap.stack${stackOutput}`,
   cwd: repoRoot,
   url: `${baseURL}/web/unicornpro/v1/health`,
   env: {
@@ -107,7 +111,7 @@ export default defineConfig({
     ...(usePreview ? previewServer : backendServer),
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    // honcho stops its processes on SIGTERM; the default SIGKILL of the group left them running.
+    // supervisord stops its processes on SIGTERM; the default SIGKILL of the group left them running.
     gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     // The server's log is noisy; E2E_SERVER_LOG=1 shows it.
     stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',

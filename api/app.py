@@ -21,6 +21,7 @@ from api.routers import (
     subscriptions,
     test_harness,
 )
+from api.security_headers import SecurityHeaders
 from api.services import Services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     install_error_handlers(app)
     install_error_docs(app)
     install_middleware(app, settings.request_budget_seconds)
+    app.add_middleware(SecurityHeaders, settings=settings)
 
     api = APIRouter(prefix=API_PREFIX)
     api.include_router(health.router)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
@@ -10,6 +10,7 @@ from pydantic.alias_generators import to_camel
 from api.auth import CallerDep, clear_session_cookies, refresh_cookie, set_session_cookies
 from api.error_docs import errors
 from api.errors import error_response
+from api.security_headers import refuse_cross_site
 from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
 from domain.accounts.support_desk import support_desk_identity
@@ -70,7 +71,9 @@ def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
 @router.post(
     "/login",
     response_model=AuthBody,
-    responses=errors(ErrorCode.TOO_MANY_REQUESTS, ErrorCode.EMAIL_OR_PASSWORD_MISMATCH),
+    responses=errors(ErrorCode.TOO_MANY_REQUESTS, ErrorCode.EMAIL_OR_PASSWORD_MISMATCH, ErrorCode.FORBIDDEN),
+    # A login from another site would set our cookies for the attacker's account (login CSRF).
+    dependencies=[Depends(refuse_cross_site)],
 )
 def login(services: ServicesDep, request: Request, credentials: Credentials) -> JSONResponse:
     """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies."""
@@ -86,7 +89,12 @@ def login(services: ServicesDep, request: Request, credentials: Credentials) -> 
     return _answer(services, session)
 
 
-@router.get("/refresh", response_model=AuthBody, responses=errors(ErrorCode.UNAUTHORIZED))
+@router.get(
+    "/refresh",
+    response_model=AuthBody,
+    responses=errors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN),
+    dependencies=[Depends(refuse_cross_site)],
+)
 def refresh(services: ServicesDep, request: Request) -> JSONResponse:
     """A new access token for the rt cookie, which is rotated; an old rt revokes the whole family."""
     try:
@@ -100,7 +108,9 @@ def refresh(services: ServicesDep, request: Request) -> JSONResponse:
     return _answer(services, session)
 
 
-@router.post("/logout", response_model=Done)
+@router.post(
+    "/logout", response_model=Done, responses=errors(ErrorCode.FORBIDDEN), dependencies=[Depends(refuse_cross_site)]
+)
 def logout(services: ServicesDep, request: Request) -> JSONResponse:
     """End the session of the rt cookie and clear both cookies."""
     log_out(services.store, services.clock, refresh_cookie(request))

@@ -4,7 +4,7 @@
  * (6 digits) or a business number (10 digits). Messages are keys of `purchase.validation`. These
  * fields are only ever sent to the billing-key calls, never with an order.
  */
-import { z } from 'zod';
+import { z } from '../forms/zod';
 import type { CardBody } from '../api/models';
 
 /** Months of a card's validity, 01 to 12. */

@@ -2,7 +2,7 @@
  * Field rules shared by the forms of several features (spec section 5). Messages are keys that
  * each feature's `validation` catalogue translates, so one rule serves every language.
  */
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Keys the shared rules use as messages. */
 export type FieldRuleKey = 'required' | 'email' | 'password';

@@ -2,7 +2,7 @@
  * Form schemas of the account pages (spec section 5). Messages are keys of `auth.validation` in
  * the catalogues, so one schema serves every language.
  */
-import { z } from 'zod';
+import { z } from '../../forms/zod';
 import { emailField, type FieldRuleKey } from '../../forms/fields';
 
 const required = 'required' satisfies FieldRuleKey;

@@ -1,5 +1,5 @@
 /** Forms of the licence pages: register a licence by key, rename a device. Messages are keys of `licences.validation`. */
-import { z } from 'zod';
+import { z } from '../../forms/zod';
 
 export type LicenceValidationKey = 'required' | 'licenseKey' | 'deviceName';
 

@@ -3,7 +3,7 @@
  * `purchase.validation` in the catalogues, so one schema serves every language. The card entry of
  * a subscription has its own schema (billing/cardSchema.ts).
  */
-import { z } from 'zod';
+import { z } from '../../forms/zod';
 import { PAYMENT_METHODS } from '../../billing/paymentMethods';
 import { EMAIL_RULE, missingAgreement } from '../../forms/fields';
 

@@ -1,0 +1,93 @@
+"""Security headers on every answer, and cross-site requests kept off the cookie-authenticated calls.
+
+The content security policy allows our own origin, the payment gateway's script and what its
+window needs: the real PortOne SDK opens its payment forms in frames and posts forms to card
+companies over https, so frames and form targets allow https (and the sandbox's origin when it is
+the gateway). Images may come from https (event banners can name outside images). Nothing may
+frame our pages. HSTS is sent only over https, where it means something.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from fastapi import Request
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from config.settings import Settings
+from domain.errors import DomainError, ErrorCode
+
+HSTS = "max-age=31536000; includeSubDomains"
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def content_security_policy(settings: Settings) -> str:
+    """The policy for our pages, given where the payment script comes from."""
+    gateway = _origin(settings.payment_script_url)
+    directives = {
+        "default-src": "'self'",
+        "script-src": f"'self' {gateway}",
+        "style-src": "'self' 'unsafe-inline'",
+        "img-src": "'self' data: https:",
+        "font-src": "'self' data:",
+        "connect-src": "'self'",
+        "frame-src": f"'self' https: {gateway}",
+        "form-action": f"'self' https: {gateway}",
+        "object-src": "'none'",
+        "base-uri": "'self'",
+        "frame-ancestors": "'none'",
+    }
+    return "; ".join(f"{name} {' '.join(sources.split())}" for name, sources in directives.items())
+
+
+class SecurityHeaders:
+    """Pure ASGI: adds the headers to every response's start, whatever produced it."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.headers = {
+            "Content-Security-Policy": content_security_policy(settings),
+            "X-Content-Type-Options": "nosniff",
+            "X-Frame-Options": "DENY",
+            "Referrer-Policy": "strict-origin-when-cross-origin",
+            "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+        }
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        https = scope.get("scheme") == "https"
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in self.headers.items():
+                    headers.setdefault(name, value)
+                if https:
+                    headers.setdefault("Strict-Transport-Security", HSTS)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def refuse_cross_site(request: Request) -> None:
+    """403 for a call that rides on our cookies from another site (CSRF).
+
+    Browsers say where a request comes from in Sec-Fetch-Site; only our own pages (same-origin) or
+    the user's own navigation (none) may use the refresh cookie. Without that header (an old
+    browser), an Origin header naming another origin is refused.
+    """
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        if site not in ("same-origin", "none"):
+            raise DomainError(ErrorCode.FORBIDDEN, f"cross-site request ({site})")
+        return
+    origin = request.headers.get("origin")
+    if origin is not None and origin != _origin(str(request.base_url)):
+        raise DomainError(ErrorCode.FORBIDDEN, "cross-site request (origin)")

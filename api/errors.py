@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -13,6 +14,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api.language import request_language
 from api.schemas import CamelModel
 from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
+from domain.payments.gateway import GatewayUnreachableError
+
+log = logging.getLogger(__name__)
 
 
 class ErrorBody(CamelModel):
@@ -63,8 +67,16 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _gateway_unreachable(request: Request, exc: Exception) -> JSONResponse:
+    # Nothing was recorded (the domain records a charge only once the gateway has answered), so the
+    # caller may simply try again; the same merchantUid never charges twice.
+    log.warning("gateway unreachable on %s %s: %s", request.method, request.url.path, exc)
+    return error_response(request, ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Every failure the API can produce leaves as the envelope."""
     app.add_exception_handler(DomainError, _domain_error)
+    app.add_exception_handler(GatewayUnreachableError, _gateway_unreachable)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

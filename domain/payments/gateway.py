@@ -51,6 +51,11 @@ class PaymentNotFoundAtGatewayError(Exception):
     """The gateway has no payment with that id."""
 
 
+class GatewayUnreachableError(Exception):
+    """The gateway did not answer (a timeout, a 5xx): what it did is unknown until the payment is read
+    back. Callers answer 503 (-1002) or retry later with the same merchantUid, which never charges twice."""
+
+
 class PaymentGateway(Protocol):
     """The calls the purchase flow makes to the gateway."""
 

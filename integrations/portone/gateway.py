@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from domain.payments.cards import Card
 from domain.payments.gateway import (
     BillingKeyNotFoundAtGatewayError,
     BillingKeyRefusedError,
     GatewayPayment,
     GatewayStatus,
+    GatewayUnreachableError,
     IssuedBillingKey,
     PaymentNotFoundAtGatewayError,
 )
@@ -20,45 +25,77 @@ from integrations.portone.errors import (
 )
 from integrations.portone.models import CardDetails, Customer, Payment
 
+logger = logging.getLogger(__name__)
+
 
 class PortOneGateway:
-    """Adapts PortOne's payments to the domain's view of them."""
+    """Adapts PortOne's payments to the domain's view of them.
+
+    A call the gateway does not answer raises GatewayUnreachableError. A charge is different: the
+    gateway may have made it and lost the answer, so the charge is read back by its merchantUid first,
+    and only a charge the gateway has no record of is reported unreachable (safe to try again).
+    """
 
     def __init__(self, client: PortOneClient) -> None:
         self._client = client
 
     def prepare(self, merchant_uid: str, amount: int) -> None:
-        self._client.prepare(merchant_uid, amount)
+        with _reachable():
+            self._client.prepare(merchant_uid, amount)
 
     def get_payment(self, imp_uid: str) -> GatewayPayment:
         try:
-            return to_gateway_payment(self._client.get_payment(imp_uid))
+            with _reachable():
+                return to_gateway_payment(self._client.get_payment(imp_uid))
         except PaymentNotFoundError as error:
             raise PaymentNotFoundAtGatewayError(imp_uid) from error
 
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
-        return to_gateway_payment(self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason))
+        with _reachable():
+            cancelled = self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason)
+        return to_gateway_payment(cancelled)
 
     def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:
-        return to_gateway_payment(
-            self._client.charge_again(customer_uid=customer_uid, merchant_uid=merchant_uid, amount=amount, name=name)
-        )
+        try:
+            charged = self._client.charge_again(
+                customer_uid=customer_uid, merchant_uid=merchant_uid, amount=amount, name=name
+            )
+        except GatewayUnavailableError as lost:
+            logger.warning("portone: charge %s went unanswered (%s); reading it back", merchant_uid, lost.message)
+            return self._charge_made(merchant_uid, lost)
+        except PortOneError as refused:
+            # A gateway that refuses a repeated merchantUid (the real one does) still holds the first charge.
+            try:
+                return self._charge_made(merchant_uid, refused)
+            except GatewayUnreachableError:
+                raise refused from None
+        return to_gateway_payment(charged)
+
+    def _charge_made(self, merchant_uid: str, lost: PortOneError) -> GatewayPayment:
+        """The charge the gateway made for ``merchant_uid``, or GatewayUnreachableError if it made none."""
+        try:
+            with _reachable():
+                return to_gateway_payment(self._client.find_payment(merchant_uid))
+        except PaymentNotFoundError:
+            raise GatewayUnreachableError(f"{merchant_uid}: no answer and no charge made ({lost.message})") from None
 
     def issue_billing_key(self, customer_uid: str, card: Card, pg: str) -> IssuedBillingKey:
         details = CardDetails(
             number=card.dashed_number, expiry=card.expiry, birth=card.birth, pwd_2digit=card.password_2digit
         )
         try:
-            customer = self._client.issue_billing_key(customer_uid, details, pg=pg)
+            with _reachable():
+                customer = self._client.issue_billing_key(customer_uid, details, pg=pg)
+        except GatewayUnreachableError:
+            raise
         except PortOneError as refused:
-            if isinstance(refused, GatewayUnavailableError):
-                raise
             raise BillingKeyRefusedError(refused.message or "refused") from None
         return to_issued_billing_key(customer, pg)
 
     def billing_key(self, customer_uid: str) -> IssuedBillingKey:
         try:
-            customer = self._client.get_billing_key(customer_uid)
+            with _reachable():
+                customer = self._client.get_billing_key(customer_uid)
         except BillingKeyNotFoundError as missing:
             raise BillingKeyNotFoundAtGatewayError(customer_uid) from missing
         return to_issued_billing_key(customer, "")
@@ -66,6 +103,15 @@ class PortOneGateway:
     def close(self) -> None:
         """Release the HTTP connection pool."""
         self._client.close()
+
+
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """The client's 'no answer' as the domain's GatewayUnreachableError (the message names no card)."""
+    try:
+        yield
+    except GatewayUnavailableError as unanswered:
+        raise GatewayUnreachableError(unanswered.message or "the gateway did not answer") from None
 
 
 def to_issued_billing_key(customer: Customer, requested_pg: str) -> IssuedBillingKey:

@@ -9,6 +9,7 @@ from celery import shared_task
 
 from bootstrap import Services
 from domain.accounts.account import Account
+from domain.payments.gateway import GatewayUnreachableError
 from domain.subscriptions.mails import render_subscription_mail
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import RENEWAL_NOTICE, YEARLY_LIFE, Subscription
@@ -31,7 +32,9 @@ def renew_due(self: ServicesTask) -> int:
     name="subscriptions.renew_one",
     base=ServicesTask,
     bind=True,
-    autoretry_for=(OSError,),
+    # A gateway that did not answer made no charge (the adapter reads a lost answer back), so trying
+    # again with the same merchantUid is safe; beat's next pass would pick it up anyway.
+    autoretry_for=(OSError, GatewayUnreachableError),
     retry_backoff=True,
     max_retries=5,
 )

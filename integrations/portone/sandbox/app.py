@@ -6,6 +6,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -15,6 +16,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from integrations.portone.sandbox.errors import BadRequestError, SandboxError
+from integrations.portone.sandbox.faults import FaultInjection, FaultPlan, Faults
 from integrations.portone.sandbox.pages import IMP_SCRIPT, render_checkout, render_receipt
 from integrations.portone.sandbox.records import Status
 from integrations.portone.sandbox.schemas import (
@@ -145,8 +147,28 @@ def _api_router(sandbox: Sandbox) -> APIRouter:
     return router
 
 
-def _sandbox_router(sandbox: Sandbox, notifier: Notifier) -> APIRouter:
+def _sandbox_router(sandbox: Sandbox, notifier: Notifier, faults: Faults) -> APIRouter:
     router = APIRouter(prefix="/sandbox", tags=["sandbox"])
+
+    @router.get("/faults")
+    def current_faults() -> Params:
+        """The faults the REST API is playing now (faults.py)."""
+        return asdict(faults.plan())
+
+    @router.post("/faults")
+    def plan_faults(body: Body) -> Params:
+        """From now on: latency_seconds, fail_next, lose_next, path_prefix (missing ones reset)."""
+        try:
+            plan = FaultPlan(
+                latency_seconds=float(body.get("latency_seconds", 0.0)),
+                fail_next=int(body.get("fail_next", 0)),
+                lose_next=int(body.get("lose_next", 0)),
+                path_prefix=str(body.get("path_prefix", "")),
+            )
+        except (TypeError, ValueError) as error:
+            raise BadRequestError(f"invalid fault plan: {error}") from None
+        faults.set(plan)
+        return asdict(plan)
 
     @router.get("/health")
     def health() -> Params:
@@ -271,9 +293,12 @@ def create_sandbox_app(
         openapi_url="/sandbox/openapi.json",
         redoc_url=None,
     )
+    faults = Faults(settings.latency_seconds)
     app.state.sandbox = sandbox
     app.state.notifier = sender
+    app.state.faults = faults
     _install_error_handlers(app)
+    app.add_middleware(FaultInjection, faults=faults)
     app.include_router(_api_router(sandbox))
-    app.include_router(_sandbox_router(sandbox, sender))
+    app.include_router(_sandbox_router(sandbox, sender, faults))
     return app

@@ -32,3 +32,5 @@ class SandboxSettings(BaseSettings):
     vbank_valid_days: int = Field(default=3, gt=0)
     vbank_holder: str = "UNICORNPRO"
     webhook_timeout_seconds: float = Field(default=5.0, gt=0)
+    latency_seconds: float = Field(default=0.0, ge=0)
+    """How long every REST answer waits, as a real gateway's does (faults.py; PORTONE_SANDBOX_LATENCY_SECONDS)."""

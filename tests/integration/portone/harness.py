@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -145,6 +147,17 @@ class RunningSandbox:
     def client(self, **kwargs: Any) -> PortOneClient:
         """A PortOne client pointed at this sandbox, on the test clock."""
         return PortOneClient(self.base_url, IMP_KEY, IMP_SECRET, clock=self.clock, **kwargs)
+
+    def plan_faults(self, **plan: Any) -> None:
+        """From now on the REST API misbehaves so (latency_seconds, fail_next, lose_next, path_prefix)."""
+        response = self.http.post(f"{self.base_url}/sandbox/faults", json=plan)
+        assert response.status_code == 200, response.text
+
+    def charges_for(self, merchant_uid: str) -> list[str]:
+        """The status of every payment the gateway holds for one merchantUid (read from its own file)."""
+        with sqlite3.connect(self.db_path) as db:
+            rows = db.execute("SELECT data FROM payments WHERE merchant_uid = ? ORDER BY seq", (merchant_uid,))
+            return [json.loads(data)["status"] for (data,) in rows]
 
     # The customer's side, as a browser or the e2e tests drive it.
 

@@ -136,11 +136,16 @@ class Desk:
 
 
 @pytest.fixture
-def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[Desk]:
+def portone_timeout() -> float:
+    """How long the desk's PortOne client waits for an answer (a test of slow answers shortens it)."""
+    return 15.0
+
+
+@pytest.fixture
+def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock, portone_timeout: float) -> Iterator[Desk]:
     # One set of services plays the API and the workers: the same log, views, clock and gateway.
-    services = Services.build(
-        settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=PortOneGateway(sandbox.client())
-    )
+    gateway = PortOneGateway(sandbox.client(timeout=portone_timeout))
+    services = Services.build(settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=gateway)
     client = TestClient(create_app(services=services))
     client.post(f"{V1}/accounts", json={"email": SUBSCRIBER, "pw": PASSWORD, "language": "ko"})
     with running_projector(settings):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import eventsourcing.persistence
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -74,9 +76,26 @@ async def _gateway_unreachable(request: Request, exc: Exception) -> JSONResponse
     return error_response(request, ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503)
 
 
+# The database did not answer (restarting, unreachable, a pool with no connection to give): the write,
+# if any, did not commit, so the caller may try again.
+STORE_UNAVAILABLE = (
+    eventsourcing.persistence.OperationalError,
+    eventsourcing.persistence.InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+
+
+async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    log.warning("store unavailable on %s %s: %s", request.method, request.url.path, type(exc).__name__)
+    return error_response(request, ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Every failure the API can produce leaves as the envelope."""
     app.add_exception_handler(DomainError, _domain_error)
     app.add_exception_handler(GatewayUnreachableError, _gateway_unreachable)
+    for unavailable in STORE_UNAVAILABLE:
+        app.add_exception_handler(unavailable, _store_unavailable)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -1,10 +1,20 @@
-"""The projector: keeps every view following the log, one thread per view."""
+"""The projector: keeps every view following the log, one thread per view.
+
+A view that fails on an event (a bug in the view, the database going away) stalls alone: it logs
+the error, waits (0.5 s, doubling to 30 s) and tries the same event again, for as long as it takes.
+It never skips an event, and the other views keep going. Once the cause is gone (the database is
+back, the fixed view is deployed) it resumes where it stopped, each event applied exactly once,
+because its position only moves with the rows the event wrote. ``stalls`` says which views wait.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from events.application import EventLog
 from projections.database import ViewDatabase
@@ -12,6 +22,36 @@ from projections.follower import ViewProcessor, follow
 from projections.view import View
 
 log = logging.getLogger(__name__)
+
+FIRST_RETRY_SECONDS = 0.5
+LONGEST_RETRY_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Stall:
+    """A view waiting to retry the event after ``position``."""
+
+    view: str
+    position: int
+    error: str
+    attempts: int
+    since: float  # time.monotonic() of the first failure
+
+
+class _ClearsStallOnProgress:
+    """A processor that tells the projector when it applies an event again."""
+
+    def __init__(self, processor: ViewProcessor, progressed: Any) -> None:
+        self._processor = processor
+        self._progressed = progressed
+        self.name = processor.name
+
+    def position(self) -> int:
+        return self._processor.position()
+
+    def process(self, event: Any, notification_id: int, previous: int) -> None:
+        self._processor.process(event, notification_id, previous)
+        self._progressed(self.name)
 
 
 class Projector:
@@ -27,7 +67,14 @@ class Projector:
         self._log = log_app
         self._poll_interval = poll_interval
         self.processors = {view.name: ViewProcessor(view, db, log_app.name) for view in views}
-        self.errors: list[BaseException] = []
+        self._stalls: dict[str, Stall] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def stalls(self) -> dict[str, Stall]:
+        """The views that are waiting to retry an event, by name."""
+        with self._lock:
+            return dict(self._stalls)
 
     def setup(self) -> None:
         """Create every view's tables (idempotent)."""
@@ -35,7 +82,7 @@ class Projector:
             processor.setup()
 
     def run(self, stop: threading.Event) -> None:
-        """Follow the log until ``stop`` is set; a view that fails stops them all."""
+        """Follow the log until ``stop`` is set; a view that fails retries alone (see the module)."""
         self.setup()
         threads = [
             threading.Thread(target=self._follow, args=(processor, stop), name=f"view-{name}")
@@ -45,16 +92,48 @@ class Projector:
             thread.start()
         for thread in threads:
             thread.join()
-        if self.errors:
-            raise self.errors[0]
 
     def _follow(self, processor: ViewProcessor, stop: threading.Event) -> None:
+        watched = _ClearsStallOnProgress(processor, self._progressed)
+        delay = FIRST_RETRY_SECONDS
+        while not stop.is_set():
+            try:
+                follow(self._log, watched, stop, self._poll_interval)
+                return
+            except Exception as error:
+                stall = self._stalled(processor, error)
+                log.exception(
+                    "view %s stalled after %s (attempt %s); retrying in %.1fs",
+                    stall.view, stall.position, stall.attempts, delay,
+                )  # fmt: skip
+            if stop.wait(delay):
+                return
+            delay = min(delay * 2, LONGEST_RETRY_SECONDS)
+
+    def _stalled(self, processor: ViewProcessor, error: Exception) -> Stall:
+        with self._lock:
+            earlier = self._stalls.get(processor.name)
         try:
-            follow(self._log, processor, stop, self._poll_interval)
-        except BaseException as error:  # the whole projector stops, and its supervisor restarts it
-            log.exception("view %s failed", processor.name)
-            self.errors.append(error)
-            stop.set()
+            position = processor.position()
+        except Exception:  # the database itself may be what failed
+            position = earlier.position if earlier else -1
+        stall = Stall(
+            view=processor.name,
+            position=position,
+            error=f"{type(error).__name__}: {error}",
+            attempts=earlier.attempts + 1 if earlier else 1,
+            since=earlier.since if earlier else time.monotonic(),
+        )
+        with self._lock:
+            self._stalls[processor.name] = stall
+        return stall
+
+    def _progressed(self, name: str) -> None:
+        if name in self._stalls:  # a plain read first: the common case takes no lock
+            with self._lock:
+                stall = self._stalls.pop(name, None)
+            if stall is not None:
+                log.info("view %s resumed after %s attempts", name, stall.attempts)
 
     def rebuild(self, names: Sequence[str]) -> None:
         """Empty the named views (all when none named) and rewind them to the start of the log."""

@@ -1,4 +1,8 @@
-"""Liveness and readiness: is the event store reachable, is the broker reachable."""
+"""Liveness and readiness: is the event store reachable, is the broker reachable.
+
+Without the store nothing works: 503, and a load balancer takes the process out. Without the broker
+purchases still work (the log is the outbox: the reactor sends the tasks once the broker is back),
+so the API stays in service and says it is degraded."""
 
 from __future__ import annotations
 
@@ -19,15 +23,15 @@ router = APIRouter(tags=["health"])
     summary="Health of the store and the broker",
     responses={
         503: {
-            "description": "The store or the broker does not respond (the same report)",
+            "description": "The store does not respond (the same report)",
             "content": {"application/json": {"schema": {}}},
         }
     },
 )
 def health(services: ServicesDep) -> JSONResponse:
-    """Answers 200 when the event store and the broker both respond, else 503."""
+    """200 when the store responds (status "ok", or "degraded" without the broker), else 503."""
     report: dict[str, Any] = {"store": services.settings.store_kind}
-    healthy = True
+    healthy, degraded = True, False
     try:
         report["logHead"] = services.store.max_notification_id()
         report["views"] = positions(services.views, services.store.name)
@@ -38,8 +42,8 @@ def health(services: ServicesDep) -> JSONResponse:
     try:
         check_broker(services.settings)
         report["brokerStatus"] = "ok"
-    except Exception as error:  # same for the broker
-        healthy = False
+    except Exception as error:  # the broker's failure degrades the service, it does not stop it
+        degraded = True
         report["brokerStatus"] = f"error: {type(error).__name__}"
-    report["status"] = "ok" if healthy else "unavailable"
+    report["status"] = "unavailable" if not healthy else "degraded" if degraded else "ok"
     return JSONResponse(status_code=200 if healthy else 503, content=report)

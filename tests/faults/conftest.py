@@ -6,9 +6,9 @@ import pytest
 
 from tests.conftest import postgres_available, require
 from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
-from tests.integration.purchases.desk import desk
+from tests.integration.purchases.desk import desk, portone_timeout
 
-__all__ = ["clock", "desk", "sandbox", "start_sandbox", "webhook_receiver"]
+__all__ = ["clock", "desk", "portone_timeout", "sandbox", "start_sandbox", "webhook_receiver"]
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from domain.store import Storefront
 from integrations.portone.gateway import PortOneGateway
 from tests.integration.portone.conftest import clock, portone, sandbox, start_sandbox, webhook_receiver
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
-from tests.integration.purchases.desk import desk
+from tests.integration.purchases.desk import desk, portone_timeout
 
-__all__ = ["clock", "desk", "portone", "sandbox", "start_sandbox", "webhook_receiver"]
+__all__ = ["clock", "desk", "portone", "portone_timeout", "sandbox", "start_sandbox", "webhook_receiver"]
 
 
 @pytest.fixture

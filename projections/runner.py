@@ -12,13 +12,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from events.application import EventLog
 from projections.database import ViewDatabase
-from projections.follower import ViewProcessor, follow
+from projections.follower import Processor, ViewProcessor, follow
 from projections.view import View
 
 log = logging.getLogger(__name__)
@@ -38,10 +38,72 @@ class Stall:
     since: float  # time.monotonic() of the first failure
 
 
+def keep_following(
+    log_app: EventLog, processor: Processor, stop: threading.Event, poll_interval: float, stalls: StallLog
+) -> None:
+    """Follow the log until ``stop``; when the processor fails, note the stall in ``stalls``, wait, and
+    retry the same event (0.5 s, doubling to 30 s), for as long as it takes. Nothing is ever skipped."""
+    watched = _ClearsStallOnProgress(processor, stalls.clear)
+    delay = FIRST_RETRY_SECONDS
+    while not stop.is_set():
+        try:
+            follow(log_app, watched, stop, poll_interval)
+            return
+        except Exception as error:
+            stall = stalls.record(processor, error)
+            if stall.attempts == 1:  # a new stall, after progress: start the back-off over
+                delay = FIRST_RETRY_SECONDS
+            log.exception(
+                "%s stalled after %s (attempt %s); retrying in %.1fs", stall.view, stall.position, stall.attempts, delay
+            )
+        if stop.wait(delay):
+            return
+        delay = min(delay * 2, LONGEST_RETRY_SECONDS)
+
+
+class StallLog:
+    """Which processors are stalled, where, why and since when (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stalls: dict[str, Stall] = {}
+
+    def current(self) -> dict[str, Stall]:
+        with self._lock:
+            return dict(self._stalls)
+
+    def record(self, processor: Processor, error: Exception) -> Stall:
+        """Note that ``processor`` failed again (its position read when the database allows)."""
+        with self._lock:
+            earlier = self._stalls.get(processor.name)
+        try:
+            position = processor.position()
+        except Exception:  # the database itself may be what failed
+            position = earlier.position if earlier else -1
+        stall = Stall(
+            view=processor.name,
+            position=position,
+            error=f"{type(error).__name__}: {error}",
+            attempts=earlier.attempts + 1 if earlier else 1,
+            since=earlier.since if earlier else time.monotonic(),
+        )
+        with self._lock:
+            self._stalls[processor.name] = stall
+        return stall
+
+    def clear(self, name: str) -> None:
+        """``name`` applied an event: it is no longer stalled."""
+        if name in self._stalls:  # a plain read first: the common case takes no lock
+            with self._lock:
+                stall = self._stalls.pop(name, None)
+            if stall is not None:
+                log.info("%s resumed after %s attempts", name, stall.attempts)
+
+
 class _ClearsStallOnProgress:
     """A processor that tells the projector when it applies an event again."""
 
-    def __init__(self, processor: ViewProcessor, progressed: Any) -> None:
+    def __init__(self, processor: Processor, progressed: Callable[[str], None]) -> None:
         self._processor = processor
         self._progressed = progressed
         self.name = processor.name
@@ -67,14 +129,12 @@ class Projector:
         self._log = log_app
         self._poll_interval = poll_interval
         self.processors = {view.name: ViewProcessor(view, db, log_app.name) for view in views}
-        self._stalls: dict[str, Stall] = {}
-        self._lock = threading.Lock()
+        self._stalls = StallLog()
 
     @property
     def stalls(self) -> dict[str, Stall]:
         """The views that are waiting to retry an event, by name."""
-        with self._lock:
-            return dict(self._stalls)
+        return self._stalls.current()
 
     def setup(self) -> None:
         """Create every view's tables (idempotent)."""
@@ -94,46 +154,7 @@ class Projector:
             thread.join()
 
     def _follow(self, processor: ViewProcessor, stop: threading.Event) -> None:
-        watched = _ClearsStallOnProgress(processor, self._progressed)
-        delay = FIRST_RETRY_SECONDS
-        while not stop.is_set():
-            try:
-                follow(self._log, watched, stop, self._poll_interval)
-                return
-            except Exception as error:
-                stall = self._stalled(processor, error)
-                log.exception(
-                    "view %s stalled after %s (attempt %s); retrying in %.1fs",
-                    stall.view, stall.position, stall.attempts, delay,
-                )  # fmt: skip
-            if stop.wait(delay):
-                return
-            delay = min(delay * 2, LONGEST_RETRY_SECONDS)
-
-    def _stalled(self, processor: ViewProcessor, error: Exception) -> Stall:
-        with self._lock:
-            earlier = self._stalls.get(processor.name)
-        try:
-            position = processor.position()
-        except Exception:  # the database itself may be what failed
-            position = earlier.position if earlier else -1
-        stall = Stall(
-            view=processor.name,
-            position=position,
-            error=f"{type(error).__name__}: {error}",
-            attempts=earlier.attempts + 1 if earlier else 1,
-            since=earlier.since if earlier else time.monotonic(),
-        )
-        with self._lock:
-            self._stalls[processor.name] = stall
-        return stall
-
-    def _progressed(self, name: str) -> None:
-        if name in self._stalls:  # a plain read first: the common case takes no lock
-            with self._lock:
-                stall = self._stalls.pop(name, None)
-            if stall is not None:
-                log.info("view %s resumed after %s attempts", name, stall.attempts)
+        keep_following(self._log, processor, stop, self._poll_interval, self._stalls)
 
     def rebuild(self, names: Sequence[str]) -> None:
         """Empty the named views (all when none named) and rewind them to the start of the log."""

@@ -8,7 +8,7 @@ import sys
 import threading
 
 from bootstrap import Services
-from projections.follower import follow
+from projections.runner import StallLog, keep_following
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
 
@@ -29,7 +29,9 @@ def main(argv: list[str] | None = None) -> int:
         stop = threading.Event()
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda *_: stop.set())
-        follow(services.store, processor, stop, services.settings.projector_poll_seconds)
+        # A broker that is down (or any failure) stalls the reactor, which retries the same event with
+        # back-off until the tasks are sent: nothing is lost, the log is the outbox.
+        keep_following(services.store, processor, stop, services.settings.projector_poll_seconds, StallLog())
         return 0
     finally:
         services.close()

@@ -77,16 +77,14 @@ class Banner:
         return start, end
 
     def shows_at(self, now: datetime, country_code: str | None) -> bool:
-        """Active, inside its window (spec: with a start, between start and end; else while end is ahead), and
-        for the visitor's country (no countries: everywhere)."""
+        """Active, inside its window (spec: with a start, from start to end, open-ended without an end; without
+        a start, while its end is ahead, so a banner with neither never shows), and for the visitor's country
+        (no countries: everywhere)."""
         if not self.active:
             return False
         start, end = self.window
-        if start is not None and now < start:
-            return False
-        if end is not None and now > end:
-            return False
-        return not self.apply_country or (country_code or "").upper() in self.apply_country
+        in_window = (start <= now and (end is None or now <= end)) if start else (end is not None and now < end)
+        return in_window and (not self.apply_country or (country_code or "").upper() in self.apply_country)
 
     def as_record(self) -> dict[str, Any]:
         """The plain form events carry."""
@@ -195,13 +193,15 @@ class Showing:
 
 
 def showing(store: Storefront, now: datetime, country_code: str | None, group_id: UUID | None) -> Showing:
-    """The event banner (the code's group's when a code was given, else the newest) and the newest notice."""
+    """The event banner (the newest of the code's group, else the newest of no group) and the newest notice."""
     board = load_board(store)
     if board is None:
         return Showing(None, None)
-    events: Sequence[Banner] = board.showing(now, country_code, BannerType.EVENT)
-    if group_id is not None:
-        events = [item for item in events if item.coupon_group_id == group_id] or list(events)
+    every: Sequence[Banner] = board.showing(now, country_code, BannerType.EVENT)
+    # A banner advertising a coupon group shows to visitors who came with that group's code (its link
+    # carries the code); a banner of no group shows to everyone, and when the code's group has none.
+    events = [item for item in every if group_id is not None and item.coupon_group_id == group_id]
+    events = events or [item for item in every if item.coupon_group_id is None]
     notices = board.showing(now, country_code, BannerType.NOTICE)
     return Showing(events[0] if events else None, notices[0] if notices else None)
 

@@ -232,3 +232,20 @@ def test_twenty_buyers_race_for_a_one_use_code_and_exactly_one_keeps_the_coupon_
         if n.topic == "coupon.Redeemed"
     ]
     assert len(redeemed) == 1
+
+
+def test_a_code_disabled_between_order_and_payment_is_refused_at_confirm_and_refunded(shop: AdminShop) -> None:
+    created = shop.group(**TEST_GROUP, code="PAUSED")
+    order = shop.order(licenseId=111, code="PAUSED", email="late@example.com")
+    assert order["amount"] == 2030, "the price is fixed at the order"
+    imp_uid = shop.pay(order)
+    patch = {"id": created["couponGroup"]["id"], "enabled": False}
+    assert (
+        shop.client.patch(f"{V1}/test-harness/admin/coupons/group", json=patch, headers=shop.admin).status_code == 200
+    )
+    refused = shop.confirm(order, imp_uid)
+    assert (refused.status_code, refused.json()["errorCode"]) == (400, -603)
+    at_gateway = shop.services.payments.get_payment(imp_uid)
+    assert at_gateway.cancel_amount == at_gateway.amount == 2030, "the money went back"
+    again = shop.confirm(order, imp_uid)
+    assert again.json()["errorCode"] == -301, "the order stays cancelled"

@@ -12,8 +12,10 @@ from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
 from api.routers import (
     accounts,
+    admin,
     auth,
     billing_keys,
+    coupons,
     health,
     licence_links,
     licences,
@@ -64,8 +66,11 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(licence_links.router)
     api.include_router(billing_keys.router)
     api.include_router(subscriptions.router)
+    api.include_router(coupons.router)
+    api.include_router(coupons.banners)
     if settings.test_admin_token:
         api.include_router(test_harness.router)
+        api.include_router(admin.router)
     app.include_router(api)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -13,9 +13,10 @@ from config.settings import Settings, load_settings
 from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.clock import Clock
 from domain.payments.gateway import PaymentGateway
-from domain.ports import Mailer, PasswordHasher
+from domain.ports import Mailer, ObjectStore, PasswordHasher
 from domain.store import Storefront
 from integrations.mail import mailer_from_settings
+from integrations.object_store import FileObjectStore
 from integrations.passwords import Argon2Hasher
 from integrations.portone.client import PortOneClient
 from integrations.portone.gateway import PortOneGateway
@@ -42,6 +43,7 @@ class Services:
     hasher: PasswordHasher
     catalogue: Catalogue
     rate_limits: Storage
+    objects: ObjectStore
 
     @classmethod
     def build(
@@ -72,6 +74,7 @@ class Services:
             hasher=hasher or Argon2Hasher(),
             catalogue=load_catalogue(),
             rate_limits=rate_limit_storage(settings),
+            objects=FileObjectStore(settings.var_dir / "objects"),
         )
 
     def close(self) -> None:

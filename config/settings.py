@@ -42,6 +42,7 @@ class Settings(BaseSettings):
     broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")
     test_admin_token: str = Field(default="", alias="TEST_ADMIN_TOKEN", repr=False)
+    test_admin_email: str = Field(default="admin@unicornpro.test", alias="TEST_ADMIN_EMAIL")
     portone_base_url: str = Field(default="http://127.0.0.1:8001", alias="PORTONE_BASE_URL")
     portone_imp_key: str = Field(default="sandbox-imp-key", alias="PORTONE_IMP_KEY")
     portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET", repr=False)

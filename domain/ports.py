@@ -29,3 +29,19 @@ class Mailer(Protocol):
     """Delivers a rendered mail (SMTP in production, .eml files in the embedded default)."""
 
     def send(self, message: MailMessage) -> None: ...
+
+
+@dataclass(frozen=True)
+class StoredObject:
+    """A file kept in the object store (a banner image)."""
+
+    data: bytes
+    content_type: str
+
+
+class ObjectStore(Protocol):
+    """Keeps uploaded files by key (a directory under ``var/`` by default; S3 can come later)."""
+
+    def put(self, key: str, obj: StoredObject) -> None: ...
+
+    def get(self, key: str) -> StoredObject | None: ...

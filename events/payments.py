@@ -17,11 +17,13 @@ class PaymentOrdered(StoredCreation):
     ``original_amount`` is the list price and ``discount_factors`` the discounts that brought it
     down to ``amount``, in the order they applied: ``[{"type": "base", "factor": Decimal("0.3")}]``.
     ``user_licence_id`` names the licence a charge is for when it exists already (a subscription's
-    charges); a new purchase's licence is granted when the payment settles.
+    charges); a new purchase's licence is granted when the payment settles. ``coupon_code`` is the
+    coupon or promotion code the order was priced with (its factor is the ``coupon`` discount), and
+    ``buyer_country`` the country the buyer asked for (``country_code`` is the price's, after fallback).
     """
 
     TOPIC = "payment.Ordered"
-    class_version = 2
+    class_version = 3
     merchant_uid: str
     licence_id: int
     catalogue_version: int
@@ -38,6 +40,8 @@ class PaymentOrdered(StoredCreation):
     purchase_type: str
     discount_factors: list[DiscountRecord]
     user_licence_id: UUID | None
+    coupon_code: str | None
+    buyer_country: str
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -51,6 +55,13 @@ class PaymentOrdered(StoredCreation):
             return
         rate = (Decimal(original - amount) / Decimal(original)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
         state["discount_factors"] = [{"type": "base", "factor": rate}]
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Version 2 was written before coupons existed: no order carried a code, and the buyer's country
+        was not kept apart from the price's."""
+        state["coupon_code"] = None
+        state["buyer_country"] = state["country_code"]
 
 
 class PaymentSucceeded(StoredEvent):

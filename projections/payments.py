@@ -54,6 +54,7 @@ _COLUMNS = (
     "vbank_issued_at",
     "refunds",
     "discount_factors",
+    "coupon_code",
 )
 
 
@@ -62,7 +63,7 @@ class PaymentsView(View):
 
     name = "payments"
     tables = ("payments_view",)
-    version = 2
+    version = 3
 
     def schema(self) -> list[str]:
         return [
@@ -75,7 +76,7 @@ class PaymentsView(View):
             "ordered_at TEXT NOT NULL, paid_at TEXT, failed_at TEXT, fail_reason TEXT, receipt_url TEXT, "
             "card_name TEXT, card_number TEXT, bank_name TEXT, vbank_code TEXT, vbank_name TEXT, vbank_num TEXT, "
             "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL, "
-            "discount_factors TEXT NOT NULL)",
+            "discount_factors TEXT NOT NULL, coupon_code TEXT)",
             "CREATE INDEX IF NOT EXISTS payments_view_account ON payments_view (account_id)",
             "CREATE INDEX IF NOT EXISTS payments_view_deadline ON payments_view (state, vbank_date)",
         ]
@@ -104,6 +105,7 @@ class PaymentsView(View):
             ordered_at=event.timestamp.isoformat(),
             refunds="[]",
             user_licence_id=str(event.user_licence_id) if event.user_licence_id else None,
+            coupon_code=event.coupon_code,
             discount_factors=json.dumps(
                 [{"type": item["type"], "factor": str(item["factor"])} for item in event.discount_factors]
             ),

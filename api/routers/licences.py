@@ -15,6 +15,7 @@ from api.routers.payments import PaymentRecord
 from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
 from domain.catalogue.licences import Catalogue, PurchasableLicence
+from domain.coupons.redemption import Coupon, find_coupon
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action, LicenceFacts, in_display_order, licence_actions
 from domain.licences.licence import LicenceState
@@ -63,9 +64,13 @@ class PurchasableLicenceOut(CamelModel):
     discount_factors: list[DiscountFactorOut]
 
     @classmethod
-    def of(cls, licence: PurchasableLicence) -> PurchasableLicenceOut:
-        """The wire form of a catalogue licence, each price quoted as a buyer in its country pays it."""
-        quotes = [quote_price(licence, price) for price in licence.prices]
+    def of(cls, licence: PurchasableLicence, coupon: Coupon | None = None) -> PurchasableLicenceOut:
+        """The wire form of a catalogue licence, each price quoted as a buyer in its country pays it (with the
+        coupon, in the countries it discounts)."""
+        quotes = [
+            coupon.quote(licence, price.country_code) if coupon else quote_price(licence, price)
+            for price in licence.prices
+        ]
         return cls(
             id=licence.id,
             product_code=licence.product_code,
@@ -98,7 +103,14 @@ def _parse_ids(raw: str) -> list[int]:
 @router.get(
     "/new",
     response_model=list[PurchasableLicenceOut],
-    responses=errors(ErrorCode.LICENSE_NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE),
+    responses=errors(
+        ErrorCode.LICENSE_NOT_FOUND,
+        ErrorCode.NOTHING_PURCHASABLE,
+        ErrorCode.COUPON_USAGE_EXCEEDED,
+        ErrorCode.COUPON_UNUSABLE,
+        ErrorCode.CODE_CANNOT_BE_USED,
+        ErrorCode.CODE_EXPIRED,
+    ),
 )
 def purchasable_licences(
     services: ServicesDep,
@@ -108,10 +120,16 @@ def purchasable_licences(
     value: Annotated[int | None, Query()] = None,
     license_ids: Annotated[str | None, Query(alias="licenseIds", description="e.g. 121,122")] = None,
 ) -> list[PurchasableLicenceOut]:
-    """Licences on sale, optionally filtered; -109 when nothing matches."""
+    """Licences on sale, optionally filtered; -109 when nothing matches. With a ``code`` each price is quoted
+    with the coupon where it applies (its ``coupon`` factor in discountFactors); an unknown code answers -108
+    (spec: invalid coupon code), a code that cannot be used now its reason (-602 to -605)."""
+    coupon = None
     if code is not None and code.strip():
-        # No coupon or promotion exists until the coupons capability lands: every code is unknown.
-        raise DomainError(ErrorCode.LICENSE_NOT_FOUND, "unknown coupon code")
+        try:
+            coupon = find_coupon(services.store, code)
+        except DomainError as unknown:
+            raise DomainError(ErrorCode.LICENSE_NOT_FOUND, "unknown coupon code") from unknown
+        coupon.check_open(services.clock.now())
     condition = None
     if op is not None or prop is not None or value is not None:
         if op is None or prop is None or value is None:
@@ -126,7 +144,7 @@ def purchasable_licences(
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot filter on {prop}") from None
     if not chosen:
         raise DomainError(ErrorCode.NOTHING_PURCHASABLE)
-    return [PurchasableLicenceOut.of(licence) for licence in chosen]
+    return [PurchasableLicenceOut.of(licence, coupon) for licence in chosen]
 
 
 mine = APIRouter(prefix="/licenses", tags=["licences"])

@@ -46,6 +46,7 @@ class NewLicencePayment(CamelModel):
     country_code: str = Field(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$")
     payment_method: str = Field(min_length=1)
     email: EmailStr | None = None
+    code: str | None = Field(default=None, max_length=50, description="coupon or promotion code")
 
 
 class PaymentRequest(CamelModel):
@@ -60,7 +61,19 @@ class PaymentRequest(CamelModel):
     buyer_email: str
 
 
-@router.post("/licenses/new", response_model=PaymentRequest, responses=errors(ErrorCode.INVALID_PRODUCT_AT_INIT))
+@router.post(
+    "/licenses/new",
+    response_model=PaymentRequest,
+    responses=errors(
+        ErrorCode.INVALID_PRODUCT_AT_INIT,
+        ErrorCode.COUPON_NOT_FOUND,
+        ErrorCode.COUPON_USAGE_EXCEEDED,
+        ErrorCode.COUPON_UNUSABLE,
+        ErrorCode.CODE_CANNOT_BE_USED,
+        ErrorCode.CODE_EXPIRED,
+        ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
+    ),
+)
 def new_licence_payment(
     body: NewLicencePayment, request: Request, services: ServicesDep, caller: OptionalCallerDep
 ) -> PaymentRequest:
@@ -76,6 +89,7 @@ def new_licence_payment(
         payment_method=body.payment_method,
         account_id=caller.account_id if caller else None,
         email=str(body.email) if body.email else None,
+        coupon_code=body.code,
     )
     return PaymentRequest(
         merchant_uid=order.merchant_uid,
@@ -124,6 +138,11 @@ class ConfirmedPurchase(CamelModel):
         ErrorCode.RESERVED_PAYMENT_MISSING,
         ErrorCode.PAYMENT_DIFFERS_FROM_INIT,
         ErrorCode.PAYMENT_REFUSED,
+        ErrorCode.COUPON_USAGE_EXCEEDED,
+        ErrorCode.COUPON_UNUSABLE,
+        ErrorCode.CODE_CANNOT_BE_USED,
+        ErrorCode.CODE_EXPIRED,
+        ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
     ),
 )
 def confirm_new_licence_payment(
@@ -251,6 +270,7 @@ class PaymentRecord(CamelModel):
             currency=row["currency"],
             discount_rate=rate,
             discount_factors=[DiscountFactorOut(**factor) for factor in row["discount_factors"]],
+            coupon_code=row.get("coupon_code"),
             pay_method=row["pay_method"],
             pg_provider=row["pg_provider"],
             paid_at=row["paid_at"],

@@ -57,10 +57,13 @@ class Payment(Aggregate):
         buyer_email: str,
         purchase_type: str,
         user_licence_id: UUID | None = None,
+        coupon_code: str | None = None,
+        buyer_country: str | None = None,
     ) -> Payment:
         """Record an order of a licence at a quoted price: the amount charged is the quote's, with its factors.
 
-        ``user_licence_id`` is the licence being paid for when it exists before the payment settles.
+        ``user_licence_id`` is the licence being paid for when it exists before the payment settles;
+        ``coupon_code`` the code whose factor the quote carries.
         """
         return cls._create(
             PaymentOrdered,
@@ -82,6 +85,8 @@ class Payment(Aggregate):
             purchase_type=purchase_type,
             discount_factors=quote.factor_records(),
             user_licence_id=user_licence_id,
+            coupon_code=coupon_code,
+            buyer_country=(buyer_country or quote.country_code).upper(),
         )
 
     @property
@@ -214,6 +219,8 @@ class Payment(Aggregate):
         self.opened_buyer_account = False
         self.fail_reason = ""
         self.user_licence_id: UUID | None = event.user_licence_id
+        self.coupon_code: str | None = event.coupon_code
+        self.buyer_country: str = event.buyer_country
         self.state = PaymentState.ORDERED
         self.imp_uid: str | None = None
         self.cancel_amount = 0

@@ -21,6 +21,7 @@ from domain.accounts.account import Account, normalise_email
 from domain.accounts.guests import guest_buyer
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
+from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import new_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
@@ -86,16 +87,32 @@ def place_order(
     payment_method: str,
     account_id: UUID | None,
     email: str | None,
+    coupon_code: str | None = None,
 ) -> Order:
-    """Fix the amount of a new licence purchase under a fresh merchantUid and tell the gateway."""
+    """Fix the amount of a new licence purchase under a fresh merchantUid and tell the gateway.
+
+    With a ``coupon_code`` every coupon rule is checked for this buyer and licence, and the price is
+    fixed with the coupon's factor; the rules are checked again when the payment settles."""
     licence = catalogue.get(licence_id)
     if licence is None:
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not on sale")
     choice = gateway_choice(payment_method)
     buyer_email = _buyer_email(store, account_id, email)
-    quote = quote_licence(licence, country_code)
     now = clock.now()
     merchant_uid = new_merchant_uid(now)
+    quote = quote_licence(licence, country_code)
+    code = None
+    if coupon_code is not None and coupon_code.strip():
+        coupon, quote = coupons.price_order(
+            store,
+            now,
+            coupon_code,
+            licence,
+            country_code,
+            buyer_email=buyer_email,
+            user_licence_id=UserLicence.id_for_payment(merchant_uid),
+        )
+        code = coupon.code
     name = licence.localization_for(language).name
     payment = Payment.order(
         merchant_uid=merchant_uid,
@@ -106,6 +123,8 @@ def place_order(
         account_id=account_id,
         buyer_email=buyer_email,
         purchase_type="new",
+        coupon_code=code,
+        buyer_country=country_code,
     )
     recordings = store.save(payment)
     gateway.prepare(merchant_uid, quote.amount)
@@ -183,10 +202,24 @@ def settle_payment(
                 store.save(payment)
             _give_money_back(gateway, reported)
             raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, TAMPERED)
+        settles = reported.status is GatewayStatus.PAID or (
+            reported.status is GatewayStatus.READY and reported.pay_method == "vbank"
+        )
+        redemption: list[Aggregate] = []
+        if settles and payment.state is PaymentState.ORDERED and payment.coupon_code:
+            try:
+                redemption = _redeem_coupon(store, payment, now)
+            except DomainError as refused:
+                # The coupon's rules no longer hold (used up, a second use, expired...): nobody keeps a
+                # coupon price without a recorded redemption, so the payment is called off and refunded.
+                payment.cancel(imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
+                store.save(payment)
+                _give_money_back(gateway, reported, f"coupon refused: {refused.code.value}")
+                raise
         if reported.status is GatewayStatus.PAID:
-            return _settle_paid(store, payment, reported, language, now)
+            return _settle_paid(store, payment, reported, language, now, redemption)
         if reported.status is GatewayStatus.READY and reported.pay_method == "vbank":
-            return _reserve(store, payment, reported, language, now)
+            return _reserve(store, payment, reported, language, now, redemption)
         payment.fail(imp_uid, reported.fail_reason or f"gateway status {reported.status.value}", now)
         store.save(payment)
         raise DomainError(ErrorCode.PAYMENT_REFUSED, reported.fail_reason or "")
@@ -206,8 +239,29 @@ def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
     return payment
 
 
+def _redeem_coupon(store: Storefront, payment: Payment, now: datetime) -> list[Aggregate]:
+    """Count the payment's coupon use, every rule checked again (the aggregates to save with it)."""
+    assert payment.coupon_code is not None
+    return coupons.redeem(
+        store,
+        now,
+        code=payment.coupon_code,
+        merchant_uid=payment.merchant_uid,
+        buyer_email=payment.buyer_email,
+        user_licence_id=payment.licence_id_paid_for,
+        life=payment.life,
+        buyer_country=payment.buyer_country,
+        price_country=payment.country_code,
+    )
+
+
 def _settle_paid(
-    store: Storefront, payment: Payment, reported: GatewayPayment, language: Language, now: datetime
+    store: Storefront,
+    payment: Payment,
+    reported: GatewayPayment,
+    language: Language,
+    now: datetime,
+    redemption: list[Aggregate],
 ) -> Confirmation:
     if payment.state is PaymentState.RESERVED:  # the deposit into a virtual account
         licence: UserLicence = store.repository.get(payment.licence_id_paid_for)
@@ -228,12 +282,17 @@ def _settle_paid(
     )
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     payment.succeed(reported, now)
-    recordings = store.save(payment, licence, index, *account_aggregates)
+    recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
     return _confirmation(payment, licence, recordings[-1].notification.id)
 
 
 def _reserve(
-    store: Storefront, payment: Payment, reported: GatewayPayment, language: Language, now: datetime
+    store: Storefront,
+    payment: Payment,
+    reported: GatewayPayment,
+    language: Language,
+    now: datetime,
+    redemption: list[Aggregate],
 ) -> Confirmation:
     account_id, account_aggregates = _account_for(store, payment, language, now)
     payment.reserve(reported, now)
@@ -248,7 +307,7 @@ def _reserve(
         user_licence_id=payment.licence_id_paid_for,
     )
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
-    recordings = store.save(payment, licence, index, *account_aggregates)
+    recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
     return _confirmation(payment, licence, recordings[-1].notification.id)
 
 
@@ -282,14 +341,14 @@ def _confirmation(payment: Payment, licence: UserLicence, notification_id: int) 
     )
 
 
-def _give_money_back(gateway: PaymentGateway, reported: GatewayPayment) -> None:
-    """Cancel a tampered payment at the gateway; the refundable balance is the checksum."""
+def _give_money_back(gateway: PaymentGateway, reported: GatewayPayment, reason: str = TAMPERED) -> None:
+    """Cancel a payment we called off at the gateway; the refundable balance is the checksum."""
     if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY):
         return
     try:
-        gateway.cancel(reported.imp_uid, None, reported.amount - reported.cancel_amount, TAMPERED)
+        gateway.cancel(reported.imp_uid, None, reported.amount - reported.cancel_amount, reason)
     except Exception:  # recorded as cancelled already; an operator reconciles from the log
-        log.exception("could not cancel tampered payment %s at the gateway", reported.imp_uid)
+        log.exception("could not cancel payment %s at the gateway", reported.imp_uid)
 
 
 def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *, merchant_uid: str) -> bool:
@@ -314,7 +373,17 @@ def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *,
         licence: UserLicence = store.repository.get(current.licence_id_paid_for)
         current.cancel(current.imp_uid, "virtual account not paid by its deadline", None, now)
         licence.lapse("virtual account not paid by its deadline", now)
-        store.save(current, licence)
+        released: list[Aggregate] = []
+        if current.coupon_code:
+            released = coupons.release(
+                store,
+                now,
+                code=current.coupon_code,
+                merchant_uid=current.merchant_uid,
+                buyer_email=current.buyer_email,
+                user_licence_id=current.licence_id_paid_for,
+            )
+        store.save(current, licence, *released)
         return True
 
     return retry_on_conflict(attempt)

@@ -13,7 +13,7 @@ currency's minor unit, so rounding never costs the customer.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_FLOOR, Decimal
 from enum import Enum
 from typing import Any
@@ -94,6 +94,14 @@ class Quote:
     def factor(self, kind: DiscountKind) -> Decimal:
         """The fraction of one kind of discount (0 when it does not apply)."""
         return next((item.factor for item in self.factors if item.kind is kind), Decimal(0))
+
+    def with_coupon(self, fraction: Decimal) -> Quote:
+        """This quote with a coupon's discount as its last step (a fraction of the price after base and
+        remaining discounts); a coupon already on the quote is replaced."""
+        kept = tuple(item for item in self.factors if item.kind is not DiscountKind.COUPON)
+        if not fraction:
+            return replace(self, factors=kept)
+        return replace(self, factors=(*kept, DiscountFactor(DiscountKind.COUPON, fraction)))
 
     def factor_records(self) -> list[dict[str, Any]]:
         """The discounts in the plain form events carry."""

@@ -89,6 +89,8 @@ class World:
         account_id: UUID | None = None,
         email: str | None = None,
         method: str = "creditCard",
+        code: str | None = None,
+        country: str = "KR",
     ) -> Order:
         return place_order(
             self.store,
@@ -96,18 +98,24 @@ class World:
             self.gateway,
             self.catalogue,
             licence_id=licence_id,
-            country_code="KR",
+            country_code=country,
             language=Language.KO,
             payment_method=method,
             account_id=account_id,
             email=email,
+            coupon_code=code,
         )
 
     def buy(
-        self, licence_id: int = ANNUAL, *, account_id: UUID | None = None, email: str | None = None
+        self,
+        licence_id: int = ANNUAL,
+        *,
+        account_id: UUID | None = None,
+        email: str | None = None,
+        code: str | None = None,
     ) -> Confirmation:
         """Order, pay by card in the window, and confirm from the browser."""
-        order = self.order(licence_id, account_id=account_id, email=email)
+        order = self.order(licence_id, account_id=account_id, email=email, code=code)
         imp_uid = self.gateway.pay(order.merchant_uid, order.amount)
         return confirm_payment(
             self.store,

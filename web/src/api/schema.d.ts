@@ -422,6 +422,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/event-banners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event Banners
+         * @description The banner and notice a visitor from ``countryCode`` sees now; with a ``code``, its group and the event
+         *     banner advertising it (an unknown code just shows no group).
+         */
+        get: operations["event_banners_web_unicornpro_v1_event_banners_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/event-banners/images/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Banner Image
+         * @description A banner image uploaded through the admin API.
+         */
+        get: operations["banner_image_web_unicornpro_v1_event_banners_images__name__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/health": {
         parameters: {
             query?: never;
@@ -431,7 +472,7 @@ export interface paths {
         };
         /**
          * Health of the store and the broker
-         * @description Answers 200 when the event store and the broker both respond, else 503.
+         * @description 200 when the store responds (status "ok", or "degraded" without the broker), else 503.
          */
         get: operations["health_web_unicornpro_v1_health_get"];
         put?: never;
@@ -564,6 +605,48 @@ export interface paths {
          * @description Rename a device (-2 when the name is not allowed, -1404 when the device is gone).
          */
         patch: operations["rename_my_device_web_unicornpro_v1_licenses__user_license_id__devices__device_id__patch"];
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Coupon
+         * @description A code and its group when it can be used now (for a licence: when it discounts that licence's life; for
+         *     a user licence: when that licence has not used the group).
+         */
+        get: operations["coupon_web_unicornpro_v1_payments_coupons_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/coupons/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check Coupon
+         * @description The code is open and this buyer (a member, or a guest by email) or user licence has not used its group;
+         *     -2 when the group is once per account and a guest gave no email, -613 when already used.
+         */
+        post: operations["check_coupon_web_unicornpro_v1_payments_coupons_check_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/web/unicornpro/v1/payments/licenses": {
@@ -834,6 +917,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/coupon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment Coupon
+         * @description The coupon code of one of the caller's payments (404 when not theirs).
+         */
+        get: operations["payment_coupon_web_unicornpro_v1_payments_licenses__merchant_uid__coupon_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/settings": {
         parameters: {
             query?: never;
@@ -863,7 +966,9 @@ export interface paths {
         };
         /**
          * Purchasable Licences
-         * @description Licences on sale, optionally filtered; -109 when nothing matches.
+         * @description Licences on sale, optionally filtered; -109 when nothing matches. With a ``code`` each price is quoted
+         *     with the coupon where it applies (its ``coupon`` factor in discountFactors); an unknown code answers -108
+         *     (spec: invalid coupon code), a code that cannot be used now its reason (-602 to -605).
          */
         get: operations["purchasable_licences_web_unicornpro_v1_purchasable_licenses_new_get"];
         put?: never;
@@ -918,6 +1023,65 @@ export interface components {
             id: string;
             /** Scope */
             scope: number;
+        };
+        /**
+         * BannerLocalizationOut
+         * @description A banner's content in one language.
+         */
+        BannerLocalizationOut: {
+            /** Backgroundcolor */
+            backgroundColor?: string | null;
+            /** Backgroundimageurl */
+            backgroundImageUrl?: string | null;
+            /** Closebuttoncolor */
+            closeButtonColor?: string | null;
+            /** Langcode */
+            langCode: string;
+            /** Mobileimageurl */
+            mobileImageUrl?: string | null;
+            /** Pcimageurl */
+            pcImageUrl?: string | null;
+            /** Subtext */
+            subText?: string | null;
+            /** Subtextcolor */
+            subTextColor?: string | null;
+            /** Text */
+            text?: string | null;
+            /** Textcolor */
+            textColor?: string | null;
+            /** Url */
+            url?: string | null;
+        };
+        /**
+         * BannerOut
+         * @description An event banner or a notice (spec: eventBanner, notice); dates in +09:00.
+         */
+        BannerOut: {
+            /** Active */
+            active: boolean;
+            /** Applycountry */
+            applyCountry: string[];
+            /** Coupongroupid */
+            couponGroupId: string | null;
+            /** Endat */
+            endAt: string | null;
+            /** Id */
+            id: number;
+            /** Localizations */
+            localizations: components["schemas"]["BannerLocalizationOut"][];
+            /** Startat */
+            startAt: string | null;
+            /** Type */
+            type: string;
+        };
+        /**
+         * BannersOut
+         * @description What shows above the header now: the code's group, an event banner, a notice (each may be null).
+         */
+        BannersOut: {
+            couponGroup: components["schemas"]["CouponGroupOut"] | null;
+            eventBanner: components["schemas"]["BannerOut"] | null;
+            notice: components["schemas"]["BannerOut"] | null;
         };
         /**
          * BillingKeyOut
@@ -1004,6 +1168,71 @@ export interface components {
              */
             userLicenseId: string;
             vbank?: components["schemas"]["VirtualAccount"] | null;
+        };
+        /**
+         * CouponCheck
+         * @description A buyer asks whether a code's constraint lets them use it (guests give their email).
+         */
+        CouponCheck: {
+            /** Code */
+            code: string;
+            /** Email */
+            email?: string | null;
+            /**
+             * Purchasetype
+             * @default new
+             */
+            purchaseType: string;
+            /** Userlicenseid */
+            userLicenseId?: string | null;
+        };
+        /**
+         * CouponGroupOut
+         * @description A coupon group's rules (spec: couponGroup); dates in +09:00.
+         */
+        CouponGroupOut: {
+            /** Applydefaultcountry */
+            applyDefaultCountry: boolean;
+            /** Availableduration */
+            availableDuration: number;
+            /** Constrainttype */
+            constraintType: string;
+            /** Countries */
+            countries: string[];
+            /** Coupongrouptype */
+            couponGroupType: string;
+            /** Currency */
+            currency: string | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Expat */
+            expAt: string | null;
+            /** Factor */
+            factor: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Issuedcount */
+            issuedCount: number;
+            /** Name */
+            name: string;
+            /** Operator */
+            operator: string;
+            /** Startat */
+            startAt: string | null;
+            /** Subissuedcount */
+            subIssuedCount: number;
+        };
+        /**
+         * CouponOut
+         * @description A code and its group (spec: coupon).
+         */
+        CouponOut: {
+            /** Code */
+            code: string;
+            couponGroup: components["schemas"]["CouponGroupOut"];
         };
         /**
          * Credentials
@@ -1202,6 +1431,11 @@ export interface components {
          * @description A purchase of a new licence; guests give an email.
          */
         NewLicencePayment: {
+            /**
+             * Code
+             * @description coupon or promotion code
+             */
+            code?: string | null;
             /** Countrycode */
             countryCode: string;
             /** Email */
@@ -1228,6 +1462,14 @@ export interface components {
             impUid: string;
             /** Merchantuid */
             merchantUid: string;
+        };
+        /**
+         * PaymentCoupon
+         * @description The code a payment was priced with (null when none).
+         */
+        PaymentCoupon: {
+            /** Couponcode */
+            couponCode: string | null;
         };
         /**
          * PaymentMethodChange
@@ -2849,6 +3091,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -2899,6 +3156,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -2945,6 +3217,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
                     };
                 };
             };
@@ -3460,6 +3747,130 @@ export interface operations {
             };
         };
     };
+    event_banners_web_unicornpro_v1_event_banners_get: {
+        parameters: {
+            query?: {
+                code?: string | null;
+                countryCode?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BannersOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    banner_image_web_unicornpro_v1_event_banners_images__name__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     health_web_unicornpro_v1_health_get: {
         parameters: {
             query?: never;
@@ -3479,7 +3890,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The store or the broker does not respond (the same report)
+             * @description The store does not respond (the same report)
              *
              *     Or the envelope: Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
@@ -4070,6 +4481,214 @@ export interface operations {
             };
         };
     };
+    coupon_web_unicornpro_v1_payments_coupons_get: {
+        parameters: {
+            query: {
+                code: string;
+                licenseId?: number | null;
+                userLicenseId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -603 | -604 | -605;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `-601` The coupon code does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -601;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602 | -613;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    check_coupon_web_unicornpro_v1_payments_coupons_check_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponCheck"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -603 | -604 | -605;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `-601` The coupon code does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -601;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602 | -613;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     purchase_history_web_unicornpro_v1_payments_licenses_get: {
         parameters: {
             query?: never;
@@ -4147,6 +4766,9 @@ export interface operations {
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
              *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -4155,7 +4777,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -302;
+                        errorCode: -1 | -2 | -302 | -603 | -604 | -605;
                     };
                 };
             };
@@ -4171,6 +4793,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `-601` The coupon code does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -601;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602 | -613;
                     };
                 };
             };
@@ -4219,6 +4872,9 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -4227,7 +4883,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -603 | -604 | -605;
                     };
                 };
             };
@@ -4295,6 +4951,8 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-301` The final payment differs from the payment request.
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -4303,7 +4961,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -301;
+                        errorCode: -301 | -602 | -613;
                     };
                 };
             };
@@ -5514,6 +6172,89 @@ export interface operations {
             };
         };
     };
+    payment_coupon_web_unicornpro_v1_payments_licenses__merchant_uid__coupon_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentCoupon"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     payment_settings_web_unicornpro_v1_payments_settings_get: {
         parameters: {
             query?: never;
@@ -5581,6 +6322,9 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -5589,7 +6333,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -603 | -604 | -605;
                     };
                 };
             };
@@ -5606,6 +6350,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -108 | -109;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602;
                     };
                 };
             };

@@ -1,7 +1,7 @@
 /** The order's side panel: the plan, its period and price; the buyer's part and the pay button come as children. */
 import type { ReactNode } from 'react';
 import { formatPrice } from '../../display/currency';
-import { discountPercent } from '../../display/discount';
+import { discountPercent, discountText } from '../../display/discount';
 import { durationDisplay, durationText } from '../../display/duration';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
@@ -27,7 +27,14 @@ export function OrderSummary({ plan, life, children }: { plan: Plan; life: numbe
             <dt>{t.purchase.listPrice}</dt>
             <dd>
               <s>{formatPrice(plan.price.price, plan.price.currency, lang)}</s>
-              {percent > 0 && <> ({format(t.purchase.discount, { percent })})</>}
+              {percent > 0 && plan.coupon === 0 && <> ({format(t.purchase.discount, { percent })})</>}
+              {plan.coupon > 0 && (
+                <>
+                  {' '}
+                  ({discountText({ base: plan.discount, coupon: plan.coupon, currency: plan.price.currency }, lang)}{' '}
+                  {t.coupon.discountLabel})
+                </>
+              )}
             </dd>
           </>
         )}

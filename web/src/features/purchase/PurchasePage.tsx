@@ -3,6 +3,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router-dom';
 import { loadPortOne } from '../../billing/api';
+import { CouponBox } from '../../billing/CouponBox';
+import { useCoupon } from '../../billing/useCoupon';
 import { formatPrice } from '../../display/currency';
 import { AGREEMENTS, type AgreementName } from '../../forms/fields';
 import { fieldErrorText } from '../../ui/FieldError';
@@ -36,6 +38,7 @@ import { PlanChoices } from './PlanChoices';
 import { purchaseSchema, type PurchaseForm, type PurchaseFormInput } from './schemas';
 import { useCardSubscriptionCheckout } from './useCardSubscriptionCheckout';
 import { useOneTimeCheckout } from './useOneTimeCheckout';
+import { useCouponPrices } from './useCouponPrices';
 import { useOnSaleLicences } from './useOnSaleLicences';
 import { useWindowSubscriptionCheckout } from './useWindowSubscriptionCheckout';
 import '../../ui/kit.css';
@@ -69,8 +72,7 @@ export default function PurchasePage() {
     if (preselect !== undefined) setWanted(selectionOfLicence(items, preselect) ?? {});
   });
   const selection = useMemo(() => (licences ? resolveSelection(licences, wanted) : undefined), [licences, wanted]);
-  const licence = licences && selection ? findLicence(licences, selection) : undefined;
-  const plan = licence ? planOf(licence, lang, country) : undefined;
+  const listedLicence = licences && selection ? findLicence(licences, selection) : undefined;
 
   useEffect(() => {
     if (!sessionChecked) void checkSession(appStore);
@@ -102,6 +104,12 @@ export default function PurchasePage() {
     setValue('guest', member === null);
   }, [member, setValue]);
 
+  const coupon = useCoupon({ member: member !== null, email: () => order.getValues('email') ?? '' });
+  const couponPrices = useCouponPrices(coupon.applied?.code);
+  // With a coupon applied, the chosen licence is priced by the server's quote for that code.
+  const licence = (listedLicence && couponPrices?.find((item) => item.id === listedLicence.id)) || listedLicence;
+  const plan = licence ? planOf(licence, lang, country) : undefined;
+
   const canSubscribe = canAutoRenew(selection?.life);
   const subscribing = canSubscribe && autoRenew;
   const kind: CheckoutKind = checkoutKind({ subscribing, member: member !== null, method: watch('paymentMethod') });
@@ -115,6 +123,7 @@ export default function PurchasePage() {
     paying,
     setPaying,
     showAlert: show,
+    couponCode: coupon.applied && plan && plan.coupon > 0 ? coupon.applied.code : undefined,
   };
   // Every flow's hook runs on every render (rules of hooks); the choices say which one pays.
   const flows: Record<CheckoutKind, Checkout> = {
@@ -183,6 +192,14 @@ export default function PurchasePage() {
 
           <OrderSummary plan={plan} life={selection.life}>
             <BuyerEmail memberEmail={member?.email ?? null} input={register('email')} error={errors.email} />
+            <CouponBox
+              applied={coupon.applied}
+              error={coupon.error}
+              busy={coupon.busy}
+              appliesToPlan={plan.coupon > 0}
+              onApply={coupon.apply}
+              onCancel={coupon.cancel}
+            />
             <AgreementsFieldset
               className="purchase__agreements"
               legend={t.purchase.agreementsHeading}

@@ -43,11 +43,18 @@ export interface Plan {
   description: string;
   /** The licence's base discount as a fraction (0.3), 0 when none. */
   discount: number;
+  /** The applied coupon's discount on this licence as a fraction, 0 when none applies. */
+  coupon: number;
 }
 
 /** The base discount factor of a licence, as a number (the server sends a decimal text, "0.3"). */
 export function baseDiscount(licence: PurchasableLicence): number {
-  const factor = licence.discountFactors?.find((item) => item.type === 'base')?.factor;
+  return discountOf(licence, 'base');
+}
+
+/** One kind of discount factor of a licence (base, remaining or coupon), as a number; 0 when absent. */
+export function discountOf(licence: PurchasableLicence, type: 'base' | 'remaining' | 'coupon'): number {
+  const factor = licence.discountFactors?.find((item) => item.type === type)?.factor;
   const value = Number(factor ?? 0);
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
@@ -63,6 +70,7 @@ export function planOf(licence: PurchasableLicence, lang: Lang, country: string)
     name: localization?.name ?? licence.productCode,
     description: localization?.description ?? '',
     discount: baseDiscount(licence),
+    coupon: discountOf(licence, 'coupon'),
   };
 }
 

@@ -20,6 +20,8 @@ export interface CheckoutContext {
   paying: boolean;
   setPaying: (paying: boolean) => void;
   showAlert: (alert: AlertContent) => void;
+  /** The applied coupon's code when it discounts the chosen plan (the order carries it). */
+  couponCode?: string | undefined;
 }
 
 export interface Checkout {

@@ -33,6 +33,7 @@ export function useOneTimeCheckout({
   paying,
   setPaying,
   showAlert,
+  couponCode,
 }: CheckoutContext): Checkout {
   const t = useT();
   const lang = useLang();
@@ -49,6 +50,7 @@ export function useOneTimeCheckout({
           countryCode: country,
           paymentMethod: form.paymentMethod,
           ...orderEmail(member !== null, form.email),
+          ...(couponCode ? { code: couponCode } : {}),
         },
         lang,
         redirectUrl,

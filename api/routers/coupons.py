@@ -1,0 +1,248 @@
+"""Coupons and banners as visitors see them: look a code up, check it for a buyer, what a payment used,
+and the banner and notice above the header (spec section 7)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Response
+from pydantic import EmailStr, Field
+
+from api.auth import CallerDep, OptionalCallerDep
+from api.error_docs import errors
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.accounts.account import Account
+from domain.banners.board import Banner, showing
+from domain.coupons.group import ConstraintType, GroupRules
+from domain.coupons.redemption import Coupon, check_for_buyer, find_coupon
+from domain.errors import DomainError, ErrorCode
+from projections.payments import payment_of
+
+router = APIRouter(prefix="/payments", tags=["coupons"])
+banners = APIRouter(prefix="/event-banners", tags=["coupons"])
+
+COUPON_REFUSALS = (
+    ErrorCode.COUPON_NOT_FOUND,
+    ErrorCode.COUPON_USAGE_EXCEEDED,
+    ErrorCode.COUPON_UNUSABLE,
+    ErrorCode.CODE_CANNOT_BE_USED,
+    ErrorCode.CODE_EXPIRED,
+    ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
+)
+
+
+class CouponGroupOut(CamelModel):
+    """A coupon group's rules (spec: couponGroup); dates in +09:00."""
+
+    id: UUID
+    name: str
+    coupon_group_type: str
+    constraint_type: str
+    apply_default_country: bool
+    available_duration: int
+    countries: list[str]
+    enabled: bool
+    start_at: datetime | None
+    exp_at: datetime | None
+    factor: Decimal
+    operator: str
+    sub_issued_count: int
+    issued_count: int
+    currency: str | None
+
+    @classmethod
+    def of(cls, group_id: UUID, rules: GroupRules) -> CouponGroupOut:
+        """The wire form of a group's rules."""
+        return cls(
+            id=group_id,
+            name=rules.name,
+            coupon_group_type=rules.group_type.value,
+            constraint_type=rules.constraint_type.value,
+            apply_default_country=rules.apply_default_country,
+            available_duration=rules.available_duration,
+            countries=list(rules.countries),
+            enabled=rules.enabled,
+            start_at=rules.start_at,
+            exp_at=rules.exp_at,
+            factor=rules.factor,
+            operator=rules.operator.value,
+            sub_issued_count=rules.sub_issued_count,
+            issued_count=rules.issued_count,
+            currency=rules.currency,
+        )
+
+
+class CouponOut(CamelModel):
+    """A code and its group (spec: coupon)."""
+
+    code: str
+    coupon_group: CouponGroupOut
+
+    @classmethod
+    def of(cls, coupon: Coupon) -> CouponOut:
+        """The wire form of a coupon."""
+        return cls(code=coupon.code, coupon_group=CouponGroupOut.of(coupon.group_id, coupon.rules))
+
+
+def _email_of(services: ServicesDep, account_id: UUID) -> str:
+    account: Account = services.store.repository.get(account_id)
+    return str(account.email)
+
+
+@router.get("/coupons", response_model=CouponOut, responses=errors(*COUPON_REFUSALS))
+def coupon(
+    services: ServicesDep,
+    caller: OptionalCallerDep,
+    code: Annotated[str, Query(min_length=1, max_length=50)],
+    license_id: Annotated[int | None, Query(alias="licenseId", gt=0)] = None,
+    user_license_id: Annotated[UUID | None, Query(alias="userLicenseId")] = None,
+) -> CouponOut:
+    """A code and its group when it can be used now (for a licence: when it discounts that licence's life; for
+    a user licence: when that licence has not used the group)."""
+    email = _email_of(services, caller.account_id) if caller else None
+    found = find_coupon(services.store, code)
+    if found.rules.constraint_type is ConstraintType.ACCOUNT and email is None:
+        found.check_open(services.clock.now())  # a visitor's email is checked by POST /payments/coupons/check
+    else:
+        found = check_for_buyer(
+            services.store, services.clock.now(), code, buyer_email=email, user_licence_id=user_license_id
+        )
+    if license_id is not None:
+        licence = services.catalogue.get(license_id)
+        if licence is None:
+            raise DomainError(ErrorCode.CODE_CANNOT_BE_USED, f"licence {license_id} is not on sale")
+        if found.rules.available_duration and licence.life != found.rules.available_duration:
+            raise DomainError(ErrorCode.CODE_CANNOT_BE_USED, "the coupon does not discount this licence")
+    return CouponOut.of(found)
+
+
+class CouponCheck(CamelModel):
+    """A buyer asks whether a code's constraint lets them use it (guests give their email)."""
+
+    code: str = Field(min_length=1, max_length=50)
+    email: EmailStr | None = None
+    purchase_type: str = Field(default="new", pattern="^(new|upgrade|subscribe|resubscribe)$")
+    user_license_id: UUID | None = None
+
+
+@router.post("/coupons/check", response_model=CouponOut, responses=errors(*COUPON_REFUSALS, ErrorCode.INVALID_VALUE))
+def check_coupon(body: CouponCheck, services: ServicesDep, caller: OptionalCallerDep) -> CouponOut:
+    """The code is open and this buyer (a member, or a guest by email) or user licence has not used its group;
+    -2 when the group is once per account and a guest gave no email, -613 when already used."""
+    email = _email_of(services, caller.account_id) if caller else (str(body.email) if body.email else None)
+    found = check_for_buyer(
+        services.store, services.clock.now(), body.code, buyer_email=email, user_licence_id=body.user_license_id
+    )
+    return CouponOut.of(found)
+
+
+class PaymentCoupon(CamelModel):
+    """The code a payment was priced with (null when none)."""
+
+    coupon_code: str | None
+
+
+@router.get("/licenses/{merchant_uid}/coupon", response_model=PaymentCoupon, responses=errors(ErrorCode.NOT_FOUND))
+def payment_coupon(merchant_uid: str, services: ServicesDep, caller: CallerDep) -> PaymentCoupon:
+    """The coupon code of one of the caller's payments (404 when not theirs)."""
+    row = payment_of(services.views, caller.account_id, merchant_uid)
+    if row is None:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    return PaymentCoupon(coupon_code=row.get("coupon_code"))
+
+
+class BannerLocalizationOut(CamelModel):
+    """A banner's content in one language."""
+
+    lang_code: str
+    text: str | None = None
+    sub_text: str | None = None
+    text_color: str | None = None
+    sub_text_color: str | None = None
+    background_color: str | None = None
+    background_image_url: str | None = None
+    pc_image_url: str | None = None
+    mobile_image_url: str | None = None
+    close_button_color: str | None = None
+    url: str | None = None
+
+
+class BannerOut(CamelModel):
+    """An event banner or a notice (spec: eventBanner, notice); dates in +09:00."""
+
+    id: int
+    type: str
+    active: bool
+    start_at: datetime | None
+    end_at: datetime | None
+    apply_country: list[str]
+    coupon_group_id: UUID | None
+    localizations: list[BannerLocalizationOut]
+
+    @classmethod
+    def of(cls, banner: Banner) -> BannerOut:
+        """The wire form of a banner (a notice's window widened to whole days)."""
+        start, end = banner.window
+        return cls(
+            id=banner.id,
+            type=banner.type.value,
+            active=banner.active,
+            start_at=start,
+            end_at=end,
+            apply_country=list(banner.apply_country),
+            coupon_group_id=banner.coupon_group_id,
+            localizations=[BannerLocalizationOut(**_plain(item)) for item in banner.localizations],
+        )
+
+
+def _plain(item: Any) -> dict[str, Any]:
+    return {key: value for key, value in dict(item).items() if value is not None}
+
+
+class BannersOut(CamelModel):
+    """What shows above the header now: the code's group, an event banner, a notice (each may be null)."""
+
+    coupon_group: CouponGroupOut | None
+    event_banner: BannerOut | None
+    notice: BannerOut | None
+
+
+@banners.get("", response_model=BannersOut)
+def event_banners(
+    services: ServicesDep,
+    code: Annotated[str | None, Query(max_length=50)] = None,
+    country_code: Annotated[str | None, Query(alias="countryCode", max_length=2)] = None,
+) -> BannersOut:
+    """The banner and notice a visitor from ``countryCode`` sees now; with a ``code``, its group and the event
+    banner advertising it (an unknown code just shows no group)."""
+    group = None
+    if code and code.strip():
+        try:
+            group = find_coupon(services.store, code)
+        except DomainError:
+            group = None
+    shown = showing(services.store, services.clock.now(), country_code, group.group_id if group else None)
+    return BannersOut(
+        coupon_group=CouponGroupOut.of(group.group_id, group.rules) if group else None,
+        event_banner=BannerOut.of(shown.event_banner) if shown.event_banner else None,
+        notice=BannerOut.of(shown.notice) if shown.notice else None,
+    )
+
+
+@banners.get(
+    "/images/{name}",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}, "image/jpeg": {}, "image/gif": {}}}, **errors(ErrorCode.NOT_FOUND)},
+)
+def banner_image(
+    name: Annotated[str, Field(pattern=r"^[0-9a-f]{32}\.(png|jpg|gif)$")], services: ServicesDep
+) -> Response:
+    """A banner image uploaded through the admin API."""
+    stored = services.objects.get(f"banners/{name}")
+    if stored is None:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    return Response(stored.data, media_type=stored.content_type, headers={"Cache-Control": "public, max-age=86400"})

@@ -1,0 +1,1 @@
+"""Event banners and notices shown above the header."""

@@ -89,7 +89,11 @@ def test_go_verifies_the_signed_checkpoints_and_every_proof_of_a_payment_and_ref
     forgeries = [
         {"name": "changed-record", "note": proved["checkpoint"], **_proof(first), "record": forged_record},
         {"name": "moved-leaf", "note": proved["checkpoint"], **_proof(first), "index": first["leaf_index"] + 1},
-        {"name": "forged-note", "note": proved["checkpoint"].replace(f"\n{size}\n", f"\n{size + 1}\n", 1), **_proof(first)},
+        {
+            "name": "forged-note",
+            "note": proved["checkpoint"].replace(f"\n{size}\n", f"\n{size + 1}\n", 1),
+            **_proof(first),
+        },
     ]
     rewritten_path = list(consistency["consistency_path"])
     rewritten_path[0] = "00" * 32

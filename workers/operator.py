@@ -1,8 +1,8 @@
 """``python -m workers.operator``: what an operator does by hand, through the same use cases and views.
 
-    refund      give money back through PortOne cancel (full or partial)
-    ledger      revenue, refunds and net by day, currency, product and payment method, as CSV
-    as-of       a licence, subscription or payment as it was at a past moment, as JSON
+refund      give money back through PortOne cancel (full or partial)
+ledger      revenue, refunds and net by day, currency, product and payment method, as CSV
+as-of       a licence, subscription or payment as it was at a past moment, as JSON
 """
 
 from __future__ import annotations

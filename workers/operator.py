@@ -8,17 +8,21 @@ as-of       a licence, subscription or payment as it was at a past moment, as JS
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date, datetime
+from typing import Any
 
 from bootstrap import Services
 from domain.errors import DomainError
 from domain.history import KINDS, as_of
 from domain.payments.purchase import refund_payment
+from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
 from projections.ledger import ledger_summary, summary_csv
+from projections.payments import payment_by_merchant_uid, payments_ordered_between
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -32,6 +36,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ledger = commands.add_parser("ledger", help="revenue, refunds and net by day, currency, product, payment method")
     ledger.add_argument("--since", type=date.fromisoformat, help="first day (Korean calendar), yyyy-mm-dd")
     ledger.add_argument("--until", type=date.fromisoformat, help="day after the last, yyyy-mm-dd")
+    reconcile = commands.add_parser("reconcile", help="compare a day of payments with the gateway's records")
+    reconcile.add_argument("day", type=date.fromisoformat, help="the business day (Korean calendar), yyyy-mm-dd")
     past = commands.add_parser("as-of", help="a licence, subscription or payment as it was at a moment")
     past.add_argument("kind", choices=sorted(KINDS))
     past.add_argument("key", help="the licence's or subscription's id, or the payment's merchantUid")
@@ -46,6 +52,8 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return 0
     if args.command == "as-of":
         return _as_of(args, services)
+    if args.command == "reconcile":
+        return _reconcile(args, services)
     try:
         refunded = refund_payment(
             services.store,
@@ -70,6 +78,31 @@ def _as_of(args: argparse.Namespace, services: Services) -> int:
         return 2
     print(json.dumps(asdict(found), default=str, indent=2))
     return 0
+
+
+def _reconcile(args: argparse.Namespace, services: Services) -> int:
+    gateway = services.payments
+    if not isinstance(gateway, GatewayRecords):
+        print("the configured gateway cannot list its payments", file=sys.stderr)
+        return 2
+    since, until = day_window(args.day)
+    ours = [_ours(row) for row in payments_ordered_between(services.views, since, until)]
+
+    def lookup(merchant_uid: str) -> OurPayment | None:
+        row = payment_by_merchant_uid(services.views, merchant_uid)
+        return _ours(row) if row is not None else None
+
+    mismatches = reconcile(ours, lookup, gateway, args.day)
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(["merchant_uid", "mismatch", "ours", "gateway"])
+    for found in mismatches:
+        writer.writerow([found.merchant_uid, found.kind, found.ours, found.gateway])
+    print(f"{len(mismatches)} mismatches on {args.day.isoformat()}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+def _ours(row: dict[str, Any]) -> OurPayment:
+    return OurPayment(row["merchant_uid"], row["state"], int(row["amount"]), row["currency"], int(row["cancel_amount"]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,10 +10,15 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from api.app import create_app
+from api.middleware import API_PREFIX
+from api.services import Services as ApiServices
 from bootstrap import Services
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
+from domain.errors import ErrorCode
 from domain.store import Storefront
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded
 from events.transparency import read_log
@@ -143,5 +148,45 @@ def test_an_operator_reads_a_licence_and_its_payment_before_and_after_a_refund(
         assert paid is not None and refunded is not None
         assert (paid["state"], paid["cancel_amount"]) == ("paid", 0)
         assert refunded["cancel_amount"] == 1000
+    finally:
+        services.close()
+
+
+def test_the_operator_endpoint_answers_the_same_behind_the_admin_token_only(
+    settings: Settings,
+    store: Storefront,
+    sandbox: RunningSandbox,
+    gateway: PortOneGateway,
+    domain_clock: SharedClock,
+    clock: TestClock,
+    catalogue: Catalogue,
+) -> None:
+    bought = buy(store, domain_clock, gateway, sandbox, catalogue)
+    after_purchase = domain_clock.now() + timedelta(hours=1)
+    refund(store, domain_clock, clock, gateway, bought, 1000)
+    with_admin = settings.model_copy(update={"test_admin_token": "finance-admin-token"})
+    services = ApiServices.build(with_admin, clock=domain_clock, payments=gateway)
+    path = f"{API_PREFIX}/operator/history/payment/{bought.merchant_uid}"
+    try:
+        with TestClient(create_app(services=services)) as client:
+            at = {"at": after_purchase.isoformat()}
+            assert client.get(path, params=at).status_code == 401
+            assert client.get(path, params=at, headers={"x-admin-token": "guess"}).status_code == 401
+            answer = client.get(path, params=at, headers={"x-admin-token": "finance-admin-token"})
+            assert answer.status_code == 200, answer.text
+            body = answer.json()
+            assert (body["kind"], body["version"]) == ("payment", 3)
+            assert (body["state"]["state"], body["state"]["cancel_amount"]) == ("paid", 0)
+
+            now = {"at": domain_clock.now().isoformat()}
+            assert (
+                client.get(path, params=now, headers={"x-admin-token": "finance-admin-token"}).json()["state"][
+                    "cancel_amount"
+                ]
+                == 1000
+            )
+            before = {"at": "2020-01-01T00:00:00+09:00"}
+            missing = client.get(path, params=before, headers={"x-admin-token": "finance-admin-token"})
+            assert (missing.status_code, missing.json()["errorCode"]) == (404, ErrorCode.NOT_FOUND.value)
     finally:
         services.close()

@@ -67,6 +67,10 @@ class Signer:
     name: str
     key: Ed25519PrivateKey
 
+    def __post_init__(self) -> None:
+        if not self.name or "+" in self.name or any(c.isspace() for c in self.name):
+            raise ValueError(f"a key name (the log's origin) has no spaces or '+': {self.name!r}")
+
     def verifier_key(self) -> str:
         """The public verifier key string finance keeps: ``<name>+<id hex>+<base64(0x01 || key)>``."""
         public = _public_bytes(self.key.public_key())

@@ -153,24 +153,21 @@ class TransparencyLog:
                     cache[key] = _read_node(cursor, level, index)
                 return cache[key]
 
+            leaves: list[tuple[int, int, bytes]] = []
+            nodes: list[tuple[int, int, bytes]] = []
             for offset, notification in enumerate(notifications):
                 index = size + offset
                 leaf = leaf_of(notification)
-                cursor.execute(
-                    "INSERT INTO merkle_leaves (leaf_index, notification_id, leaf_hash) "
-                    "VALUES (%(index)s, %(nid)s, %(hash)s)",
-                    {"index": index, "nid": notification.id, "hash": leaf.hex()},
-                )
+                leaves.append((index, notification.id, leaf))
                 cache[(0, index)] = leaf
                 level, position, current = 0, index, leaf
                 while position & 1:
                     current = merkle.node_hash(node(level, position - 1), current)
                     level, position = level + 1, position >> 1
                     cache[(level, position)] = current
-                    cursor.execute(
-                        "INSERT INTO merkle_nodes (level, node_index, hash) VALUES (%(level)s, %(index)s, %(hash)s)",
-                        {"level": level, "index": position, "hash": current.hex()},
-                    )
+                    nodes.append((level, position, current))
+            _insert_many(cursor, "merkle_leaves (leaf_index, notification_id, leaf_hash)", leaves)
+            _insert_many(cursor, "merkle_nodes (level, node_index, hash)", nodes)
 
     def follow(self, stop: threading.Event, poll_interval: float = 0.5) -> None:
         """Keep appending new events until ``stop`` is set."""
@@ -229,6 +226,17 @@ class TransparencyLog:
             if new_size > tree_size:
                 raise ValueError(f"the tree has {tree_size} leaves, not {new_size}")
             return merkle.consistency_proof(_reader(cursor), old_size, new_size)
+
+
+def _insert_many(cursor: ViewCursor, table: str, rows: Sequence[tuple[int, int, bytes]]) -> None:
+    """One multi-row INSERT (a round trip per batch, not per row); hashes stored as hex."""
+    if not rows:
+        return
+    values = ", ".join(f"(%(a{n})s, %(b{n})s, %(h{n})s)" for n in range(len(rows)))
+    params: dict[str, object] = {}
+    for n, (first, second, digest) in enumerate(rows):
+        params.update({f"a{n}": first, f"b{n}": second, f"h{n}": digest.hex()})
+    cursor.execute(f"INSERT INTO {table} VALUES {values}", params)
 
 
 def _size(cursor: ViewCursor) -> int:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +21,8 @@ from events.checkpoints import Checkpoint, CheckpointStore, SignedCheckpoint, Si
 from events.database import ViewDatabase, open_view_database
 from events.merkle import leaf_hash
 from events.transparency import TransparencyLog, canonical_record, read_log
+
+SETUP_ATTEMPTS = 3
 
 
 @dataclass(eq=False)
@@ -54,8 +57,18 @@ class Audit:
             signer=Signer(origin, signing_key),
             _owns_log=owns_log,
         )
-        audit.tree.setup()
-        audit.checkpoints.setup()
+        # Processes starting together on PostgreSQL can race on CREATE TABLE IF NOT EXISTS; the loser's
+        # error is harmless, and by its next attempt the tables exist.
+        for attempt in range(1, SETUP_ATTEMPTS + 1):
+            try:
+                audit.tree.setup()
+                audit.checkpoints.setup()
+                break
+            except Exception:
+                if attempt == SETUP_ATTEMPTS:
+                    audit.close()
+                    raise
+                time.sleep(0.1 * attempt)
         return audit
 
     def close(self) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from config.settings import Settings
 from domain.store import Storefront
 from events.audit import Audit
 from events.audit import __main__ as audit_cli
@@ -20,6 +25,7 @@ from tests.support import START, register
 pytestmark = pytest.mark.integration
 
 TODAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def customers_register(store: Storefront, count: int, first: int = 0) -> None:
@@ -177,3 +183,26 @@ def test_an_inclusion_proof_names_the_record_its_leaf_and_path(
     leaf = leaf_hash(event["record"].encode("ascii"))
     path = [bytes.fromhex(h) for h in event["inclusion_path"]]
     assert verify_inclusion(leaf, event["leaf_index"], checkpoint.size, path, checkpoint.root)
+
+
+def test_finance_runs_the_audit_command_line_on_the_configured_log(settings: Settings, store: Storefront) -> None:
+    customers_register(store, 2)
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AUDIT_SIGNING_KEY")}
+    env["APP_VAR_DIR"] = str(settings.var_dir)
+    if settings.database_url:
+        env["DATABASE_URL"] = settings.database_url
+
+    def audit_command(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "events.audit", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+
+    signed = audit_command("checkpoint")
+    assert signed.returncode == 0, signed.stderr
+    assert signed.stdout.startswith("unicornpro.local/storefront/log\n4\n")
+    assert (settings.var_dir / "checkpoints" / "latest.txt").read_text() == signed.stdout
+    verified = audit_command("verify")
+    assert verified.returncode == 0, verified.stderr
+    assert "OK: 4 events verified" in verified.stdout
+    assert "verify: 100%" in verified.stderr  # the progress bar

@@ -51,6 +51,7 @@ class Settings(BaseSettings):
     audit_signing_key: str = Field(default="", alias="AUDIT_SIGNING_KEY", repr=False)
     audit_log_origin: str = Field(default="unicornpro.local/storefront/log", alias="AUDIT_LOG_ORIGIN")
     audit_checkpoint_dir: Path | None = Field(default=None, alias="AUDIT_CHECKPOINT_DIR")
+    audit_checkpoint_mail_to: str = Field(default="", alias="AUDIT_CHECKPOINT_MAIL_TO")
     audit_checkpoint_minutes: float = Field(default=60.0, gt=0, alias="AUDIT_CHECKPOINT_MINUTES")
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import email
 import stat
 import time
 from collections.abc import Iterator
+from email.message import Message
+from pathlib import Path
 
 import pytest
 from celery import Celery
@@ -20,8 +23,13 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def worker(settings: Settings) -> Iterator[Celery]:
-    app = create_celery(settings)
+def finance_settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"audit_checkpoint_mail_to": "finance@example.com, auditor@example.com"})
+
+
+@pytest.fixture
+def worker(finance_settings: Settings) -> Iterator[Celery]:
+    app = create_celery(finance_settings)
     app.conf.broker_transport_options = {**app.conf.broker_transport_options, "polling_interval": 0.05}
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         yield app
@@ -48,4 +56,30 @@ def test_the_scheduled_task_signs_a_checkpoint_of_the_whole_log_with_the_generat
     assert checkpoint.origin == "unicornpro.local/storefront/log"
     assert checkpoint.size == store.max_notification_id() == 6
     assert (settings.checkpoint_dir / "checkpoint-000000000006.txt").read_text() == latest.read_text()
+
+    mails = _outbox(settings, 2)
+    assert sorted(str(mail["To"]) for mail in mails) == ["auditor@example.com", "finance@example.com"]
+    assert all(_text(mail) == latest.read_text() for mail in mails)
+
+    again = worker.tasks["audit.sign_checkpoint"].apply().get()  # nothing new: the same checkpoint, no mail
+    assert again["tree_size"] == 6
+    assert len(_outbox(settings, 3, timeout=0)) == 2
     store.close()
+
+
+def _outbox(settings: Settings, count: int, timeout: float = 20) -> list[Message]:
+    deadline = time.monotonic() + timeout
+    while True:
+        files = sorted(settings.outbox_dir.glob("*.eml")) if settings.outbox_dir.exists() else []
+        if len(files) >= count or time.monotonic() > deadline:
+            return [email.message_from_bytes(Path(file).read_bytes()) for file in files]
+        time.sleep(0.05)
+
+
+def _text(message: Message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/plain":
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes)
+            return payload.decode(part.get_content_charset() or "utf-8")
+    raise AssertionError("no text part")

@@ -154,8 +154,15 @@ class PostgresViewDatabase:
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
+        # check: a connection is tested when it leaves the pool, so one broken by a database restart
+        # is replaced instead of failing a request (the pool recovers without restarting the process).
         self._pool = ConnectionPool(
-            conninfo, min_size=1, max_size=max_size, kwargs={"row_factory": dict_row}, open=True
+            conninfo,
+            min_size=1,
+            max_size=max_size,
+            kwargs={"row_factory": dict_row},
+            check=ConnectionPool.check_connection,
+            open=True,
         )
 
     @contextmanager

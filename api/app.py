@@ -19,6 +19,7 @@ from api.routers import (
     health,
     licence_links,
     licences,
+    operator,
     payments,
     subscriptions,
     test_harness,
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     if settings.test_admin_token:
         api.include_router(test_harness.router)
         api.include_router(admin.router)
+        api.include_router(operator.router)
     app.include_router(api)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     portone_imp_code: str = Field(default="imp_sandbox", alias="PORTONE_IMP_CODE")
     portone_script_url: str = Field(default="", alias="PORTONE_SCRIPT_URL")
     portone_timeout_seconds: float = Field(default=10.0, gt=0, alias="PORTONE_TIMEOUT_SECONDS")
+    audit_signing_key: str = Field(default="", alias="AUDIT_SIGNING_KEY", repr=False)
+    audit_log_origin: str = Field(default="unicornpro.local/storefront/log", alias="AUDIT_LOG_ORIGIN")
+    audit_checkpoint_dir: Path | None = Field(default=None, alias="AUDIT_CHECKPOINT_DIR")
+    audit_checkpoint_mail_to: str = Field(default="", alias="AUDIT_CHECKPOINT_MAIL_TO")
+    audit_checkpoint_minutes: float = Field(default=60.0, gt=0, alias="AUDIT_CHECKPOINT_MINUTES")
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
@@ -61,6 +66,10 @@ class Settings(BaseSettings):
                     raise ValueError(f"{name.upper()} must be set in production")
             if self.test_clock or self.test_admin_token:
                 raise ValueError("the test clock and the test-harness admin API never run in production")
+            if not self.audit_signing_key:
+                raise ValueError(
+                    "AUDIT_SIGNING_KEY must be set in production (the log's checkpoints are signed with it)"
+                )
             if self.portone_base_url.startswith("http://127.0.0.1"):
                 raise ValueError("PORTONE_BASE_URL must point at PortOne in production, not the sandbox")
         return self
@@ -118,6 +127,16 @@ class Settings(BaseSettings):
     def broker_folder(self) -> Path:
         """Where the file-system broker keeps its messages."""
         return self.var_dir / "broker"
+
+    @property
+    def audit_key_file(self) -> Path:
+        """Where the embedded default keeps its generated development key for signing checkpoints."""
+        return self.var_dir / "audit" / "log-signing.key"
+
+    @property
+    def checkpoint_dir(self) -> Path:
+        """Where every signed checkpoint is also written as a file (``latest.txt`` the newest)."""
+        return self.audit_checkpoint_dir or self.var_dir / "checkpoints"
 
     @property
     def outbox_dir(self) -> Path:

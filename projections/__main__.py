@@ -13,8 +13,10 @@ import sys
 import threading
 
 from bootstrap import Services
+from bootstrap.audit import open_audit
+from events.audit import Audit
 from projections.catalogue import all_views
-from projections.runner import Projector
+from projections.runner import Projector, retrying
 from projections.tracking import positions
 
 
@@ -49,10 +51,31 @@ def main(argv: list[str] | None = None) -> int:
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda *_: stop.set())
         logging.getLogger(__name__).info("following the %s log", settings.store_kind)
-        projector.run(stop)
+        audit = open_audit(settings, log_app)
+        tree = threading.Thread(target=_follow_tree, args=(audit, stop), name="transparency-log")
+        tree.start()
+        try:
+            projector.run(stop)
+        finally:
+            stop.set()
+            tree.join()
+            audit.close()
         return 0
     finally:
         services.close()
+
+
+def _follow_tree(audit: Audit, stop: threading.Event) -> None:
+    """Append every new event to the transparency log; a failure is retried with back-off, as a view's is."""
+    attempts = 0
+
+    def failed(error: Exception) -> int:
+        nonlocal attempts
+        attempts += 1
+        logging.getLogger(__name__).exception("the transparency log stalled (attempt %s); retrying", attempts)
+        return attempts
+
+    retrying(lambda: audit.tree.follow(stop), stop, failed)
 
 
 if __name__ == "__main__":

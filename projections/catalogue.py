@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.payments import PaymentsView
 from projections.subscriptions import SubscriptionsView
@@ -11,4 +12,4 @@ from projections.view import View
 
 def all_views() -> list[View]:
     """Every view, in the order the projector starts them."""
-    return [AccountsView(), LicencesView(), PaymentsView(), SubscriptionsView()]
+    return [AccountsView(), LicencesView(), PaymentsView(), SubscriptionsView(), LedgerView()]

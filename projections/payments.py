@@ -255,3 +255,20 @@ def overdue_virtual_accounts(db: ViewDatabase, now: datetime) -> list[str]:
     return [
         row["merchant_uid"] for row in rows if row["vbank_date"] and datetime.fromisoformat(row["vbank_date"]) <= now
     ]
+
+
+def payments_ordered_between(db: ViewDatabase, since: datetime, until: datetime) -> list[dict[str, Any]]:
+    """Every payment ordered in ``[since, until)`` (for reconciliation with the gateway), oldest first."""
+    with db.read() as cursor:
+        cursor.execute("SELECT * FROM payments_view ORDER BY ordered_at, merchant_uid")
+        rows = cursor.fetchall()
+    return [row for row in rows if since <= datetime.fromisoformat(row["ordered_at"]) < until]
+
+
+def payment_by_merchant_uid(db: ViewDatabase, merchant_uid: str) -> dict[str, Any] | None:
+    """The payment ordered under a merchantUid, whoever ordered it."""
+    if "\x00" in merchant_uid:
+        return None
+    with db.read() as cursor:
+        cursor.execute("SELECT * FROM payments_view WHERE merchant_uid = %(merchant)s", {"merchant": merchant_uid})
+        return cursor.fetchone()

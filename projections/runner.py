@@ -38,27 +38,35 @@ class Stall:
     since: float  # time.monotonic() of the first failure
 
 
-def keep_following(
-    log_app: EventLog, processor: Processor, stop: threading.Event, poll_interval: float, stalls: StallLog
-) -> None:
-    """Follow the log until ``stop``; when the processor fails, note the stall in ``stalls``, wait, and
-    retry the same event (0.5 s, doubling to 30 s), for as long as it takes. Nothing is ever skipped."""
-    watched = _ClearsStallOnProgress(processor, stalls.clear)
+def retrying(work: Callable[[], None], stop: threading.Event, failed: Callable[[Exception], int]) -> None:
+    """Run ``work`` until it returns or ``stop`` is set. After each failure ``failed`` is told (and says
+    which attempt that was: 1 starts the back-off over), then we wait 0.5 s, doubling to 30 s."""
     delay = FIRST_RETRY_SECONDS
     while not stop.is_set():
         try:
-            follow(log_app, watched, stop, poll_interval)
+            work()
             return
         except Exception as error:
-            stall = stalls.record(processor, error)
-            if stall.attempts == 1:  # a new stall, after progress: start the back-off over
+            if failed(error) == 1:
                 delay = FIRST_RETRY_SECONDS
-            log.exception(
-                "%s stalled after %s (attempt %s); retrying in %.1fs", stall.view, stall.position, stall.attempts, delay
-            )
         if stop.wait(delay):
             return
         delay = min(delay * 2, LONGEST_RETRY_SECONDS)
+
+
+def keep_following(
+    log_app: EventLog, processor: Processor, stop: threading.Event, poll_interval: float, stalls: StallLog
+) -> None:
+    """Follow the log until ``stop``; when the processor fails, note the stall in ``stalls`` and retry the
+    same event with back-off (``retrying``), for as long as it takes. Nothing is ever skipped."""
+    watched = _ClearsStallOnProgress(processor, stalls.clear)
+
+    def failed(error: Exception) -> int:
+        stall = stalls.record(processor, error)
+        log.exception("%s stalled after %s (attempt %s); retrying", stall.view, stall.position, stall.attempts)
+        return stall.attempts
+
+    retrying(lambda: follow(log_app, watched, stop, poll_interval), stop, failed)
 
 
 class StallLog:

@@ -12,6 +12,7 @@ from config.settings import Settings
 from integrations.broker import broker_transport_options
 
 TASK_MODULES = [
+    "workers.tasks.audit",
     "workers.tasks.maintenance",
     "workers.tasks.mail",
     "workers.tasks.payments",
@@ -75,6 +76,10 @@ def create_celery(settings: Settings) -> StorefrontCelery:
             "lapse-overdue-virtual-accounts": {
                 "task": "payments.lapse_overdue_virtual_accounts",
                 "schedule": timedelta(minutes=1),
+            },
+            "sign-log-checkpoint": {
+                "task": "audit.sign_checkpoint",
+                "schedule": timedelta(minutes=settings.audit_checkpoint_minutes),
             },
             "report-view-lag": {
                 "task": "maintenance.report_view_lag",

@@ -1,14 +1,28 @@
-"""``python -m workers.operator``: what an operator does by hand (refunds), through the same use cases."""
+"""``python -m workers.operator``: what an operator does by hand, through the same use cases and views.
+
+refund      give money back through PortOne cancel (full or partial)
+ledger      revenue, refunds and net by day, currency, product and payment method, as CSV
+as-of       a licence, subscription or payment as it was at a past moment, as JSON
+"""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import json
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import date, datetime
+from typing import Any
 
 from bootstrap import Services
 from domain.errors import DomainError
+from domain.history import KINDS, as_of
 from domain.payments.purchase import refund_payment
+from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
+from projections.ledger import ledger_summary, summary_csv
+from projections.payments import payment_by_merchant_uid, payments_ordered_between
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -19,11 +33,27 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     refund.add_argument("merchant_uid")
     refund.add_argument("--amount", type=int, help="minor units to refund; the whole refundable balance if left out")
     refund.add_argument("--reason", required=True)
+    ledger = commands.add_parser("ledger", help="revenue, refunds and net by day, currency, product, payment method")
+    ledger.add_argument("--since", type=date.fromisoformat, help="first day (Korean calendar), yyyy-mm-dd")
+    ledger.add_argument("--until", type=date.fromisoformat, help="day after the last, yyyy-mm-dd")
+    reconcile = commands.add_parser("reconcile", help="compare a day of payments with the gateway's records")
+    reconcile.add_argument("day", type=date.fromisoformat, help="the business day (Korean calendar), yyyy-mm-dd")
+    past = commands.add_parser("as-of", help="a licence, subscription or payment as it was at a moment")
+    past.add_argument("kind", choices=sorted(KINDS))
+    past.add_argument("key", help="the licence's or subscription's id, or the payment's merchantUid")
+    past.add_argument("at", type=datetime.fromisoformat, help="ISO 8601 moment with its offset")
     return parser.parse_args(argv)
 
 
 def run(args: argparse.Namespace, services: Services) -> int:
-    """Carry out the command; 0 on success, 2 when the refund is refused."""
+    """Carry out the command; 0 on success, 2 when it is refused."""
+    if args.command == "ledger":
+        print(summary_csv(ledger_summary(services.views, args.since, args.until)), end="")
+        return 0
+    if args.command == "as-of":
+        return _as_of(args, services)
+    if args.command == "reconcile":
+        return _reconcile(args, services)
     try:
         refunded = refund_payment(
             services.store,
@@ -38,6 +68,41 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return 2
     print(f"refunded {refunded} of {args.merchant_uid}")
     return 0
+
+
+def _as_of(args: argparse.Namespace, services: Services) -> int:
+    try:
+        found = as_of(services.store, args.kind, args.key, args.at)
+    except DomainError as refused:
+        print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
+        return 2
+    print(json.dumps(asdict(found), default=str, indent=2))
+    return 0
+
+
+def _reconcile(args: argparse.Namespace, services: Services) -> int:
+    gateway = services.payments
+    if not isinstance(gateway, GatewayRecords):
+        print("the configured gateway cannot list its payments", file=sys.stderr)
+        return 2
+    since, until = day_window(args.day)
+    ours = [_ours(row) for row in payments_ordered_between(services.views, since, until)]
+
+    def lookup(merchant_uid: str) -> OurPayment | None:
+        row = payment_by_merchant_uid(services.views, merchant_uid)
+        return _ours(row) if row is not None else None
+
+    mismatches = reconcile(ours, lookup, gateway, args.day)
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(["merchant_uid", "mismatch", "ours", "gateway"])
+    for found in mismatches:
+        writer.writerow([found.merchant_uid, found.kind, found.ours, found.gateway])
+    print(f"{len(mismatches)} mismatches on {args.day.isoformat()}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+def _ours(row: dict[str, Any]) -> OurPayment:
+    return OurPayment(row["merchant_uid"], row["state"], int(row["amount"]), row["currency"], int(row["cancel_amount"]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

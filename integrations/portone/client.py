@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import httpx
 from pydantic import BaseModel, ValidationError
@@ -159,6 +159,22 @@ class PortOneClient:
         if status is not None:
             path += f"/{_segment(PaymentStatus(status).value)}"
         return self._parse(Payment, self._call("GET", path))
+
+    def list_payments(self, since: datetime, until: datetime, status: str = "all") -> list[Payment]:
+        """Every payment requested in ``[since, until)`` with a status (``all`` for any), newest first.
+
+        PortOne's ``GET /payments/status/{status}?from&to&page&limit`` is read a page (100) at a time.
+        """
+        found: list[Payment] = []
+        page = 1
+        while page:
+            query = urlencode(
+                {"from": int(since.timestamp()), "to": int(until.timestamp()), "page": page, "limit": 100}
+            )
+            data = self._call("GET", f"/payments/status/{_segment(status)}?{query}")
+            found.extend(self._parse(Payment, item) for item in data.get("list") or [])
+            page = int(data.get("next") or 0)
+        return found
 
     def prepare(self, merchant_uid: str, amount: int) -> Prepared:
         """Pre-register the amount a payment for merchant_uid must have."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 
 from domain.payments.cards import Card
 from domain.payments.gateway import (
@@ -99,6 +100,19 @@ class PortOneGateway:
         except BillingKeyNotFoundError as missing:
             raise BillingKeyNotFoundAtGatewayError(customer_uid) from missing
         return to_issued_billing_key(customer, "")
+
+    def payments_between(self, since: datetime, until: datetime) -> list[GatewayPayment]:
+        """Every payment the gateway received in ``[since, until)``, newest first (for reconciliation)."""
+        with _reachable():
+            return [to_gateway_payment(payment) for payment in self._client.list_payments(since, until)]
+
+    def find(self, merchant_uid: str) -> GatewayPayment | None:
+        """The gateway's newest payment for a merchantUid, or None when it has none."""
+        try:
+            with _reachable():
+                return to_gateway_payment(self._client.find_payment(merchant_uid))
+        except PaymentNotFoundError:
+            return None
 
     def close(self) -> None:
         """Release the HTTP connection pool."""

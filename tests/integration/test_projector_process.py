@@ -13,6 +13,7 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
+from events.transparency import TransparencyLog, read_log
 from projections.database import open_view_database
 from projections.tracking import positions, wait_for_views
 from tests.support import register
@@ -86,10 +87,25 @@ def test_a_projector_killed_mid_way_and_restarted_leaves_the_view_exactly_right(
         assert wait_for_views(db, store.name, ["accounts"], store.max_notification_id(), timeout=60)
         db.close()
         assert _emails_in_view(settings) == sorted(first_batch + second_batch)
+        assert _transparency_log_reaches_the_head_once_per_event(settings, store)
     finally:
         restarted.send_signal(signal.SIGTERM)
         assert restarted.wait(timeout=20) == 0, restarted.stderr.read().decode() if restarted.stderr else ""
     store.close()
+
+
+def _transparency_log_reaches_the_head_once_per_event(settings: Settings, store: Storefront) -> bool:
+    """The projector also appends every event to the transparency log, each exactly once, in log order."""
+    db = open_view_database(settings.event_store_env)
+    try:
+        tree = TransparencyLog(store.recorder, db, store.name)
+        deadline = time.monotonic() + 60
+        while tree.position() < store.max_notification_id():
+            assert time.monotonic() < deadline, "the transparency log never caught up"
+            time.sleep(0.05)
+        return [leaf.notification_id for leaf in tree.leaves()] == [n.id for n in read_log(store.recorder)]
+    finally:
+        db.close()
 
 
 def test_rebuild_from_scratch_replays_the_whole_log_into_an_identical_view(settings: Settings) -> None:

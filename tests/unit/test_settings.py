@@ -46,5 +46,17 @@ def test_production_refuses_to_start_with_development_secrets_or_the_sandbox(tmp
         AUTH_SECRET="s" * 40,
         ZENDESK_SECRET="z" * 40,
         PORTONE_BASE_URL="https://api.iamport.kr",
+        AUDIT_SIGNING_KEY="a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
     )
     assert real.app_env == "production"
+
+
+def test_production_refuses_to_sign_the_log_with_a_generated_key(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError, match="AUDIT_SIGNING_KEY"):
+        make_settings(
+            tmp_path,
+            APP_ENV="production",
+            AUTH_SECRET="s" * 40,
+            ZENDESK_SECRET="z" * 40,
+            PORTONE_BASE_URL="https://api.iamport.kr",
+        )

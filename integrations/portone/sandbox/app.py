@@ -7,9 +7,9 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
@@ -101,6 +101,26 @@ def _api_router(sandbox: Sandbox) -> APIRouter:
     def find_payment_with_status(merchant_uid: str, payment_status: Status) -> Params:
         """The newest payment for a merchant_uid with the given status."""
         return envelope(sandbox.find_payment(merchant_uid, payment_status).to_api())
+
+    @authed.get("/payments/status/{payment_status}", tags=["payments"])
+    def list_payments(
+        payment_status: Literal["all", "ready", "paid", "cancelled", "failed"],
+        from_: Annotated[int, Query(alias="from", ge=0)],
+        to: Annotated[int, Query(ge=0)],
+        page: Annotated[int, Query(ge=1)] = 1,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> Params:
+        """Payments requested in [from, to) (unix seconds) with a status, newest first, a page at a time."""
+        records = sandbox.list_payments(payment_status, from_, to)
+        chosen = records[(page - 1) * limit : page * limit]
+        return envelope(
+            {
+                "total": len(records),
+                "previous": page - 1 if page > 1 else 0,
+                "next": page + 1 if page * limit < len(records) else 0,
+                "list": [record.to_api() for record in chosen],
+            }
+        )
 
     @authed.get("/payments/prepare/{merchant_uid}", tags=["payments"])
     def get_prepared(merchant_uid: str) -> Params:

@@ -12,6 +12,7 @@ from typing import Any
 
 from integrations.portone.sandbox import cards
 from integrations.portone.sandbox.errors import (
+    BadRequestError,
     CardRejectedError,
     NotFoundError,
     RefusedError,
@@ -168,6 +169,12 @@ class Sandbox:
         if record is None:
             raise NotFoundError("payment not found")
         return record
+
+    def list_payments(self, status: str, start: int, end: int) -> list[PaymentRecord]:
+        """Payments requested in ``[start, end)`` with a status (``all`` for any), newest first."""
+        if end <= start:
+            raise BadRequestError("to must be after from")
+        return self.store.payments_started_between(start, end, None if status == "all" else status)
 
     def prepare(self, params: PrepareParams) -> PreparedRecord:
         """Pre-register an amount; repeating the same amount is fine, another is refused."""

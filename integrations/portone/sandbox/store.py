@@ -110,6 +110,17 @@ class SandboxStore:
                 return record
         return None
 
+    def payments_started_between(self, start: int, end: int, status: str | None = None) -> list[PaymentRecord]:
+        """Payments requested in ``[start, end)`` (unix seconds), newest first, optionally with one status."""
+        with self._lock:
+            rows = self._conn.execute("SELECT data FROM payments ORDER BY seq DESC").fetchall()
+        records = [PaymentRecord.model_validate_json(data) for (data,) in rows]
+        return [
+            record
+            for record in records
+            if start <= record.started_at < end and (status is None or record.status == status)
+        ]
+
     def has_imp_uid(self, imp_uid: str) -> bool:
         """Whether an imp_uid is taken."""
         return self._one("SELECT 1 FROM payments WHERE imp_uid = ?", imp_uid) is not None

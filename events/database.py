@@ -1,0 +1,200 @@
+"""A database for rows kept beside the log: the read models, and the transparency log's tree.
+
+SQLite (embedded default) or PostgreSQL behind one small API. SQL is written once with ``%(name)s``
+placeholders and portable types; the SQLite side rewrites placeholders to ``:name``. A transaction
+commits rows and their tracking position together, or neither.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+_NAMED = re.compile(r"%\((\w+)\)s")
+
+
+class ViewCursor(Protocol):
+    """The part of a DB-API cursor that views use; rows come back as dicts."""
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None: ...
+
+    def fetchone(self) -> dict[str, Any] | None: ...
+
+    def fetchall(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def rowcount(self) -> int: ...
+
+
+class ViewDatabase(Protocol):
+    """A place where views keep their rows and tracking positions."""
+
+    dialect: str
+
+    def transaction(self) -> AbstractContextManager[ViewCursor]: ...
+
+    def read(self) -> AbstractContextManager[ViewCursor]: ...
+
+    def close(self) -> None: ...
+
+
+class _SQLiteCursor:
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        self._cursor.execute(_NAMED.sub(r":\1", sql), dict(params or {}))
+
+    def fetchone(self) -> dict[str, Any] | None:
+        row = self._cursor.fetchone()
+        return dict(row) if row is not None else None
+
+    def fetchall(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._cursor.fetchall()]
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._cursor.rowcount)
+
+
+class SQLiteViewDatabase:
+    """Views in a SQLite file (WAL mode, one connection per thread)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: str, lock_timeout: float = 10.0) -> None:
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._path = path
+        self._lock_timeout = lock_timeout
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._guard = threading.Lock()
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self._path, timeout=self._lock_timeout, isolation_level=None, check_same_thread=False
+            )
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+            with self._guard:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[ViewCursor]:
+        """A write transaction (BEGIN IMMEDIATE): commit on success, roll back on error."""
+        conn = self._connection()
+        cursor = conn.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            yield _SQLiteCursor(cursor)
+        except BaseException:
+            conn.rollback()
+            raise
+        else:
+            conn.commit()
+        finally:
+            cursor.close()
+
+    @contextmanager
+    def read(self) -> Iterator[ViewCursor]:
+        """A read-only snapshot (deferred transaction; WAL lets writers carry on)."""
+        conn = self._connection()
+        cursor = conn.cursor()
+        cursor.execute("BEGIN")
+        try:
+            yield _SQLiteCursor(cursor)
+        finally:
+            conn.rollback()
+            cursor.close()
+
+    def close(self) -> None:
+        with self._guard:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+
+class _PostgresCursor:
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        self._cursor.execute(sql, dict(params or {}))
+
+    def fetchone(self) -> dict[str, Any] | None:
+        row = self._cursor.fetchone()
+        return dict(row) if row is not None else None
+
+    def fetchall(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._cursor.fetchall()]
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._cursor.rowcount)
+
+
+class PostgresViewDatabase:
+    """Views in PostgreSQL, through a psycopg 3 connection pool."""
+
+    dialect = "postgres"
+
+    def __init__(self, conninfo: str, max_size: int = 5) -> None:
+        from psycopg.rows import dict_row
+        from psycopg_pool import ConnectionPool
+
+        # check: a connection is tested when it leaves the pool, so one broken by a database restart
+        # is replaced instead of failing a request (the pool recovers without restarting the process).
+        self._pool = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=max_size,
+            kwargs={"row_factory": dict_row},
+            check=ConnectionPool.check_connection,
+            open=True,
+        )
+
+    @contextmanager
+    def transaction(self) -> Iterator[ViewCursor]:
+        """One transaction on a pooled connection."""
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+            yield _PostgresCursor(cursor)
+
+    @contextmanager
+    def read(self) -> Iterator[ViewCursor]:
+        """A read transaction on a pooled connection."""
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+            yield _PostgresCursor(cursor)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def open_view_database(env: Mapping[str, str]) -> ViewDatabase:
+    """Open the view database described by an eventsourcing-style environment."""
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+        conninfo = " ".join(
+            f"{key}='{value}'"
+            for key, value in {
+                "dbname": env["POSTGRES_DBNAME"],
+                "host": env["POSTGRES_HOST"],
+                "port": env["POSTGRES_PORT"],
+                "user": env["POSTGRES_USER"],
+                "password": env.get("POSTGRES_PASSWORD", ""),
+                "connect_timeout": env.get("POSTGRES_CONNECT_TIMEOUT", "5"),
+            }.items()
+            if value
+        )
+        return PostgresViewDatabase(conninfo)
+    return SQLiteViewDatabase(env["SQLITE_DBNAME"], float(env.get("SQLITE_LOCK_TIMEOUT", "10")))

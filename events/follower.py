@@ -1,0 +1,94 @@
+"""Following the log: read notifications in order and hand each event to a processor.
+
+On PostgreSQL the library's LISTEN/NOTIFY subscription wakes us; SQLite cannot
+notify, so we poll. Processors keep their own position, so a follower killed at
+any moment resumes exactly where its last committed transaction left off. The
+views and the transparency log follow the log this way.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from eventsourcing.persistence import Notification
+
+from events.application import EventLog
+from events.tracking import PositionMovedError
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 200
+
+
+class Processor(Protocol):
+    """Something that handles events in log order and remembers how far it got."""
+
+    name: str
+
+    def position(self) -> int: ...
+
+    def process(self, event: Any, notification_id: int, previous: int) -> None: ...
+
+
+def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Notification]:
+    position = after
+    while not stop.is_set():
+        batch = log_app.recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
+        for notification in batch:
+            yield notification
+            position = notification.id
+        if len(batch) < BATCH_SIZE:
+            stop.wait(interval)
+
+
+def _listen(subscription: Any, stop: threading.Event) -> Iterator[Notification]:
+    finished = threading.Event()
+
+    def stop_when_asked() -> None:
+        while not (stop.wait(0.1) or finished.is_set()):
+            pass
+        subscription.stop()
+
+    threading.Thread(target=stop_when_asked, daemon=True).start()
+    try:
+        with subscription:
+            yield from subscription
+    finally:
+        finished.set()
+
+
+def notifications_after(
+    log_app: EventLog, after: int, stop: threading.Event, poll_interval: float
+) -> Iterator[Notification]:
+    """Every notification after ``after``, then each new one as it is recorded, until stopped."""
+    try:
+        subscription = log_app.recorder.subscribe(gt=after)
+    except NotImplementedError:
+        return _poll(log_app, after, stop, poll_interval)
+    return _listen(subscription, stop)
+
+
+def follow(
+    log_app: EventLog,
+    processor: Processor,
+    stop: threading.Event,
+    poll_interval: float = 0.1,
+) -> None:
+    """Feed ``processor`` every event after its position until ``stop`` is set."""
+    while not stop.is_set():
+        previous = processor.position()
+        notifications = notifications_after(log_app, previous, stop, poll_interval)
+        try:
+            for notification in notifications:
+                event = log_app.mapper.to_domain_event(notification)
+                processor.process(event, notification.id, previous)
+                previous = notification.id
+        except PositionMovedError:
+            log.info("%s: position moved underneath us, resuming from the stored one", processor.name)
+        finally:
+            close = getattr(notifications, "close", None)
+            if close is not None:
+                close()

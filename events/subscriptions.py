@@ -139,3 +139,24 @@ class PastDuePaymentFailed(StoredEvent):
     period: int
     merchant_uid: str
     reason: str
+
+
+class SubscriptionUpgraded(StoredEvent):
+    """The subscription moved to a bigger plan now: ``period`` starts at ``period_start`` and is paid until
+    ``paid_until`` by ``merchant_uid`` (the new plan's first period less the old one's unused value,
+    ``credit``). Renewals charge the new plan's quote (``list_price`` less ``discount_factors``) on its cycle."""
+
+    TOPIC = "subscription.Upgraded"
+    period: int
+    merchant_uid: str
+    imp_uid: str
+    licence_id: int
+    name: str
+    life: int
+    amount: int
+    credit: int
+    list_price: int
+    country_code: str
+    discount_factors: list[DiscountRecord]
+    period_start: datetime
+    paid_until: datetime

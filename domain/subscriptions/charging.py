@@ -243,7 +243,7 @@ def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment
     if payment.imp_uid is None:
         return
     try:
-        refunded = gateway.cancel(payment.imp_uid, None, payment.refundable, why)
+        refunded = gateway.cancel(payment.imp_uid, None, payment.gateway_balance, why)
     except Exception:  # recorded as paid: an operator refunds it from the log
         log.exception("could not give back %s", payment.merchant_uid)
         return

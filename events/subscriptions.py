@@ -160,3 +160,11 @@ class SubscriptionUpgraded(StoredEvent):
     discount_factors: list[DiscountRecord]
     period_start: datetime
     paid_until: datetime
+
+
+class SubscriptionUpgradeFailed(StoredEvent):
+    """The gateway refused the charge of an upgrade; the subscription stays on its plan."""
+
+    TOPIC = "subscription.UpgradeFailed"
+    merchant_uid: str
+    reason: str

@@ -13,7 +13,24 @@ from domain.payments.upgrade import upgrade_choice
 from domain.pricing.quotes import DiscountKind
 from events.values import Currency
 from tests.support import START
-from tests.unit.billing_world import ANNUAL, ANNUAL_3, LIFETIME, LIFETIME_3, MONTHLY, World, refused
+from domain.licences.actions import Action
+from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
+from domain.payments.gateway import GatewayStatus
+from domain.subscriptions.commands import cancel_auto_renewal
+from domain.subscriptions.renewal import renew_if_due
+from domain.subscriptions.upgrade import upgrade_subscription
+from events.values import Language
+from tests.unit.billing_world import (
+    ANNUAL,
+    ANNUAL_3,
+    LIFETIME,
+    LIFETIME_3,
+    MONTHLY,
+    GOOD_CARD,
+    OTHER_CARD,
+    World,
+    refused,
+)
 
 
 def test_credit_is_the_unused_fraction_of_what_was_paid_rounded_down() -> None:
@@ -185,3 +202,116 @@ def test_a_refund_after_an_upgrade_never_gives_back_the_credit_twice() -> None:
     assert refunded_old == 2900 - upgrade.upgrade.credit  # the used third of the month, not the credit
     assert refunded_old + refunded_new == 2900 + upgrade.amount - upgrade.upgrade.credit
     assert refunded_old + refunded_new <= 2900 + upgrade.amount
+
+
+# -- subscriptions ------------------------------------------------------------------------
+
+
+def _upgrade_subscription(world: World, member, subscribed, target: int, key=None):  # noqa: ANN001, ANN202
+    return upgrade_subscription(
+        world.store,
+        world.clock,
+        world.gateway,
+        world.catalogue,
+        account_id=member,
+        subscription_id=subscribed.subscription_id,
+        target_id=target,
+        expected_amount=None,
+        language=Language.KO,
+        key=key,
+    )
+
+
+def test_a_monthly_subscription_upgraded_halfway_charges_once_and_renews_yearly_at_the_new_price() -> None:
+    world = World()
+    member = world.member()
+    subscribed = world.subscribe(member, world.key(member))
+    world.later(days=15)
+
+    charged = _upgrade_subscription(world, member, subscribed, ANNUAL_3)
+
+    assert charged.paid and charged.merchant_uid is not None and charged.merchant_uid.endswith("-2-u1")
+    upgrade = world.payment(charged.merchant_uid)
+    assert upgrade.amount == 41160 - 1450 and upgrade.upgrade is not None and upgrade.upgrade.credit == 1450
+    subscription = world.subscription(subscribed.subscription_id)
+    upgraded_at = world.clock.now()
+    assert subscription.life == 365 and subscription.paid_until == upgraded_at + timedelta(days=365)
+    assert subscription.renewal_quote.amount == 41160
+    licence = world.licence(subscribed.user_licence_id)
+    assert (licence.licence_id, licence.max_devices_count, licence.expires_at) == (ANNUAL_3, 3, subscription.paid_until)
+
+    # The old monthly plan never charges again: nothing is due at its old renewal date.
+    world.later(days=15)
+    assert renew_if_due(world.store, world.clock, world.gateway, subscribed.subscription_id).attempt is None
+    world.later(days=350)
+    renewed = renew_if_due(world.store, world.clock, world.gateway, subscribed.subscription_id)
+    assert renewed.paid and world.payment(renewed.merchant_uid).amount == 41160
+    assert world.licence(subscribed.user_licence_id).expires_at == upgraded_at + timedelta(days=730)
+    charges = [p for p in world.gateway.charges.values() if p.status is GatewayStatus.PAID]
+    assert sorted(p.amount for p in charges) == [2900, 39710, 41160]
+
+
+def test_two_tabs_upgrading_a_subscription_take_effect_once() -> None:
+    world = World()
+    member = world.member()
+    subscribed = world.subscribe(member, world.key(member))
+    first = _upgrade_subscription(world, member, subscribed, ANNUAL)
+    with refused(ErrorCode.INVALID_PRODUCT_AT_INIT):  # the licence is annual now: 121 is no upgrade of it
+        _upgrade_subscription(world, member, subscribed, ANNUAL)
+    assert first.paid
+    paid = [p for p in world.gateway.charges.values() if p.status is GatewayStatus.PAID]
+    assert len(paid) == 2  # the first month and one upgrade
+
+
+def test_a_refused_card_leaves_the_subscription_on_its_plan_and_a_new_card_can_try_again() -> None:
+    world = World()
+    member = world.member()
+    subscribed = world.subscribe(member, world.key(member))
+    world.gateway.run_dry(GOOD_CARD)
+    with refused(ErrorCode.CHECK_CARD_HELD):
+        _upgrade_subscription(world, member, subscribed, ANNUAL)
+    assert world.licence(subscribed.user_licence_id).licence_id == MONTHLY
+    charged = _upgrade_subscription(world, member, subscribed, ANNUAL, key=world.key(member, OTHER_CARD))
+    assert charged.paid and charged.merchant_uid is not None and charged.merchant_uid.endswith("-2-u2")
+    assert world.subscription(subscribed.subscription_id).life == 365
+
+
+def test_a_stopped_subscription_upgrades_no_more() -> None:
+    world = World()
+    member = world.member()
+    subscribed = world.subscribe(member, world.key(member))
+    cancel_auto_renewal(world.store, world.clock, account_id=member, subscription_id=subscribed.subscription_id)
+    with refused(ErrorCode.INVALID_PRODUCT_AT_INIT):
+        _upgrade_subscription(world, member, subscribed, ANNUAL)
+
+
+# -- App Store purchases ---------------------------------------------------------------------
+
+
+def test_a_licence_bought_from_apple_is_recorded_once_and_cannot_be_upgraded_here() -> None:
+    world = World()
+    member = world.member()
+
+    def record() -> AppStorePurchase:
+        return record_app_store_purchase(
+            world.store,
+            world.clock,
+            world.catalogue,
+            account_id=member,
+            licence_id=ANNUAL,
+            apple_transaction_id="2000000123456789",
+            country_code="KR",
+            language=Language.KO,
+        )
+
+    recorded = record()
+    assert record() == recorded
+    payment = world.payment(recorded.merchant_uid)
+    assert payment.apple_transaction_id == "2000000123456789" and payment.refundable == 0
+    licence = world.licence(recorded.user_licence_id)
+    assert licence.is_valid(world.clock.now())
+    assert Action.UPGRADE not in licence.allowed_actions(world.catalogue, world.clock.now())
+    with refused(ErrorCode.NOTHING_PURCHASABLE):
+        upgrade_choice(world.store, world.clock, world.catalogue, account_id=member, user_licence_id=licence.id)
+    with refused(ErrorCode.INVALID_PRODUCT_AT_INIT):
+        world.upgrade_order(member, licence.id, ANNUAL_3)

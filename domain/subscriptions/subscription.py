@@ -113,7 +113,11 @@ class ChargeKind(Enum):
     @property
     def purchase_type(self) -> str:
         """How the purchase history names a charge of this kind."""
-        named = {ChargeKind.FIRST: "subscription", ChargeKind.RESUBSCRIPTION: "resubscribe", ChargeKind.UPGRADE: "upgrade"}
+        named = {
+            ChargeKind.FIRST: "subscription",
+            ChargeKind.RESUBSCRIPTION: "resubscribe",
+            ChargeKind.UPGRADE: "upgrade",
+        }
         return named.get(self, "renewal")
 
 
@@ -392,7 +396,9 @@ class Subscription(Aggregate):
 
     def _record_declined(self, attempt: ChargeAttempt, reason: str, at: datetime) -> None:
         if attempt.kind is ChargeKind.UPGRADE:
-            self.trigger_event(SubscriptionUpgradeFailed, timestamp=at, merchant_uid=attempt.merchant_uid, reason=reason)
+            self.trigger_event(
+                SubscriptionUpgradeFailed, timestamp=at, merchant_uid=attempt.merchant_uid, reason=reason
+            )
         elif attempt.kind is ChargeKind.RESUBSCRIPTION:
             self.trigger_event(ResubscribeFailed, timestamp=at, merchant_uid=attempt.merchant_uid, reason=reason)
         elif attempt.kind is ChargeKind.PAY_NOW:

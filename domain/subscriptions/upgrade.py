@@ -105,7 +105,9 @@ def upgrade_subscription(
         catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now, target_id
     )
     if expected_amount is not None and expected_amount != chosen.amount:
-        raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"the upgrade costs {chosen.amount}, not {expected_amount}")
+        raise DomainError(
+            ErrorCode.INVALID_PRODUCT_AT_INIT, f"the upgrade costs {chosen.amount}, not {expected_amount}"
+        )
     target = UpgradeTarget(
         LicenceTerms.of(chosen.target, chosen.target.localization_for(language).name),
         chosen.credit,

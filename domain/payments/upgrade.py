@@ -16,6 +16,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
 
+from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
@@ -48,7 +49,7 @@ class UpgradeChoice:
 def load_own_licence(store: Storefront, account_id: UUID, user_licence_id: UUID) -> UserLicence:
     """One of the caller's licences (404 otherwise)."""
     try:
-        licence = store.repository.get(user_licence_id)
+        licence: object = store.repository.get(user_licence_id)
     except AggregateNotFoundError:
         raise DomainError(ErrorCode.NOT_FOUND) from None
     if not isinstance(licence, UserLicence) or licence.account_id != account_id:
@@ -137,7 +138,7 @@ def place_upgrade_order(
         )
     merchant_uid = upgrade_merchant_uid(now)
     name = chosen.target.localization_for(language).name
-    buyer = store.repository.get(account_id)
+    buyer: Account = store.repository.get(account_id)
     payment = Payment.order(
         merchant_uid=merchant_uid,
         at=now,

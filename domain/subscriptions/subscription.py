@@ -32,9 +32,9 @@ from eventsourcing.domain import Aggregate
 
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action
+from domain.licences.licence import LicenceTerms
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.wallet import BillingKey
-from domain.licences.licence import LicenceTerms
 from domain.pricing.quotes import DiscountFactor, DiscountKind, Quote, factors_from_records
 from events.subscriptions import (
     AutoRenewalCancelled,

@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, UserLicence
@@ -19,11 +19,11 @@ from domain.payments.gateway import GatewayStatus
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import refund_payment
 from domain.payments.upgrade import licence_period, upgrade_choice
+from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.commands import cancel_auto_renewal
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus
 from domain.subscriptions.upgrade import subscription_period, subscription_upgrade_choice, upgrade_subscription
-from domain.pricing.quotes import DiscountKind
 from events.values import Language
 from tests.unit.billing_world import MONTHLY, World
 
@@ -75,7 +75,8 @@ class UpgradeHistories(RuleBasedStateMachine):
                 world.store, world.clock, world.catalogue, account_id=self.member, user_licence_id=licence.id
             )
         except DomainError as refused:
-            assert refused.code is ErrorCode.NOTHING_PURCHASABLE
+            if refused.code is not ErrorCode.NOTHING_PURCHASABLE:
+                raise
             return
         assert period is not None
         for offer in choice.offers:
@@ -99,7 +100,8 @@ class UpgradeHistories(RuleBasedStateMachine):
                 world.store, world.clock, world.catalogue, account_id=self.member, subscription_id=self.sub_id
             )
         except DomainError as refused:
-            assert refused.code is ErrorCode.NOTHING_PURCHASABLE
+            if refused.code is not ErrorCode.NOTHING_PURCHASABLE:
+                raise
             return
         assert period is not None
         offer = next((item for item in choice.offers if item.target.id == plan), None)

@@ -6,27 +6,26 @@ from __future__ import annotations
 from datetime import timedelta
 
 from domain.errors import ErrorCode
+from domain.licences.actions import Action
 from domain.licences.upgrades import PaidPeriod, remaining_credit
+from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
+from domain.payments.gateway import GatewayStatus
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment, refund_payment, settle_payment
 from domain.payments.upgrade import upgrade_choice
 from domain.pricing.quotes import DiscountKind
-from events.values import Currency
-from tests.support import START
-from domain.licences.actions import Action
-from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
-from domain.payments.gateway import GatewayStatus
 from domain.subscriptions.commands import cancel_auto_renewal
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.upgrade import upgrade_subscription
-from events.values import Language
+from events.values import Currency, Language
+from tests.support import START
 from tests.unit.billing_world import (
     ANNUAL,
     ANNUAL_3,
+    GOOD_CARD,
     LIFETIME,
     LIFETIME_3,
     MONTHLY,
-    GOOD_CARD,
     OTHER_CARD,
     World,
     refused,
@@ -207,7 +206,7 @@ def test_a_refund_after_an_upgrade_never_gives_back_the_credit_twice() -> None:
 # -- subscriptions ------------------------------------------------------------------------
 
 
-def _upgrade_subscription(world: World, member, subscribed, target: int, key=None):  # noqa: ANN001, ANN202
+def _upgrade_subscription(world: World, member, subscribed, target: int, key=None):
     return upgrade_subscription(
         world.store,
         world.clock,

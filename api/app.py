@@ -20,6 +20,7 @@ from api.routers import (
     payments,
     subscriptions,
     test_harness,
+    upgrades,
 )
 from api.services import Services
 from api.spa import install_spa
@@ -62,6 +63,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(licence_links.router)
     api.include_router(billing_keys.router)
     api.include_router(subscriptions.router)
+    api.include_router(upgrades.options)
+    api.include_router(upgrades.router)
     if settings.test_admin_token:
         api.include_router(test_harness.router)
     app.include_router(api)

@@ -144,7 +144,8 @@ class PastDuePaymentFailed(StoredEvent):
 class SubscriptionUpgraded(StoredEvent):
     """The subscription moved to a bigger plan now: ``period`` starts at ``period_start`` and is paid until
     ``paid_until`` by ``merchant_uid`` (the new plan's first period less the old one's unused value,
-    ``credit``). Renewals charge the new plan's quote (``list_price`` less ``discount_factors``) on its cycle."""
+    ``credit``). Renewals charge the new plan's quote (``list_price`` less ``discount_factors``: ``renewal_amount``)
+    on its cycle."""
 
     TOPIC = "subscription.Upgraded"
     period: int
@@ -158,6 +159,7 @@ class SubscriptionUpgraded(StoredEvent):
     list_price: int
     country_code: str
     discount_factors: list[DiscountRecord]
+    renewal_amount: int
     period_start: datetime
     paid_until: datetime
 

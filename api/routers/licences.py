@@ -268,8 +268,9 @@ def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) 
     ]
     subscription = subscriptions_of(services.views, caller.account_id).get(str(user_license_id))
     summary = UserLicenceOut.of(row, subscription, services.catalogue, services.clock.now())
-    # Licences bought in Apple's store cannot be upgraded here; none of ours carry an Apple transaction id yet.
-    return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=False)
+    # Licences bought in Apple's store are not upgraded here (spec: any payment with an Apple transaction id).
+    apple = any(record.apple_transaction_id for record in payments)
+    return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=apple)
 
 
 class DeviceRename(CamelModel):

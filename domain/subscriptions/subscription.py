@@ -351,7 +351,10 @@ class Subscription(Aggregate):
             )
         if attempt.kind is ChargeKind.UPGRADE and attempt.upgrade is not None:
             terms = attempt.upgrade.terms
-            renewal_factors = [item for item in attempt.quote.factors if item.kind is not DiscountKind.REMAINING]
+            renewal_factors = tuple(item for item in attempt.quote.factors if item.kind is not DiscountKind.REMAINING)
+            renewal = Quote(
+                terms.licence_id, attempt.quote.country_code, self.currency, attempt.quote.list_price, renewal_factors
+            )
             self.trigger_event(
                 SubscriptionUpgraded,
                 timestamp=at,
@@ -365,7 +368,8 @@ class Subscription(Aggregate):
                 credit=attempt.upgrade.credit,
                 list_price=attempt.quote.list_price,
                 country_code=attempt.quote.country_code,
-                discount_factors=[item.as_record() for item in renewal_factors],
+                discount_factors=renewal.factor_records(),
+                renewal_amount=renewal.amount,
                 period_start=at,
                 paid_until=at + period_length(terms.life),
             )
@@ -574,7 +578,7 @@ class Subscription(Aggregate):
         self.list_price = event.list_price
         self.country_code = event.country_code
         self.discount_factors = factors_from_records(event.discount_factors)
-        self.amount = self.renewal_quote.amount
+        self.amount = event.renewal_amount
         self._new_period()
 
     @when.register

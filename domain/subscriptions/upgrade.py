@@ -97,6 +97,9 @@ def upgrade_subscription(
     not an upgrade now or the page's price differs, -303 when the card is refused."""
     subscription = load_subscription(store, subscription_id, account_id)
     licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    if key is not None and _upgraded_with(store, subscription, key, target_id):
+        # A phone's redirect return, or a reload of it, repeats an upgrade that a key already paid.
+        return Charged(subscription.id, None, True, subscription.status, store.max_notification_id())
     now = clock.now()
     period = subscription_period(store, subscription)
     if period is None or not licence.is_valid(now):
@@ -127,3 +130,11 @@ def upgrade_subscription(
             charged.reason or "the upgrade was not charged",
         )
     return charged
+
+
+def _upgraded_with(store: Storefront, subscription: Subscription, key: BillingKey, target_id: int) -> bool:
+    """Did the subscription's running period start with an upgrade to ``target_id`` paid by ``key``?"""
+    if subscription.licence_id != target_id or subscription.customer_uid != key.customer_uid:
+        return False
+    payment: Payment = store.repository.get(Payment.id_for(subscription.period_merchant_uid))
+    return payment.upgrade is not None and payment.upgrade.to_licence_id == target_id

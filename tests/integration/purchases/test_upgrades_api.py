@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.integration.purchases.desk import GOOD_CARD, V1, Desk
+from workers import operator
 
 pytestmark = pytest.mark.integration
 
@@ -220,3 +221,28 @@ def test_a_subscription_upgraded_through_a_window_key_charges_once_however_often
     assert first.json()["cardNumber"] == again.json()["cardNumber"] and "4444" in first.json()["cardNumber"]
     upgrades = [record for record in desk.history() if record["purchaseType"] == "upgrade"]
     assert len(upgrades) == 1 and upgrades[0]["status"] == "paid"
+
+
+def test_support_records_an_app_store_purchase_which_shows_but_is_not_upgraded_here(
+    desk: Desk, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = operator.parse_args(["record-app-store-purchase", "sub@example.com", str(ANNUAL), "2000000987654321"])
+    assert operator.run(args, desk.services) == 0
+    assert operator.run(args, desk.services) == 0  # the same transaction again grants nothing more
+    assert (
+        operator.run(
+            operator.parse_args(["record-app-store-purchase", "nobody@example.com", "121", "1"]), desk.services
+        )
+        == 2
+    )
+    assert "recorded apple-2000000987654321" in capsys.readouterr().out
+
+    desk.views_caught_up()
+    [licence] = desk.call("GET", "/licenses/mine").json()
+    assert "upgrade" not in licence["allowedActions"]
+    detail = desk.call("GET", f"/licenses/mine/{licence['id']}").json()
+    assert detail["isDisableUpgrade"] is True
+    assert [payment["appleTransactionId"] for payment in detail["payments"]] == ["2000000987654321"]
+    refused = desk.call("GET", f"/purchasable-licenses/upgrade/licenses/{licence['id']}")
+    assert refused.json()["errorCode"] == -109
+    assert _order_upgrade(desk, licence["id"], ANNUAL_3).json()["errorCode"] == -302

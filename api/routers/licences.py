@@ -26,7 +26,7 @@ from domain.licences.management import (
     rename_device,
 )
 from domain.pricing.quotes import quote_price
-from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions
+from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions, with_subscription
 from projections.licences import licence_of, licences_of
 from projections.payments import payments_of
 from projections.subscriptions import subscriptions_of
@@ -183,7 +183,7 @@ class UserLicenceOut(CamelModel):
         allowed = licence_actions(_facts(row), catalogue, now)
         if subscription is not None and status is not None:
             paid_until = datetime.fromisoformat(subscription["paid_until"])
-            allowed |= subscription_actions(status, paid_until, now, row["state"])
+            allowed = with_subscription(allowed, status) | subscription_actions(status, paid_until, now, row["state"])
         return cls(
             id=row["user_licence_id"],
             new_license_id=row["licence_id"],

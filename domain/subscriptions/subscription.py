@@ -100,6 +100,14 @@ def subscription_actions(
     return {Action.RESUBSCRIBE}
 
 
+def with_subscription(licence_actions: set[Action], status: SubscriptionStatus) -> set[Action]:
+    """A subscription licence's own actions as its subscription allows them: it upgrades only while renewing
+    (a cancelled or past-due one resumes or pays first)."""
+    if status is SubscriptionStatus.ACTIVE:
+        return set(licence_actions)
+    return licence_actions - {Action.UPGRADE}
+
+
 class ChargeKind(Enum):
     """Why a subscription charges its billing key."""
 

@@ -16,6 +16,7 @@ from domain.payments.upgrade import upgrade_choice
 from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.commands import cancel_auto_renewal
 from domain.subscriptions.renewal import renew_if_due
+from domain.subscriptions.subscription import SubscriptionStatus, with_subscription
 from domain.subscriptions.upgrade import upgrade_subscription
 from events.values import Currency, Language
 from tests.support import START
@@ -314,3 +315,16 @@ def test_a_licence_bought_from_apple_is_recorded_once_and_cannot_be_upgraded_her
         upgrade_choice(world.store, world.clock, world.catalogue, account_id=member, user_licence_id=licence.id)
     with refused(ErrorCode.INVALID_PRODUCT_AT_INIT):
         world.upgrade_order(member, licence.id, ANNUAL_3)
+
+
+def test_a_subscription_licence_offers_an_upgrade_only_while_it_renews() -> None:
+    world = World()
+    member = world.member()
+    subscribed = world.subscribe(member, world.key(member))
+    licence = world.licence(subscribed.user_licence_id)
+    now = world.clock.now()
+    own = licence.allowed_actions(world.catalogue, now)
+    assert Action.UPGRADE in with_subscription(own, SubscriptionStatus.ACTIVE)
+    cancel_auto_renewal(world.store, world.clock, account_id=member, subscription_id=subscribed.subscription_id)
+    status = world.subscription(subscribed.subscription_id).status
+    assert Action.UPGRADE not in with_subscription(own, status)

@@ -23,6 +23,7 @@ from api.routers import (
     payments,
     subscriptions,
     test_harness,
+    upgrades,
 )
 from api.security_headers import SecurityHeaders
 from api.services import Services
@@ -69,6 +70,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(subscriptions.router)
     api.include_router(coupons.router)
     api.include_router(coupons.banners)
+    api.include_router(upgrades.options)
+    api.include_router(upgrades.router)
     if settings.test_admin_token:
         api.include_router(test_harness.router)
         api.include_router(admin.router)

@@ -124,3 +124,22 @@ class LicenceExtended(StoredEvent):
 
     TOPIC = "licence.Extended"
     expires_at: datetime
+
+
+class LicenceUpgraded(StoredEvent):
+    """The licence moved to a bigger plan (more devices, a longer life, or both): same key, same devices.
+
+    ``merchant_uid`` is the payment that paid for the new plan's first period, which runs from
+    ``starts_at`` to ``expires_at``; ``source`` is how the licence is paid from now on.
+    """
+
+    TOPIC = "licence.Upgraded"
+    merchant_uid: str
+    licence_id: int
+    product_code: str
+    life: int
+    max_devices_count: int
+    name: str
+    source: str
+    starts_at: datetime
+    expires_at: datetime

@@ -127,3 +127,37 @@ class BuyerAccountOpened(StoredEvent):
 
     TOPIC = "payment.BuyerAccountOpened"
     account_id: UUID
+
+
+class UpgradeOrdered(StoredEvent):
+    """This payment upgrades an existing licence: from which plan, to which, and the credit it got.
+
+    ``credit`` (in the payment's currency) is the unused value of ``credited_merchant_uid``'s period,
+    taken off the target's quote as its remaining step, so ``amount`` = quote less exactly ``credit``.
+    """
+
+    TOPIC = "payment.UpgradeOrdered"
+    user_licence_id: UUID
+    from_licence_id: int
+    from_life: int
+    from_max_devices_count: int
+    to_licence_id: int
+    credit: int
+    currency: Currency
+    credited_merchant_uid: str
+
+
+class CreditSpent(StoredEvent):
+    """Part of this payment's value moved into an upgrade as its credit; it can no longer be refunded."""
+
+    TOPIC = "payment.CreditSpent"
+    amount: int
+    upgrade_merchant_uid: str
+
+
+class AppStorePurchaseRecorded(StoredEvent):
+    """Support recorded a purchase the customer made in Apple's App Store (paid to Apple, not here)."""
+
+    TOPIC = "payment.AppStorePurchaseRecorded"
+    apple_transaction_id: str
+    paid_at: datetime

@@ -139,3 +139,34 @@ class PastDuePaymentFailed(StoredEvent):
     period: int
     merchant_uid: str
     reason: str
+
+
+class SubscriptionUpgraded(StoredEvent):
+    """The subscription moved to a bigger plan now: ``period`` starts at ``period_start`` and is paid until
+    ``paid_until`` by ``merchant_uid`` (the new plan's first period less the old one's unused value,
+    ``credit``). Renewals charge the new plan's quote (``list_price`` less ``discount_factors``: ``renewal_amount``)
+    on its cycle."""
+
+    TOPIC = "subscription.Upgraded"
+    period: int
+    merchant_uid: str
+    imp_uid: str
+    licence_id: int
+    name: str
+    life: int
+    amount: int
+    credit: int
+    list_price: int
+    country_code: str
+    discount_factors: list[DiscountRecord]
+    renewal_amount: int
+    period_start: datetime
+    paid_until: datetime
+
+
+class SubscriptionUpgradeFailed(StoredEvent):
+    """The gateway refused the charge of an upgrade; the subscription stays on its plan."""
+
+    TOPIC = "subscription.UpgradeFailed"
+    merchant_uid: str
+    reason: str

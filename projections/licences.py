@@ -19,6 +19,7 @@ from events.licences import (
     LicenceRevoked,
     LicenceShortened,
     LicenceTransferred,
+    LicenceUpgraded,
 )
 from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
@@ -29,6 +30,7 @@ class LicencesView(View):
 
     name = "licences"
     tables = ("licences_view", "licence_devices_view")
+    version = 2  # 2: upgrades change a licence's plan
 
     def schema(self) -> list[str]:
         return [
@@ -115,6 +117,25 @@ class LicencesView(View):
     @apply.register
     def _extended(self, event: LicenceExtended, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, expires_at=_iso(event.expires_at))
+
+    @apply.register
+    def _upgraded(self, event: LicenceUpgraded, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE licences_view SET licence_id = %(licence)s, product_code = %(product)s, name = %(name)s, "
+            "life = %(life)s, max_devices_count = %(devices)s, source = %(source)s, starts_at = %(starts)s, "
+            "expires_at = %(expires)s WHERE user_licence_id = %(id)s",
+            {
+                "licence": event.licence_id,
+                "product": event.product_code,
+                "name": event.name,
+                "life": event.life,
+                "devices": event.max_devices_count,
+                "source": event.source,
+                "starts": _iso(event.starts_at),
+                "expires": _iso(event.expires_at),
+                "id": str(event.originator_id),
+            },
+        )
 
     @apply.register
     def _transferred(self, event: LicenceTransferred, cursor: ViewCursor) -> None:

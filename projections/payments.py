@@ -10,12 +10,14 @@ from uuid import UUID
 
 from events.licences import LicenceGranted, LicenceReserved, LicenceTransferred
 from events.payments import (
+    AppStorePurchaseRecorded,
     PaymentCancelled,
     PaymentFailed,
     PaymentOrdered,
     PaymentRefunded,
     PaymentReserved,
     PaymentSucceeded,
+    UpgradeOrdered,
 )
 from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
@@ -55,6 +57,8 @@ _COLUMNS = (
     "refunds",
     "discount_factors",
     "coupon_code",
+    "apple_transaction_id",
+    "upgrade_credit",
 )
 
 
@@ -63,7 +67,7 @@ class PaymentsView(View):
 
     name = "payments"
     tables = ("payments_view",)
-    version = 3
+    version = 4  # 3: coupon codes (coupons) and App Store ids with upgrade credits (upgrades); 4: both
 
     def schema(self) -> list[str]:
         return [
@@ -76,7 +80,7 @@ class PaymentsView(View):
             "ordered_at TEXT NOT NULL, paid_at TEXT, failed_at TEXT, fail_reason TEXT, receipt_url TEXT, "
             "card_name TEXT, card_number TEXT, bank_name TEXT, vbank_code TEXT, vbank_name TEXT, vbank_num TEXT, "
             "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL, "
-            "discount_factors TEXT NOT NULL, coupon_code TEXT)",
+            "discount_factors TEXT NOT NULL, coupon_code TEXT, apple_transaction_id TEXT, upgrade_credit BIGINT)",
             "CREATE INDEX IF NOT EXISTS payments_view_account ON payments_view (account_id)",
             "CREATE INDEX IF NOT EXISTS payments_view_deadline ON payments_view (state, vbank_date)",
         ]
@@ -175,6 +179,21 @@ class PaymentsView(View):
         refunds = json.loads(row["refunds"]) if row else []
         refunds.append({"amount": event.amount, "reason": event.reason, "refundedAt": _iso(event.refunded_at)})
         self._update(cursor, event.originator_id, cancel_amount=event.cancel_amount, refunds=json.dumps(refunds))
+
+    @apply.register
+    def _upgrade_ordered(self, event: UpgradeOrdered, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, upgrade_credit=event.credit)
+
+    @apply.register
+    def _app_store(self, event: AppStorePurchaseRecorded, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="paid",
+            paid_at=_iso(event.paid_at),
+            pay_method="app-store",
+            apple_transaction_id=event.apple_transaction_id,
+        )
 
     @apply.register
     def _licence_granted(self, event: LicenceGranted, cursor: ViewCursor) -> None:

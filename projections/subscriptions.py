@@ -16,6 +16,7 @@ from events.subscriptions import (
     SubscriptionRenewed,
     SubscriptionResubscribed,
     SubscriptionStarted,
+    SubscriptionUpgraded,
 )
 from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
@@ -28,7 +29,7 @@ class SubscriptionsView(View):
 
     name = "subscriptions"
     tables = ("subscriptions_view",)
-    version = 2
+    version = 3  # 3: upgrades change a subscription's plan and cycle
 
     def schema(self) -> list[str]:
         return [
@@ -83,6 +84,21 @@ class SubscriptionsView(View):
             next_charge_at=until,
             due_at=until,
             customer_uid=event.customer_uid,
+        )
+
+    @apply.register
+    def _upgraded(self, event: SubscriptionUpgraded, cursor: ViewCursor) -> None:
+        until = _moment(event.paid_until)
+        self._update(
+            cursor,
+            event.originator_id,
+            status="active",
+            name=event.name,
+            life=event.life,
+            amount=event.renewal_amount,
+            paid_until=until,
+            next_charge_at=until,
+            due_at=until,
         )
 
     @apply.register

@@ -1,8 +1,10 @@
 """``python -m workers.operator``: what an operator does by hand, through the same use cases and views.
 
-refund      give money back through PortOne cancel (full or partial)
-ledger      revenue, refunds and net by day, currency, product and payment method, as CSV
-as-of       a licence, subscription or payment as it was at a past moment, as JSON
+refund                     give money back through PortOne cancel (full or partial)
+record-app-store-purchase  grant an account the licence it bought in Apple's App Store
+ledger                     revenue, refunds and net by day, currency, product and payment method, as CSV
+reconcile                  compare a day of payments with the gateway's records
+as-of                      a licence, subscription or payment as it was at a past moment, as JSON
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from datetime import date, datetime
 from typing import Any
 
 from bootstrap import Services
-from domain.errors import DomainError
+from domain.accounts.auth import find_account_id
+from domain.errors import DomainError, ErrorCode
 from domain.history import KINDS, as_of
+from domain.payments.app_store import record_app_store_purchase
 from domain.payments.purchase import refund_payment
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
+from events.values import Language
 from projections.ledger import ledger_summary, summary_csv
 from projections.payments import payment_by_merchant_uid, payments_ordered_between
 
@@ -42,6 +47,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     past.add_argument("kind", choices=sorted(KINDS))
     past.add_argument("key", help="the licence's or subscription's id, or the payment's merchantUid")
     past.add_argument("at", type=datetime.fromisoformat, help="ISO 8601 moment with its offset")
+    apple = commands.add_parser(
+        "record-app-store-purchase", help="grant an account the licence it bought in Apple's App Store"
+    )
+    apple.add_argument("email", help="the account's address")
+    apple.add_argument("licence_id", type=int, help="the catalogue licence bought")
+    apple.add_argument("apple_transaction_id")
+    apple.add_argument("--country", default="KR", help="the storefront country (prices the record)")
+    apple.add_argument("--language", default="ko", choices=[language.value for language in Language])
     return parser.parse_args(argv)
 
 
@@ -54,6 +67,8 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return _as_of(args, services)
     if args.command == "reconcile":
         return _reconcile(args, services)
+    if args.command == "record-app-store-purchase":
+        return _record_app_store_purchase(args, services)
     try:
         refunded = refund_payment(
             services.store,
@@ -103,6 +118,28 @@ def _reconcile(args: argparse.Namespace, services: Services) -> int:
 
 def _ours(row: dict[str, Any]) -> OurPayment:
     return OurPayment(row["merchant_uid"], row["state"], int(row["amount"]), row["currency"], int(row["cancel_amount"]))
+
+
+def _record_app_store_purchase(args: argparse.Namespace, services: Services) -> int:
+    account_id = find_account_id(services.store, args.email)
+    try:
+        if account_id is None:
+            raise DomainError(ErrorCode.NOT_FOUND, f"no account {args.email}")
+        recorded = record_app_store_purchase(
+            services.store,
+            services.clock,
+            services.catalogue,
+            account_id=account_id,
+            licence_id=args.licence_id,
+            apple_transaction_id=args.apple_transaction_id,
+            country_code=args.country.upper(),
+            language=Language(args.language),
+        )
+    except DomainError as refused:
+        print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
+        return 2
+    print(f"recorded {recorded.merchant_uid}: licence {recorded.user_licence_id} key {recorded.licence_key}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

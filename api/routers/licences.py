@@ -27,7 +27,7 @@ from domain.licences.management import (
     rename_device,
 )
 from domain.pricing.quotes import quote_price
-from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions
+from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions, with_subscription
 from projections.licences import licence_of, licences_of
 from projections.payments import payments_of
 from projections.subscriptions import subscriptions_of
@@ -201,7 +201,7 @@ class UserLicenceOut(CamelModel):
         allowed = licence_actions(_facts(row), catalogue, now)
         if subscription is not None and status is not None:
             paid_until = datetime.fromisoformat(subscription["paid_until"])
-            allowed |= subscription_actions(status, paid_until, now, row["state"])
+            allowed = with_subscription(allowed, status) | subscription_actions(status, paid_until, now, row["state"])
         return cls(
             id=row["user_licence_id"],
             new_license_id=row["licence_id"],
@@ -286,8 +286,9 @@ def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) 
     ]
     subscription = subscriptions_of(services.views, caller.account_id).get(str(user_license_id))
     summary = UserLicenceOut.of(row, subscription, services.catalogue, services.clock.now())
-    # Licences bought in Apple's store cannot be upgraded here; none of ours carry an Apple transaction id yet.
-    return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=False)
+    # Licences bought in Apple's store are not upgraded here (spec: any payment with an Apple transaction id).
+    apple = any(record.apple_transaction_id for record in payments)
+    return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=apple)
 
 
 class DeviceRename(CamelModel):

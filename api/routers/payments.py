@@ -253,6 +253,7 @@ class PaymentRecord(CamelModel):
     vbank_issued_at: datetime | None
     license_id: int
     user_license_id: UUID | None
+    apple_transaction_id: str | None = None
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> PaymentRecord:
@@ -289,6 +290,7 @@ class PaymentRecord(CamelModel):
             vbank_issued_at=row["vbank_issued_at"],
             license_id=row["licence_id"],
             user_license_id=row["user_licence_id"],
+            apple_transaction_id=row.get("apple_transaction_id"),
         )
 
 

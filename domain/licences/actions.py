@@ -65,10 +65,9 @@ def licence_actions(facts: LicenceFacts, catalogue: Catalogue, now: datetime) ->
         allowed.add(Action.REGISTER_DEVICE)
     if facts.devices_count:
         allowed |= {Action.RENAME_DEVICE, Action.REMOVE_DEVICE}
-    if (
-        valid
-        and facts.source in PAID_SOURCES
-        and catalogue.upgrade_targets(facts.product_code, facts.life, facts.max_devices_count)
-    ):
+    targets = catalogue.upgrade_targets(facts.product_code, facts.life, facts.max_devices_count)
+    if facts.source == "subscription":  # a subscription moves to another subscription plan
+        targets = [target for target in targets if target.is_subscription]
+    if valid and facts.source in PAID_SOURCES and targets:
         allowed.add(Action.UPGRADE)
     return allowed

@@ -30,6 +30,7 @@ from events.licences import (
     LicenceRevoked,
     LicenceShortened,
     LicenceTransferred,
+    LicenceUpgraded,
     OpenBetaJoined,
 )
 
@@ -227,6 +228,37 @@ class UserLicence(Aggregate):
         if expires_at != self.expires_at:
             self.trigger_event(LicenceExtended, timestamp=at, expires_at=expires_at)
 
+    def upgrade(
+        self, *, terms: LicenceTerms, merchant_uid: str, source: str, starts_at: datetime, expires_at: datetime
+    ) -> None:
+        """Move to a bigger plan of the same product (paid by ``merchant_uid``), keeping key and devices."""
+        if self.state is not LicenceState.ACTIVE or not self.is_valid(starts_at):
+            raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"a {self.state.value} licence cannot be upgraded")
+        if not self.is_upgrade_to(terms):
+            raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, "not an upgrade of this licence")
+        self.trigger_event(
+            LicenceUpgraded,
+            timestamp=starts_at,
+            merchant_uid=merchant_uid,
+            licence_id=terms.licence_id,
+            product_code=terms.product_code,
+            life=terms.life,
+            max_devices_count=terms.max_devices_count,
+            name=terms.name,
+            source=source,
+            starts_at=starts_at,
+            expires_at=expires_at,
+        )
+
+    def is_upgrade_to(self, terms: LicenceTerms) -> bool:
+        """Is ``terms`` the same product with more devices, a longer life or both, never less?"""
+        return (
+            terms.product_code == self.product_code
+            and terms.life >= self.life
+            and terms.max_devices_count >= self.max_devices_count
+            and (terms.life, terms.max_devices_count) != (self.life, self.max_devices_count)
+        )
+
     def transfer(self, to_account_id: UUID, at: datetime) -> None:
         """Move the licence to the account that registered its key."""
         self.trigger_event(
@@ -251,6 +283,8 @@ class UserLicence(Aggregate):
         self.name = event.name
         self.licence_key = event.licence_key
         self.merchant_uid = event.merchant_uid
+        # The payment of the period the licence runs in now (a subscription's own periods are its own).
+        self.period_merchant_uid: str | None = event.merchant_uid
         self.devices: dict[str, Device] = {}
 
     @when.register
@@ -292,6 +326,18 @@ class UserLicence(Aggregate):
 
     @when.register
     def _extended(self, event: LicenceExtended) -> None:
+        self.expires_at = event.expires_at
+
+    @when.register
+    def _upgraded(self, event: LicenceUpgraded) -> None:
+        self.licence_id = event.licence_id
+        self.product_code = event.product_code
+        self.life = event.life
+        self.max_devices_count = event.max_devices_count
+        self.name = event.name
+        self.source = event.source
+        self.period_merchant_uid = event.merchant_uid
+        self.starts_at = event.starts_at
         self.expires_at = event.expires_at
 
     @when.register

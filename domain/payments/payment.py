@@ -15,13 +15,16 @@ from domain.licences.licence import LicenceTerms, UserLicence
 from domain.payments.gateway import GatewayPayment
 from domain.pricing.quotes import DiscountFactor, Quote, factors_from_records
 from events.payments import (
+    AppStorePurchaseRecorded,
     BuyerAccountOpened,
+    CreditSpent,
     PaymentCancelled,
     PaymentFailed,
     PaymentOrdered,
     PaymentRefunded,
     PaymentReserved,
     PaymentSucceeded,
+    UpgradeOrdered,
 )
 from events.values import Currency
 
@@ -89,6 +92,50 @@ class Payment(Aggregate):
             buyer_country=(buyer_country or quote.country_code).upper(),
         )
 
+    def note_upgrade(
+        self,
+        *,
+        user_licence_id: UUID,
+        from_terms: LicenceTerms,
+        credit: int,
+        credited_merchant_uid: str,
+        at: datetime,
+    ) -> None:
+        """Say that this (just ordered) payment upgrades ``user_licence_id`` from ``from_terms``, with ``credit``
+        from ``credited_merchant_uid``'s unused value taken off its quote."""
+        self.trigger_event(
+            UpgradeOrdered,
+            timestamp=at,
+            user_licence_id=user_licence_id,
+            from_licence_id=from_terms.licence_id,
+            from_life=from_terms.life,
+            from_max_devices_count=from_terms.max_devices_count,
+            to_licence_id=self.licence_id,
+            credit=credit,
+            currency=self.currency,
+            credited_merchant_uid=credited_merchant_uid,
+        )
+
+    def spend_credit(self, amount: int, upgrade_merchant_uid: str, at: datetime) -> None:
+        """Move ``amount`` of what this payment still holds into an upgrade (-302 when it holds less now)."""
+        if amount <= 0:
+            return
+        if amount > self.refundable:
+            raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, "the credited payment no longer holds that value")
+        self.trigger_event(CreditSpent, timestamp=at, amount=amount, upgrade_merchant_uid=upgrade_merchant_uid)
+
+    def record_app_store_purchase(self, apple_transaction_id: str, at: datetime) -> None:
+        """Support records that Apple took this payment (nothing was charged here)."""
+        self.check_open()
+        self.trigger_event(
+            AppStorePurchaseRecorded, timestamp=at, apple_transaction_id=apple_transaction_id, paid_at=at
+        )
+
+    @property
+    def is_upgrade(self) -> bool:
+        """Does this payment upgrade a licence?"""
+        return self.upgrade is not None
+
     @property
     def licence_id_paid_for(self) -> UUID:
         """The user licence this payment pays for (a purchase's licence is derived from its merchantUid)."""
@@ -110,9 +157,16 @@ class Payment(Aggregate):
         self.trigger_event(BuyerAccountOpened, timestamp=at, account_id=account_id)
 
     @property
+    def gateway_balance(self) -> int:
+        """What the gateway still holds of this payment (its checksum for a cancel)."""
+        return self.amount - self.cancel_amount
+
+    @property
     def refundable(self) -> int:
         """What can still go back to the customer."""
-        return self.amount - self.cancel_amount if self.state is PaymentState.PAID else 0
+        if self.state is not PaymentState.PAID or self.apple_transaction_id is not None:
+            return 0
+        return self.amount - self.cancel_amount - self.credit_spent
 
     def matches(self, gateway: GatewayPayment) -> bool:
         """Does the gateway's payment carry exactly the amount and currency we ordered?"""
@@ -228,6 +282,9 @@ class Payment(Aggregate):
         self.vbank_name: str | None = None
         self.vbank_num: str | None = None
         self.vbank_holder: str | None = None
+        self.upgrade: UpgradeOrdered | None = None
+        self.credit_spent = 0
+        self.apple_transaction_id: str | None = None
 
     @when.register
     def _succeeded(self, event: PaymentSucceeded) -> None:
@@ -261,3 +318,16 @@ class Payment(Aggregate):
     @when.register
     def _buyer_account_opened(self, event: BuyerAccountOpened) -> None:
         self.opened_buyer_account = True
+
+    @when.register
+    def _upgrade_ordered(self, event: UpgradeOrdered) -> None:
+        self.upgrade = event
+
+    @when.register
+    def _credit_spent(self, event: CreditSpent) -> None:
+        self.credit_spent += event.amount
+
+    @when.register
+    def _app_store(self, event: AppStorePurchaseRecorded) -> None:
+        self.state = PaymentState.PAID
+        self.apple_transaction_id = event.apple_transaction_id

@@ -33,6 +33,7 @@ from domain.payments.gateway import (
 )
 from domain.payments.methods import gateway_choice
 from domain.payments.payment import Payment, PaymentState
+from domain.payments.upgrade import apply_upgrade, stale_upgrade
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
@@ -202,6 +203,8 @@ def settle_payment(
                 store.save(payment)
             _give_money_back(gateway, reported)
             raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, TAMPERED)
+        if payment.is_upgrade:
+            return _settle_upgrade(store, gateway, payment, reported, now)
         settles = reported.status is GatewayStatus.PAID or (
             reported.status is GatewayStatus.READY and reported.pay_method == "vbank"
         )
@@ -283,6 +286,27 @@ def _settle_paid(
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     payment.succeed(reported, now)
     recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
+    return _confirmation(payment, licence, recordings[-1].notification.id)
+
+
+def _settle_upgrade(
+    store: Storefront, gateway: PaymentGateway, payment: Payment, reported: GatewayPayment, now: datetime
+) -> Confirmation:
+    """A paid upgrade order upgrades its licence; one that can no longer take effect (another tab's upgrade
+    won, the credit was refunded) or that left a virtual account is cancelled and its money given back."""
+    if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY):
+        payment.fail(reported.imp_uid, reported.fail_reason or f"gateway status {reported.status.value}", now)
+        store.save(payment)
+        raise DomainError(ErrorCode.PAYMENT_REFUSED, reported.fail_reason or "")
+    why = stale_upgrade(store, payment, now) if reported.status is GatewayStatus.PAID else "upgrades are paid at once"
+    if why is not None:
+        payment.cancel(reported.imp_uid, why, ErrorCode.INVALID_PRODUCT_AT_INIT, now)
+        store.save(payment)
+        _give_money_back(gateway, reported, why)
+        raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, why)
+    licence, credited = apply_upgrade(store, payment, now)
+    payment.succeed(reported, now)
+    recordings = store.save(payment, licence, credited)
     return _confirmation(payment, licence, recordings[-1].notification.id)
 
 
@@ -405,7 +429,7 @@ def refund_payment(
     wanted = payment.refundable if amount is None else amount
     if not 0 < wanted <= payment.refundable:
         raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{payment.refundable}")
-    reported = gateway.cancel(payment.imp_uid, wanted, payment.refundable, reason)
+    reported = gateway.cancel(payment.imp_uid, wanted, payment.gateway_balance, reason)
 
     def attempt() -> int:
         current = _load_payment(store, merchant_uid)
@@ -414,7 +438,9 @@ def refund_payment(
             return 0
         current.refund(refunded_now, reason, clock.now())
         licence: UserLicence = store.repository.get(current.licence_id_paid_for)
-        if licence.state is LicenceState.ACTIVE:
+        # A payment whose value partly moved into an upgrade paid for a plan the licence has left: refunding
+        # the rest (never the credit) leaves the upgraded licence as it is.
+        if licence.state is LicenceState.ACTIVE and not current.credit_spent:
             licence.apply_refund(current.cancel_amount, current.amount, reason, clock.now())
         store.save(current, licence)
         return refunded_now

@@ -71,6 +71,9 @@ class Quote:
     currency: Currency
     list_price: int
     factors: tuple[DiscountFactor, ...]
+    # The remaining step takes off exactly this many minor units (an upgrade's credit, see
+    # ``with_remaining_credit``); its factor in ``factors`` is what the history displays.
+    credit: int = 0
 
     def __post_init__(self) -> None:
         kinds = [factor.kind for factor in self.factors]
@@ -82,7 +85,11 @@ class Quote:
         the price after ``BASE``, remainingPrice after ``REMAINING``)."""
         price = self.list_price
         for factor in self.factors:
-            if DISCOUNT_ORDER.index(factor.kind) <= DISCOUNT_ORDER.index(kind):
+            if DISCOUNT_ORDER.index(factor.kind) > DISCOUNT_ORDER.index(kind):
+                continue
+            if factor.kind is DiscountKind.REMAINING and self.credit:
+                price = max(price - self.credit, 0)
+            else:
                 price = discounted(price, factor.factor)
         return price
 
@@ -124,3 +131,26 @@ def quote_price(licence: PurchasableLicence, price: Price) -> Quote:
         (DiscountFactor(DiscountKind.BASE, licence.base_discount),) if licence.base_discount else ()
     )
     return Quote(licence.id, price.country_code, price.currency, price.price, tuple(factors))
+
+
+REMAINING_FACTOR_PLACES = Decimal("0.0001")
+
+
+def with_remaining_credit(quote: Quote, credit: int) -> Quote:
+    """``quote`` with an upgrade's credit as its remaining step: exactly ``credit`` minor units off the
+    price after the base discount (and before any coupon). The recorded factor is that credit as a
+    fraction of the price it came off, rounded down to four places, for display only. The credit must
+    leave something to pay (``domain.licences.upgrades`` refuses an upgrade it would cover)."""
+    base_price = quote.price_after(DiscountKind.BASE)
+    if not 0 <= credit < base_price:
+        raise ValueError("a remaining credit is at least 0 and less than the price it comes off")
+    if credit == 0:
+        return quote
+    fraction = (Decimal(credit) / Decimal(base_price)).quantize(REMAINING_FACTOR_PLACES, rounding=ROUND_FLOOR)
+    factors = tuple(
+        sorted(
+            (*quote.factors, DiscountFactor(DiscountKind.REMAINING, fraction)),
+            key=lambda item: DISCOUNT_ORDER.index(item.kind),
+        )
+    )
+    return Quote(quote.licence_id, quote.country_code, quote.currency, quote.list_price, factors, credit)

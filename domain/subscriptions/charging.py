@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 NO_LONGER_WANTED = "auto-renewal was stopped while the charge was made"
 LICENCE_REVOKED = "the licence was revoked while the charge was made"
+CREDIT_REFUNDED = "the payment credited to the upgrade was refunded while the charge was made"
 
 # Chooses the attempt to make from the subscription as loaded now (None: nothing to charge).
 Decision = Callable[[Subscription, datetime], ChargeAttempt | None]
@@ -100,18 +101,43 @@ def charge_subscription(
             return _answer(current, attempt, earlier, store.max_notification_id()), None
         now = clock.now()
         licence: UserLicence = store.repository.get(current.user_licence_id)
-        payment = _payment_record(store, attempt, current.account_id, licence.terms, now, licence.id)
+        upgrade = attempt.upgrade
+        terms = upgrade.terms if upgrade is not None else licence.terms
+        payment = _payment_record(store, attempt, current.account_id, terms, now, licence.id)
+        credited: list[Payment] = []
+        if upgrade is not None:
+            payment.note_upgrade(
+                user_licence_id=licence.id,
+                from_terms=licence.terms,
+                credit=upgrade.credit,
+                credited_merchant_uid=upgrade.credited_merchant_uid,
+                at=now,
+            )
+            credited.append(store.repository.get(Payment.id_for(upgrade.credited_merchant_uid)))
         if not current.is_current(attempt, now):
             return _unwanted(store, current, attempt, payment, charge, now, NO_LONGER_WANTED)
         if licence.state is not LicenceState.ACTIVE:  # refunded meanwhile: it renews no more
             return _unwanted(store, current, attempt, payment, charge, now, LICENCE_REVOKED)
+        if upgrade is not None and credited[0].refundable < upgrade.credit:
+            return _unwanted(store, current, attempt, payment, charge, now, CREDIT_REFUNDED)
         paid = current.record_charge(attempt, charge, now)
         if paid:
             payment.succeed(charge, now)
-            licence.extend_to(current.paid_until, now)
+            if upgrade is not None:
+                licence.upgrade(
+                    terms=upgrade.terms,
+                    merchant_uid=attempt.merchant_uid,
+                    source="subscription",
+                    starts_at=now,
+                    expires_at=current.paid_until,
+                )
+                credited[0].spend_credit(upgrade.credit, attempt.merchant_uid, now)
+            else:
+                licence.extend_to(current.paid_until, now)
         else:
             payment.fail(charge.imp_uid, _reason(charge), now)
-        position = store.save(current, licence, payment)[-1].notification.id
+            credited.clear()
+        position = store.save(current, licence, payment, *credited)[-1].notification.id
         return Charged(current.id, attempt, paid, current.status, position, "" if paid else _reason(charge)), None
 
     charged, to_give_back = retry_on_conflict(record)
@@ -243,7 +269,7 @@ def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment
     if payment.imp_uid is None:
         return
     try:
-        refunded = gateway.cancel(payment.imp_uid, None, payment.refundable, why)
+        refunded = gateway.cancel(payment.imp_uid, None, payment.gateway_balance, why)
     except Exception:  # recorded as paid: an operator refunds it from the log
         log.exception("could not give back %s", payment.merchant_uid)
         return

@@ -32,9 +32,10 @@ from eventsourcing.domain import Aggregate
 
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action
+from domain.licences.licence import LicenceTerms
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.wallet import BillingKey
-from domain.pricing.quotes import DiscountFactor, Quote, factors_from_records
+from domain.pricing.quotes import DiscountFactor, DiscountKind, Quote, factors_from_records
 from events.subscriptions import (
     AutoRenewalCancelled,
     AutoRenewalResumed,
@@ -46,6 +47,8 @@ from events.subscriptions import (
     SubscriptionRenewed,
     SubscriptionResubscribed,
     SubscriptionStarted,
+    SubscriptionUpgraded,
+    SubscriptionUpgradeFailed,
 )
 from events.values import Currency
 
@@ -55,6 +58,7 @@ DUNNING_SCHEDULE = (timedelta(days=1), timedelta(days=3), timedelta(days=7))
 # A yearly subscriber is told this long before the renewal charges them (monthly ones are not).
 RENEWAL_NOTICE = timedelta(days=7)
 YEARLY_LIFE = 365
+LIFETIME_LIFE = 36500
 
 
 def period_length(life_days: int) -> timedelta:
@@ -96,6 +100,14 @@ def subscription_actions(
     return {Action.RESUBSCRIBE}
 
 
+def with_subscription(licence_actions: set[Action], status: SubscriptionStatus) -> set[Action]:
+    """A subscription licence's own actions as its subscription allows them: it upgrades only while renewing
+    (a cancelled or past-due one resumes or pays first)."""
+    if status is SubscriptionStatus.ACTIVE:
+        return set(licence_actions)
+    return licence_actions - {Action.UPGRADE}
+
+
 class ChargeKind(Enum):
     """Why a subscription charges its billing key."""
 
@@ -104,11 +116,26 @@ class ChargeKind(Enum):
     RETRY = "retry"
     PAY_NOW = "pay-now"
     RESUBSCRIPTION = "resubscription"
+    UPGRADE = "upgrade"
 
     @property
     def purchase_type(self) -> str:
         """How the purchase history names a charge of this kind."""
-        return {ChargeKind.FIRST: "subscription", ChargeKind.RESUBSCRIPTION: "resubscribe"}.get(self, "renewal")
+        named = {
+            ChargeKind.FIRST: "subscription",
+            ChargeKind.RESUBSCRIPTION: "resubscribe",
+            ChargeKind.UPGRADE: "upgrade",
+        }
+        return named.get(self, "renewal")
+
+
+@dataclass(frozen=True)
+class UpgradeTarget:
+    """What an upgrade charge moves the subscription to, and the credit its quote took off."""
+
+    terms: LicenceTerms
+    credit: int
+    credited_merchant_uid: str
 
 
 @dataclass(frozen=True)
@@ -122,6 +149,7 @@ class ChargeAttempt:
     quote: Quote
     card_name: str | None = None  # the card's mask, when the attempt charges another key than the current one
     card_number: str | None = None
+    upgrade: UpgradeTarget | None = None  # an upgrade charge's target plan
 
     @property
     def amount(self) -> int:
@@ -252,6 +280,25 @@ class Subscription(Aggregate):
             raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription has not ended")
         return self._charge(ChargeKind.RESUBSCRIPTION, f"r{self.resubscribe_attempts + 1}", key)
 
+    def upgrade_charge(self, quote: Quote, target: UpgradeTarget, key: BillingKey | None = None) -> ChargeAttempt:
+        """Move to a bigger plan now: its first period at ``quote`` (the target's, less the unused value of the
+        current period as its remaining step). Only a renewing subscription upgrades (-302 otherwise)."""
+        if self.status is not SubscriptionStatus.ACTIVE:
+            raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"a {self.status.value} subscription cannot upgrade")
+        if target.terms.life == LIFETIME_LIFE:
+            raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, "a subscription upgrades to another subscription")
+        attempt = self._charge(ChargeKind.UPGRADE, f"u{self.upgrade_attempts + 1}", key)
+        return ChargeAttempt(
+            attempt.kind,
+            attempt.period,
+            attempt.merchant_uid,
+            attempt.customer_uid,
+            quote,
+            attempt.card_name,
+            attempt.card_number,
+            target,
+        )
+
     def _next_period_charge(self, kind: ChargeKind, key: BillingKey | None = None) -> ChargeAttempt:
         return self._charge(kind, self.attempts_made + 1, key)
 
@@ -270,6 +317,13 @@ class Subscription(Aggregate):
         if attempt.kind is ChargeKind.RESUBSCRIPTION:
             return Action.RESUBSCRIBE in self.allowed_actions(now) and attempt.merchant_uid == order_id(
                 self.id, self.period + 1, f"r{self.resubscribe_attempts + 1}"
+            )
+        if attempt.kind is ChargeKind.UPGRADE:
+            return (
+                self.status is SubscriptionStatus.ACTIVE
+                and attempt.upgrade is not None
+                and attempt.upgrade.credited_merchant_uid == self.period_merchant_uid
+                and attempt.merchant_uid == order_id(self.id, self.period + 1, f"u{self.upgrade_attempts + 1}")
             )
         if attempt.kind is ChargeKind.PAY_NOW and self.status is not SubscriptionStatus.PAST_DUE:
             return False
@@ -303,6 +357,31 @@ class Subscription(Aggregate):
                 card_name=(attempt.card_name if chosen else None) or charge.card_name,
                 card_number=(attempt.card_number if chosen else None) or charge.card_number,
             )
+        if attempt.kind is ChargeKind.UPGRADE and attempt.upgrade is not None:
+            terms = attempt.upgrade.terms
+            renewal_factors = tuple(item for item in attempt.quote.factors if item.kind is not DiscountKind.REMAINING)
+            renewal = Quote(
+                terms.licence_id, attempt.quote.country_code, self.currency, attempt.quote.list_price, renewal_factors
+            )
+            self.trigger_event(
+                SubscriptionUpgraded,
+                timestamp=at,
+                period=attempt.period,
+                merchant_uid=attempt.merchant_uid,
+                imp_uid=charge.imp_uid,
+                licence_id=terms.licence_id,
+                name=terms.name,
+                life=terms.life,
+                amount=attempt.amount,
+                credit=attempt.upgrade.credit,
+                list_price=attempt.quote.list_price,
+                country_code=attempt.quote.country_code,
+                discount_factors=renewal.factor_records(),
+                renewal_amount=renewal.amount,
+                period_start=at,
+                paid_until=at + period_length(terms.life),
+            )
+            return
         if attempt.kind is ChargeKind.RESUBSCRIPTION:
             self.run_out(at)
             self.trigger_event(
@@ -328,7 +407,11 @@ class Subscription(Aggregate):
         )
 
     def _record_declined(self, attempt: ChargeAttempt, reason: str, at: datetime) -> None:
-        if attempt.kind is ChargeKind.RESUBSCRIPTION:
+        if attempt.kind is ChargeKind.UPGRADE:
+            self.trigger_event(
+                SubscriptionUpgradeFailed, timestamp=at, merchant_uid=attempt.merchant_uid, reason=reason
+            )
+        elif attempt.kind is ChargeKind.RESUBSCRIPTION:
             self.trigger_event(ResubscribeFailed, timestamp=at, merchant_uid=attempt.merchant_uid, reason=reason)
         elif attempt.kind is ChargeKind.PAY_NOW:
             self.trigger_event(
@@ -423,6 +506,7 @@ class Subscription(Aggregate):
         self.card_name = event.card_name
         self.card_number = event.card_number
         self.first_merchant_uid = event.first_merchant_uid
+        self.period_merchant_uid = event.first_merchant_uid  # the payment of the period running now
         self.status = SubscriptionStatus.ACTIVE
         self.period = 1
         self.period_start = event.period_start
@@ -433,6 +517,7 @@ class Subscription(Aggregate):
         self.failed_attempts = 0  # scheduled attempts that failed (dunning)
         self.attempts_made = 0  # every attempt made for the next period, scheduled or the subscriber's
         self.resubscribe_attempts = 0
+        self.upgrade_attempts = 0
         self.retry_at: datetime | None = None
 
     @when.register
@@ -441,6 +526,7 @@ class Subscription(Aggregate):
         self.period = event.period
         self.period_start = self.paid_until
         self.paid_until = event.paid_until
+        self.period_merchant_uid = event.merchant_uid
         self._new_period()
 
     @when.register
@@ -484,4 +570,25 @@ class Subscription(Aggregate):
         self.period_start = event.period_start
         self.paid_until = event.paid_until
         self.customer_uid = event.customer_uid
+        self.period_merchant_uid = event.merchant_uid
         self._new_period()
+
+    @when.register
+    def _upgraded(self, event: SubscriptionUpgraded) -> None:
+        self.status = SubscriptionStatus.ACTIVE
+        self.period = event.period
+        self.period_start = event.period_start
+        self.paid_until = event.paid_until
+        self.period_merchant_uid = event.merchant_uid
+        self.licence_id = event.licence_id
+        self.name = event.name
+        self.life = event.life
+        self.list_price = event.list_price
+        self.country_code = event.country_code
+        self.discount_factors = factors_from_records(event.discount_factors)
+        self.amount = event.renewal_amount
+        self._new_period()
+
+    @when.register
+    def _upgrade_failed(self, event: SubscriptionUpgradeFailed) -> None:
+        self.upgrade_attempts += 1

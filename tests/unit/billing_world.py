@@ -19,6 +19,7 @@ from domain.licences.licence import UserLicence
 from domain.payments.cards import Card
 from domain.payments.payment import Payment
 from domain.payments.purchase import Confirmation, Order, confirm_payment, place_order
+from domain.payments.upgrade import UpgradeOrder, place_upgrade_order
 from domain.payments.wallet import BillingKey, register_billing_key
 from domain.store import Storefront
 from domain.subscriptions.commands import Subscribed, subscribe
@@ -35,6 +36,9 @@ NO_FUNDS_CARD = "4000000000000003"  # gets a key, but recurring charges on it fa
 MONTHLY = 111  # Unicorn Pro for Android, 30 days, 1 device, 2,900 won
 MONTHLY_3 = 113  # the same with 3 devices
 ANNUAL = 121  # 365 days, 1 device, 34,800 won less 30% = 24,360 won
+ANNUAL_3 = 123  # 365 days, 3 devices, 58,800 won less 30% = 41,160 won
+LIFETIME = 131  # 1 device for life, 59,000 won
+LIFETIME_3 = 133  # 3 devices for life, 89,000 won
 
 A = TypeVar("A")
 
@@ -131,6 +135,37 @@ class World:
 
     def licence(self, user_licence_id: UUID) -> UserLicence:
         return self.get(user_licence_id, UserLicence)
+
+    # -- upgrading ----------------------------------------------------------------------
+
+    def upgrade_order(
+        self, account_id: UUID, user_licence_id: UUID, target: int, amount: int | None = None
+    ) -> UpgradeOrder:
+        return place_upgrade_order(
+            self.store,
+            self.clock,
+            self.gateway,
+            self.catalogue,
+            account_id=account_id,
+            user_licence_id=user_licence_id,
+            target_id=target,
+            expected_amount=amount,
+            payment_method="creditCard",
+            language=Language.KO,
+        )
+
+    def upgrade(self, account_id: UUID, user_licence_id: UUID, target: int) -> Confirmation:
+        """Order an upgrade, pay it in the window and confirm from the browser."""
+        order = self.upgrade_order(account_id, user_licence_id, target)
+        imp_uid = self.gateway.pay(order.merchant_uid, order.amount)
+        return confirm_payment(
+            self.store,
+            self.clock,
+            self.gateway,
+            imp_uid=imp_uid,
+            merchant_uid=order.merchant_uid,
+            caller_account_id=account_id,
+        )
 
     # -- subscribing --------------------------------------------------------------------
 

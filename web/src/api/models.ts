@@ -58,3 +58,12 @@ export type NewCardSubscriptionBody = Schema<'SubscriptionWithNewCard'>;
 export type Account = Schema<'AccountBody'>;
 /** The answer to a login or a refresh (`exp` in epoch seconds). */
 export type AuthAnswer = Schema<'AuthBody'>;
+
+/** GET /purchasable-licenses/upgrade/licenses/{id}: what a licence may be upgraded to now. */
+export type UpgradeOptions = Schema<'UpgradeOptions'>;
+/** One plan of the upgrade list, with its base discount, remaining credit and total. */
+export type UpgradePlan = Schema<'UpgradePlan'>;
+/** POST /payments/licenses/{id}/upgrade: request_pay's parameters and the credit taken off. */
+export type UpgradePaymentRequest = Schema<'UpgradePaymentRequest'>;
+/** POST /payments/licenses/upgrade/confirm: the upgraded licence. */
+export type ConfirmedUpgrade = Schema<'ConfirmedUpgrade'>;

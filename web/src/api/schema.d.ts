@@ -831,6 +831,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/subscribe/upgrade/new-billingkey/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade Subscription With Window Key
+         * @description Keep the key a PG window issued, then upgrade the subscription with it; the popup's callback and a
+         *     phone's redirect return (or a reload of it) upgrade once.
+         */
+        post: operations["upgrade_subscription_with_window_key_web_unicornpro_v1_payments_licenses_subscribe_upgrade_new_billingkey_redirect_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/subscribe/{user_license_id}": {
         parameters: {
             query?: never;
@@ -897,6 +918,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/upgrade/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Upgrade
+         * @description Re-read the upgrade payment at the gateway and upgrade the licence once (idempotent; -302 and the money
+         *     given back when another upgrade of the licence won meanwhile).
+         */
+        post: operations["confirm_upgrade_web_unicornpro_v1_payments_licenses_upgrade_confirm_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/{merchant_uid}": {
         parameters: {
             query?: never;
@@ -937,6 +979,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/{user_license_id}/subscribe/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade Subscription With Key
+         * @description Move a subscription to a bigger plan now: its first period less the unused value of the current one is
+         *     charged to the subscription's card (or the named key); renewals follow the new plan.
+         */
+        post: operations["upgrade_subscription_with_key_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/{user_license_id}/subscribe/upgrade/new-billingkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade Subscription With New Card
+         * @description Register a new card, then upgrade the subscription with it (it becomes the subscription's card).
+         */
+        post: operations["upgrade_subscription_with_new_card_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_new_billingkey_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/{user_license_id}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Upgrade
+         * @description Fix the price of an upgrade (quote less the credit) under a new merchantUid; -302 when the plan is not an
+         *     upgrade of this licence now or the price differs.
+         */
+        post: operations["start_upgrade_web_unicornpro_v1_payments_licenses__user_license_id__upgrade_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/settings": {
         parameters: {
             query?: never;
@@ -971,6 +1075,26 @@ export interface paths {
          *     (spec: invalid coupon code), a code that cannot be used now its reason (-602 to -605).
          */
         get: operations["purchasable_licences_web_unicornpro_v1_purchasable_licenses_new_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/purchasable-licenses/upgrade/licenses/{user_license_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upgrade Options
+         * @description The plans one of the caller's licences may move to now (404 not theirs, -109 none).
+         */
+        get: operations["upgrade_options_web_unicornpro_v1_purchasable_licenses_upgrade_licenses__user_license_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1168,6 +1292,22 @@ export interface components {
              */
             userLicenseId: string;
             vbank?: components["schemas"]["VirtualAccount"] | null;
+        };
+        /**
+         * ConfirmedUpgrade
+         * @description The licence an upgrade payment upgraded: same id and key, its new plan.
+         */
+        ConfirmedUpgrade: {
+            /** Licensekey */
+            licenseKey: string;
+            /** Newlicenseid */
+            newLicenseId: number;
+            state: components["schemas"]["PaymentState"];
+            /**
+             * Userlicenseid
+             * Format: uuid
+             */
+            userLicenseId: string;
         };
         /**
          * CouponCheck
@@ -1486,6 +1626,8 @@ export interface components {
         PaymentRecord: {
             /** Amount */
             amount: number;
+            /** Appletransactionid */
+            appleTransactionId?: string | null;
             /** Bankname */
             bankName: string | null;
             /** Cancelamount */
@@ -1809,6 +1951,46 @@ export interface components {
          */
         SubscriptionStatus: "active" | "cancelled" | "past_due" | "ended";
         /**
+         * SubscriptionUpgradeIn
+         * @description Upgrade a subscription to ``licenseId`` with its card, or a named key of the wallet.
+         */
+        SubscriptionUpgradeIn: {
+            /** Billingkeyid */
+            billingkeyId?: string | null;
+            /** Licenseid */
+            licenseId: number;
+            /** Requestprice */
+            requestPrice?: number | null;
+        };
+        /**
+         * SubscriptionUpgradeWithNewCard
+         * @description Upgrade a subscription and register the card that pays it.
+         */
+        SubscriptionUpgradeWithNewCard: {
+            card: components["schemas"]["CardForm"];
+            /** Licenseid */
+            licenseId: number;
+            /** Requestprice */
+            requestPrice?: number | null;
+        };
+        /**
+         * SubscriptionUpgradeWithWindowKey
+         * @description Upgrade a subscription with the key a PG window issued (also a phone's redirect return).
+         */
+        SubscriptionUpgradeWithWindowKey: {
+            /** Customeruid */
+            customerUid: string;
+            /** Licenseid */
+            licenseId: number;
+            /** Requestprice */
+            requestPrice?: number | null;
+            /**
+             * Userlicenseid
+             * Format: uuid
+             */
+            userLicenseId: string;
+        };
+        /**
          * SubscriptionWithNewCard
          * @description Subscribe and register the card in one step.
          */
@@ -1836,6 +2018,118 @@ export interface components {
             email?: string | null;
             /** Licenseid */
             licenseId: number;
+        };
+        /**
+         * UpgradableOptions
+         * @description The lives and device counts the page offers (each appears in at least one plan).
+         */
+        UpgradableOptions: {
+            /** Life */
+            life: number[];
+            /** Maxdevicescount */
+            maxDevicesCount: number[];
+        };
+        /**
+         * UpgradeConfirmationIn
+         * @description The gateway's word on an upgrade payment, as the browser reports it.
+         */
+        UpgradeConfirmationIn: {
+            /** Impuid */
+            impUid: string;
+            /** Merchantuid */
+            merchantUid: string;
+        };
+        /**
+         * UpgradeOptions
+         * @description What a licence may be upgraded to now, and how: ``upgrade`` through a payment window (a purchased
+         *     licence) or ``subscribe`` with a billing key (a subscription).
+         */
+        UpgradeOptions: {
+            /** Currentlicenseid */
+            currentLicenseId: number;
+            /** Defaultlife */
+            defaultLife: number;
+            /** Licenses */
+            licenses: components["schemas"]["UpgradePlan"][];
+            upgradableOptions: components["schemas"]["UpgradableOptions"];
+            /** Upgrademethod */
+            upgradeMethod: string;
+            /**
+             * Userlicenseid
+             * Format: uuid
+             */
+            userLicenseId: string;
+        };
+        /**
+         * UpgradeOrderIn
+         * @description Upgrade a purchased licence to ``licenseId``; ``requestPrice`` is the price the page showed.
+         */
+        UpgradeOrderIn: {
+            /** Licenseid */
+            licenseId: number;
+            /** Paymentmethod */
+            paymentMethod: string;
+            /** Requestprice */
+            requestPrice?: number | null;
+        };
+        /**
+         * UpgradePaymentRequest
+         * @description The parameters of request_pay, and the credit the amount already has taken off.
+         */
+        UpgradePaymentRequest: {
+            /** Amount */
+            amount: number;
+            /** Buyeremail */
+            buyerEmail: string;
+            /** Currency */
+            currency: string;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Name */
+            name: string;
+            /** Paymethod */
+            payMethod: string;
+            /** Pg */
+            pg: string;
+            /** Remainingcredit */
+            remainingCredit: number;
+        };
+        /**
+         * UpgradePlan
+         * @description One plan the licence may move to now (spec: plan item). Prices are minor units of ``currency``:
+         *     ``price`` the list price, ``discountedPrice`` after the base discount, ``remainingPrice`` after the
+         *     credit for the unused value (``remainingCredit``), ``requestPrice`` what the upgrade charges. ``discount``,
+         *     ``remaining`` and ``coupon`` are the fractions of each step (coupons are not applied to upgrades yet).
+         */
+        UpgradePlan: {
+            /** Category */
+            category: string;
+            /** Coupon */
+            coupon: string;
+            /** Currency */
+            currency: string;
+            /** Discount */
+            discount: string;
+            /** Discountedprice */
+            discountedPrice: number;
+            /** Id */
+            id: number;
+            /** Life */
+            life: number;
+            /** Maxdevicescount */
+            maxDevicesCount: number;
+            /** Name */
+            name: string;
+            /** Price */
+            price: number;
+            /** Remaining */
+            remaining: string;
+            /** Remainingcredit */
+            remainingCredit: number;
+            /** Remainingprice */
+            remainingPrice: number;
+            /** Requestprice */
+            requestPrice: number;
         };
         /**
          * UserLicenceDetailOut
@@ -5690,6 +5984,140 @@ export interface operations {
             };
         };
     };
+    upgrade_subscription_with_window_key_web_unicornpro_v1_payments_licenses_subscribe_upgrade_new_billingkey_redirect_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionUpgradeWithWindowKey"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -100 | -302;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Payment Required, errorCode:
+             *     - `-303` Please check that you hold the card.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -303;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-109` The requested information was not found. Going home.
+             *     - `-304` The reserved payment does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -109 | -304;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-308` This payment method is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -308;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     subscription_state_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__get: {
         parameters: {
             query?: never;
@@ -6089,6 +6517,138 @@ export interface operations {
             };
         };
     };
+    confirm_upgrade_web_unicornpro_v1_payments_licenses_upgrade_confirm_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpgradeConfirmationIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmedUpgrade"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -302;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Payment Required, errorCode:
+             *     - `-300` The card company or payment gateway refused the approval.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -300;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-304` The reserved payment does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -304;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-301` The final payment differs from the payment request.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -301;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     purchase_record_web_unicornpro_v1_payments_licenses__merchant_uid__get: {
         parameters: {
             query?: never;
@@ -6255,6 +6815,320 @@ export interface operations {
             };
         };
     };
+    upgrade_subscription_with_key_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionUpgradeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -100 | -302;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Payment Required, errorCode:
+             *     - `-303` Please check that you hold the card.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -303;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-109` The requested information was not found. Going home.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -109;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    upgrade_subscription_with_new_card_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_new_billingkey_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionUpgradeWithNewCard"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-305` Please check the card information you entered.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -100 | -302 | -305;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Payment Required, errorCode:
+             *     - `-303` Please check that you hold the card.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -303;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-109` The requested information was not found. Going home.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -109;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-308` This payment method is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -308;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    start_upgrade_web_unicornpro_v1_payments_licenses__user_license_id__upgrade_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpgradeOrderIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpgradePaymentRequest"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -302;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     payment_settings_web_unicornpro_v1_payments_settings_get: {
         parameters: {
             query?: never;
@@ -6365,6 +7239,94 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -602;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    upgrade_options_web_unicornpro_v1_purchasable_licenses_upgrade_licenses__user_license_id__get: {
+        parameters: {
+            query?: {
+                /** @description coupon or promotion code */
+                code?: string | null;
+            };
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpgradeOptions"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-108` The licence does not exist.
+             *     - `-109` The requested information was not found. Going home.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -108 | -109;
                     };
                 };
             };

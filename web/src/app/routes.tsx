@@ -24,6 +24,7 @@ const PurchaseHistoryPage = lazy(() => import('../features/payments/PurchaseHist
 const PaymentDetailPage = lazy(() => import('../features/payments/PaymentDetailPage'));
 const LicensePage = lazy(() => import('../features/licences/LicensePage'));
 const LicenseDetailPage = lazy(() => import('./LicenseDetailRoute'));
+const LicenseUpgradePage = lazy(() => import('../features/upgrades/UpgradePage'));
 const PaymentConfirmPage = lazy(() => import('../features/purchase/PaymentConfirmPage'));
 const PaymentFailurePage = lazy(() => import('../features/purchase/PaymentFailurePage'));
 const PrivacyPolicyPage = lazy(() => import('../features/terms/PrivacyPolicyPage'));
@@ -66,6 +67,7 @@ export const routes: RouteObject[] = [
           { path: routePatterns.license, element: <LicensePage /> },
           { path: routePatterns.purchaseHistoryDetail, element: <PaymentDetailPage /> },
           { path: routePatterns.licenseDetail, element: <LicenseDetailPage /> },
+          { path: routePatterns.licenseUpgrade, element: <LicenseUpgradePage /> },
           { path: routePatterns.paymentConfirm, element: <PaymentConfirmPage /> },
           { path: routePatterns.paymentFailure, element: <PaymentFailurePage /> },
           { path: routePatterns.privacyPolicy, element: <PrivacyPolicyPage /> },

@@ -72,3 +72,18 @@ export function subscribeWithWindowKey(
 ): Promise<Subscription> {
   return apiPost('/payments/licenses/subscribe/new/new-billingkey/redirect', { body, token, client });
 }
+
+/** Upgrades a subscription with a PG window's key (the popup's callback or a phone's redirect return). */
+export function upgradeWithWindowKey(
+  userLicenseId: string,
+  licenseId: number,
+  customerUid: string,
+  token: string | null,
+  client?: ApiClient,
+): Promise<Subscription> {
+  return apiPost('/payments/licenses/subscribe/upgrade/new-billingkey/redirect', {
+    body: { userLicenseId, licenseId, customerUid },
+    token,
+    client,
+  });
+}

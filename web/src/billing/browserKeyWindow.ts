@@ -6,6 +6,7 @@ import {
   openKeyWindow,
   resumeWithWindowKey,
   subscribeWithWindowKey,
+  upgradeWithWindowKey,
 } from './api';
 import { clearPendingKeyWindow, savePendingKeyWindow, type KeyIntentCalls, type KeyWindowRun } from './keyWindow';
 import { requestPay } from './portone';
@@ -16,6 +17,8 @@ export const keyIntentCalls: KeyIntentCalls = {
   resume: (userLicenseId, customerUid, token) => resumeWithWindowKey(userLicenseId, customerUid, token),
   addKey: (customerUid, token) => addWindowBillingKey(customerUid, token),
   changeMethod: (userLicenseId, billingkeyId, token) => changePaymentMethod(userLicenseId, billingkeyId, token),
+  upgrade: (userLicenseId, licenseId, customerUid, token) =>
+    upgradeWithWindowKey(userLicenseId, licenseId, customerUid, token),
 };
 
 /** Everything `runKeyWindow` needs in a browser. */

@@ -78,6 +78,7 @@ function intentCalls(overrides: Partial<KeyIntentCalls> = {}): KeyIntentCalls {
       cardNumber: null,
     })),
     changeMethod: vi.fn(async () => subscription),
+    upgrade: vi.fn(async () => ({ ...subscription, price: 24360 })),
     ...overrides,
   };
 }
@@ -154,6 +155,23 @@ describe('settleKeyWindow', () => {
     expect(changed.kind).toBe('updated');
     expect(calls.addKey).toHaveBeenCalledWith(window.customerUid, 'token');
     expect(calls.changeMethod).toHaveBeenCalledWith('u-1', 'k-2', 'token');
+  });
+
+  it('upgrades a subscription with the new key, and a phone returning from the window still knows it was upgrading', async () => {
+    const calls = intentCalls();
+    const intent = { kind: 'upgrade' as const, userLicenseId: 'u-1', licenseId: 121 };
+    const upgraded = await settleKeyWindow(intent, issued, 'token', calls);
+    expect(upgraded).toMatchObject({ kind: 'upgraded', subscription: { price: 24360 } });
+    expect(calls.upgrade).toHaveBeenCalledWith('u-1', 121, window.customerUid, 'token');
+
+    const storage = new Map<string, string>();
+    const session = {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void storage.set(key, value),
+      removeItem: (key: string) => void storage.delete(key),
+    } as unknown as Storage;
+    savePendingKeyWindow({ merchantUid: 'issue-1', customerUid: window.customerUid, intent }, session);
+    expect(readPendingKeyWindow('issue-1', session)?.intent).toEqual(intent);
   });
 
   it('says STOP for a closed window and the server code for a refusal, calling nothing more', async () => {

@@ -2,7 +2,7 @@
  * Billing keys issued in a PG window (design/portone-v1.md, "The browser side"): GET
  * /billingkeys/customerUid gives a customerUid, IMP.request_pay with it and an amount of 0 opens
  * the window (KakaoPay, Naver Pay or a card window) that issues the key, and the page hands the
- * customerUid to the call it was making: subscribe, resume, or change the payment method.
+ * customerUid to the call it was making: subscribe, resume, change the payment method, or upgrade.
  *
  * A phone comes back through `m_redirect_url` (the confirm page) instead of the popup's callback;
  * the pending window, kept in session storage, says what the page was doing. Written against
@@ -25,7 +25,8 @@ import {
 export type KeyIntent =
   | { kind: 'subscribe'; licenseId: number; countryCode: string; email?: string }
   | { kind: 'resume'; userLicenseId: string }
-  | { kind: 'changeMethod'; userLicenseId: string };
+  | { kind: 'changeMethod'; userLicenseId: string }
+  | { kind: 'upgrade'; userLicenseId: string; licenseId: number };
 
 /** The window in flight, kept for the redirect return (which knows only the merchantUid). */
 export interface PendingKeyWindow {
@@ -96,11 +97,13 @@ export interface KeyIntentCalls {
   resume: (userLicenseId: string, customerUid: string, token: string | null) => Promise<Subscription>;
   addKey: (customerUid: string, token: string | null) => Promise<BillingKey>;
   changeMethod: (userLicenseId: string, billingkeyId: string, token: string | null) => Promise<Subscription>;
+  upgrade: (userLicenseId: string, licenseId: number, customerUid: string, token: string | null) => Promise<Subscription>;
 }
 
 export type KeyWindowSettlement =
   | { kind: 'subscribed'; subscription: Subscription }
-  | { kind: 'updated'; intent: Exclude<KeyIntent, { kind: 'subscribe' }>; subscription: Subscription }
+  | { kind: 'updated'; intent: Exclude<KeyIntent, { kind: 'subscribe' } | { kind: 'upgrade' }>; subscription: Subscription }
+  | { kind: 'upgraded'; subscription: Subscription }
   | { kind: 'failed'; intent: KeyIntent; error: FeatureError; gatewayMessage: string | null };
 
 /** After the window: does what the page meant to do with the new key, or says why it cannot. */
@@ -126,6 +129,11 @@ export async function settleKeyWindow(
         const key = await calls.addKey(customerUid, token);
         return { kind: 'updated', intent, subscription: await calls.changeMethod(intent.userLicenseId, key.billingkeyId, token) };
       }
+      case 'upgrade':
+        return {
+          kind: 'upgraded',
+          subscription: await calls.upgrade(intent.userLicenseId, intent.licenseId, customerUid, token),
+        };
     }
   } catch (error) {
     return { kind: 'failed', intent, error: toFeatureError(error), gatewayMessage: null };
@@ -172,5 +180,6 @@ function isIntent(value: unknown): value is KeyIntent {
   if (typeof value !== 'object' || value === null) return false;
   const intent = value as Record<string, unknown>;
   if (intent.kind === 'subscribe') return typeof intent.licenseId === 'number' && typeof intent.countryCode === 'string';
+  if (intent.kind === 'upgrade') return typeof intent.licenseId === 'number' && typeof intent.userLicenseId === 'string';
   return (intent.kind === 'resume' || intent.kind === 'changeMethod') && typeof intent.userLicenseId === 'string';
 }

@@ -53,3 +53,14 @@ describe('after a billing-key window', () => {
     });
   });
 });
+
+describe('after an upgrade window', () => {
+  it('shows the upgraded subscription on the confirm page', () => {
+    const paths = bindPaths({ lang: 'ko' });
+    const upgraded = { price: 24360 } as Subscription;
+    expect(keyWindowDestination({ kind: 'upgraded', subscription: upgraded }, paths)).toEqual({
+      to: '/ko/payment/confirm',
+      state: { subscription: upgraded },
+    });
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Where the app goes once a billing-key window is settled, and what it hands to that page: a new
  * subscription to the confirm page, a failed one to the payment failure page (with "try again"),
- * and a resume or a change of payment method back to the licence it was made on.
+ * a resume or a change of payment method back to the licence it was made on, and an upgraded
+ * subscription to the confirm page.
  */
 import type { FeatureError } from '../errors/featureError';
 import type { BoundPaths } from '../routing/paths';
@@ -17,6 +18,7 @@ export interface SubscriptionReturnState {
 export function keyWindowDestination(settled: KeyWindowSettlement, paths: BoundPaths): { to: string; state: unknown } {
   switch (settled.kind) {
     case 'subscribed':
+    case 'upgraded':
       return { to: paths.paymentConfirm(), state: { subscription: settled.subscription } };
     case 'updated': {
       const state: SubscriptionReturnState = { subscriptionNotice: settled.intent.kind === 'resume' ? 'resumed' : 'changed' };

@@ -68,6 +68,8 @@ export const paths = {
   purchaseHistory: (ctx: PathContext) => build(ctx, ['purchase-history']),
   purchaseHistoryDetail: (ctx: PathContext, merchantUid: string) => build(ctx, ['purchase-history', merchantUid]),
   licenseDetail: (ctx: PathContext, userLicenseId: string | number) => build(ctx, ['license', userLicenseId]),
+  licenseUpgrade: (ctx: PathContext, userLicenseId: string | number) =>
+    build(ctx, ['license', userLicenseId, 'upgrade']),
   paymentConfirm: (ctx: PathContext, query?: Record<string, string | undefined>) =>
     build(ctx, ['payment', 'confirm'], query),
   paymentFailure: (ctx: PathContext, licenseId: string | number, query?: { errorCode?: string | number }) =>
@@ -100,6 +102,7 @@ export const routePatterns = {
   purchaseHistory: 'purchase-history',
   purchaseHistoryDetail: 'purchase-history/:merchantUid',
   licenseDetail: 'license/:userLicenseId',
+  licenseUpgrade: 'license/:userLicenseId/upgrade',
   paymentConfirm: 'payment/confirm',
   paymentFailure: 'payment/:licenseId',
 } as const;

@@ -128,6 +128,14 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
         </dl>
       </div>
 
+      {allowed.has('upgrade') && !licence.isDisableUpgrade && (
+        <p>
+          <Link className="button" to={paths.licenseUpgrade(userLicenseId)}>
+            {t.upgrades.heading}
+          </Link>
+        </p>
+      )}
+
       {subscription?.(userLicenseId, reload)}
 
       <section className="content-section licence-devices" aria-labelledby="licence-devices-heading">

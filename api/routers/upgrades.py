@@ -1,0 +1,359 @@
+"""Upgrades (spec section 7): the plans a licence may move to, upgrading a purchased licence through a payment
+window, and upgrading a subscription with its card, a new card or a PG window's key. Every decision is the
+domain's (``domain.licences.upgrades``, ``domain.payments.upgrade``, ``domain.subscriptions.upgrade``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Request
+from pydantic import Field
+
+from api.auth import CallerDep, OptionalCallerDep
+from api.error_docs import errors
+from api.language import request_language
+from api.routers.billing_keys import CardForm, WindowKey
+from api.routers.payments import PaymentRequest
+from api.routers.subscriptions import SubscriptionState, _state, _subscription_id
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from domain.catalogue.licences import DEFAULT_LIFE
+from domain.errors import DomainError, ErrorCode
+from domain.licences.upgrades import UpgradeOffer
+from domain.payments.payment import PaymentState
+from domain.payments.purchase import confirm_payment
+from domain.payments.upgrade import load_own_licence, place_upgrade_order, upgrade_choice
+from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
+from domain.pricing.quotes import DiscountKind
+from domain.subscriptions.upgrade import subscription_upgrade_choice, upgrade_subscription
+from events.values import Language
+from projections.subscriptions import subscription_of_licence
+
+options = APIRouter(prefix="/purchasable-licenses/upgrade", tags=["upgrades"])
+router = APIRouter(prefix="/payments/licenses", tags=["upgrades"])
+VIEWS = ("licences", "payments", "subscriptions")
+
+
+class UpgradePlan(CamelModel):
+    """One plan the licence may move to now (spec: plan item). Prices are minor units of ``currency``:
+    ``price`` the list price, ``discountedPrice`` after the base discount, ``remainingPrice`` after the
+    credit for the unused value (``remainingCredit``), ``requestPrice`` what the upgrade charges. ``discount``,
+    ``remaining`` and ``coupon`` are the fractions of each step (coupons are not applied to upgrades yet)."""
+
+    id: int
+    name: str
+    category: str
+    life: int
+    max_devices_count: int
+    currency: str
+    price: int
+    discounted_price: int
+    remaining_price: int
+    request_price: int
+    remaining_credit: int
+    discount: str
+    remaining: str
+    coupon: str
+
+    @classmethod
+    def of(cls, offer: UpgradeOffer, language: Language) -> UpgradePlan:
+        """The wire form of an offer, named in the caller's language."""
+        quote = offer.quote
+        return cls(
+            id=offer.target.id,
+            name=offer.target.localization_for(language).name,
+            category=offer.target.product_code,
+            life=offer.target.life,
+            max_devices_count=offer.target.max_devices_count,
+            currency=quote.currency.value,
+            price=quote.list_price,
+            discounted_price=quote.price_after(DiscountKind.BASE),
+            remaining_price=quote.price_after(DiscountKind.REMAINING),
+            request_price=quote.amount,
+            remaining_credit=offer.credit,
+            discount=str(quote.factor(DiscountKind.BASE)),
+            remaining=str(quote.factor(DiscountKind.REMAINING)),
+            coupon=str(quote.factor(DiscountKind.COUPON)),
+        )
+
+
+class UpgradableOptions(CamelModel):
+    """The lives and device counts the page offers (each appears in at least one plan)."""
+
+    life: list[int]
+    max_devices_count: list[int]
+
+
+class UpgradeOptions(CamelModel):
+    """What a licence may be upgraded to now, and how: ``upgrade`` through a payment window (a purchased
+    licence) or ``subscribe`` with a billing key (a subscription)."""
+
+    user_license_id: UUID
+    current_license_id: int
+    upgrade_method: str
+    default_life: int
+    upgradable_options: UpgradableOptions
+    licenses: list[UpgradePlan]
+
+
+@options.get(
+    "/licenses/{user_license_id}",
+    response_model=UpgradeOptions,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.LICENSE_NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE),
+)
+def upgrade_options(
+    user_license_id: UUID,
+    request: Request,
+    services: ServicesDep,
+    caller: CallerDep,
+    code: Annotated[str | None, Query(description="coupon or promotion code")] = None,
+) -> UpgradeOptions:
+    """The plans one of the caller's licences may move to now (404 not theirs, -109 none)."""
+    if code is not None and code.strip():
+        # As on the purchasable list: no coupon exists until the coupons capability lands.
+        raise DomainError(ErrorCode.LICENSE_NOT_FOUND, "unknown coupon code")
+    licence = load_own_licence(services.store, caller.account_id, user_license_id)
+    subscription = subscription_of_licence(services.views, caller.account_id, user_license_id)
+    if licence.source == "subscription" and subscription is not None:
+        found = subscription_upgrade_choice(
+            services.store,
+            services.clock,
+            services.catalogue,
+            account_id=caller.account_id,
+            subscription_id=UUID(subscription["subscription_id"]),
+        ).offers
+        method = "subscribe"
+    else:
+        found = upgrade_choice(
+            services.store, services.clock, services.catalogue, account_id=caller.account_id, user_licence_id=licence.id
+        ).offers
+        method = "upgrade"
+    lives = sorted({offer.target.life for offer in found})
+    language = request_language(request)
+    return UpgradeOptions(
+        user_license_id=licence.id,
+        current_license_id=licence.licence_id,
+        upgrade_method=method,
+        default_life=DEFAULT_LIFE if DEFAULT_LIFE in lives else lives[0],
+        upgradable_options=UpgradableOptions(
+            life=lives, max_devices_count=sorted({offer.target.max_devices_count for offer in found})
+        ),
+        licenses=[UpgradePlan.of(offer, language) for offer in found],
+    )
+
+
+class UpgradeOrderIn(CamelModel):
+    """Upgrade a purchased licence to ``licenseId``; ``requestPrice`` is the price the page showed."""
+
+    license_id: int = Field(gt=0)
+    payment_method: str = Field(min_length=1)
+    request_price: int | None = Field(default=None, ge=0)
+
+
+class UpgradePaymentRequest(PaymentRequest):
+    """The parameters of request_pay, and the credit the amount already has taken off."""
+
+    remaining_credit: int
+
+
+@router.post(
+    "/{user_license_id}/upgrade",
+    response_model=UpgradePaymentRequest,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_PRODUCT_AT_INIT),
+)
+def start_upgrade(
+    user_license_id: UUID, body: UpgradeOrderIn, request: Request, services: ServicesDep, caller: CallerDep
+) -> UpgradePaymentRequest:
+    """Fix the price of an upgrade (quote less the credit) under a new merchantUid; -302 when the plan is not an
+    upgrade of this licence now or the price differs."""
+    order = place_upgrade_order(
+        services.store,
+        services.clock,
+        services.payments,
+        services.catalogue,
+        account_id=caller.account_id,
+        user_licence_id=user_license_id,
+        target_id=body.license_id,
+        expected_amount=body.request_price,
+        payment_method=body.payment_method,
+        language=request_language(request),
+    )
+    return UpgradePaymentRequest(
+        merchant_uid=order.merchant_uid,
+        amount=order.amount,
+        currency=order.currency,
+        name=order.name,
+        pg=order.pg,
+        pay_method=order.pay_method,
+        buyer_email=order.buyer_email,
+        remaining_credit=order.credit,
+    )
+
+
+class UpgradeConfirmationIn(CamelModel):
+    """The gateway's word on an upgrade payment, as the browser reports it."""
+
+    imp_uid: str = Field(min_length=1, max_length=64)
+    merchant_uid: str = Field(min_length=1, max_length=64)
+
+
+class ConfirmedUpgrade(CamelModel):
+    """The licence an upgrade payment upgraded: same id and key, its new plan."""
+
+    user_license_id: UUID
+    license_key: str
+    new_license_id: int
+    state: PaymentState
+
+
+@router.post(
+    "/upgrade/confirm",
+    response_model=ConfirmedUpgrade,
+    responses=errors(
+        ErrorCode.FORBIDDEN,
+        ErrorCode.NOT_FOUND,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.PAYMENT_DIFFERS_FROM_INIT,
+        ErrorCode.INVALID_PRODUCT_AT_INIT,
+        ErrorCode.PAYMENT_REFUSED,
+    ),
+)
+def confirm_upgrade(
+    body: UpgradeConfirmationIn, request: Request, services: ServicesDep, caller: OptionalCallerDep
+) -> ConfirmedUpgrade:
+    """Re-read the upgrade payment at the gateway and upgrade the licence once (idempotent; -302 and the money
+    given back when another upgrade of the licence won meanwhile)."""
+    confirmed = confirm_payment(
+        services.store,
+        services.clock,
+        services.payments,
+        imp_uid=body.imp_uid,
+        merchant_uid=body.merchant_uid,
+        caller_account_id=caller.account_id if caller else None,
+        language=request_language(request),
+    )
+    services.see_own_write(confirmed.notification_id, *VIEWS)
+    licence = load_own_licence(services.store, confirmed.account_id, confirmed.user_licence_id)
+    return ConfirmedUpgrade(
+        user_license_id=licence.id,
+        license_key=licence.licence_key,
+        new_license_id=licence.licence_id,
+        state=confirmed.state,
+    )
+
+
+class SubscriptionUpgradeIn(CamelModel):
+    """Upgrade a subscription to ``licenseId`` with its card, or a named key of the wallet."""
+
+    license_id: int = Field(gt=0)
+    billingkey_id: str | None = None
+    request_price: int | None = Field(default=None, ge=0)
+
+
+class SubscriptionUpgradeWithNewCard(CamelModel):
+    """Upgrade a subscription and register the card that pays it."""
+
+    license_id: int = Field(gt=0)
+    request_price: int | None = Field(default=None, ge=0)
+    card: CardForm
+
+
+class SubscriptionUpgradeWithWindowKey(WindowKey):
+    """Upgrade a subscription with the key a PG window issued (also a phone's redirect return)."""
+
+    user_license_id: UUID
+    license_id: int = Field(gt=0)
+    request_price: int | None = Field(default=None, ge=0)
+
+
+SUBSCRIPTION_UPGRADE_ERRORS = (
+    ErrorCode.NOT_FOUND,
+    ErrorCode.NOTHING_PURCHASABLE,
+    ErrorCode.LICENSE_KEY_UNUSABLE,
+    ErrorCode.INVALID_PRODUCT_AT_INIT,
+    ErrorCode.CHECK_CARD_HELD,
+)
+
+
+def _upgrade(
+    services: ServicesDep,
+    request: Request,
+    account_id: UUID,
+    user_license_id: UUID,
+    target_id: int,
+    expected_amount: int | None,
+    key: BillingKey | None,
+) -> SubscriptionState:
+    subscription_id = _subscription_id(services, account_id, user_license_id)
+    charged = upgrade_subscription(
+        services.store,
+        services.clock,
+        services.payments,
+        services.catalogue,
+        account_id=account_id,
+        subscription_id=subscription_id,
+        target_id=target_id,
+        expected_amount=expected_amount,
+        language=request_language(request),
+        key=key,
+    )
+    services.see_own_write(charged.notification_id, *VIEWS)
+    return _state(services, subscription_id)
+
+
+@router.post(
+    "/{user_license_id}/subscribe/upgrade",
+    response_model=SubscriptionState,
+    responses=errors(*SUBSCRIPTION_UPGRADE_ERRORS),
+)
+def upgrade_subscription_with_key(
+    user_license_id: UUID, body: SubscriptionUpgradeIn, request: Request, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
+    """Move a subscription to a bigger plan now: its first period less the unused value of the current one is
+    charged to the subscription's card (or the named key); renewals follow the new plan."""
+    _subscription_id(services, caller.account_id, user_license_id)
+    key = key_to_charge(services.store, caller.account_id, body.billingkey_id) if body.billingkey_id else None
+    return _upgrade(services, request, caller.account_id, user_license_id, body.license_id, body.request_price, key)
+
+
+@router.post(
+    "/{user_license_id}/subscribe/upgrade/new-billingkey",
+    response_model=SubscriptionState,
+    responses=errors(*SUBSCRIPTION_UPGRADE_ERRORS, ErrorCode.CHECK_CARD_INFO, ErrorCode.BILLING_KEY_ALREADY_REGISTERED),
+)
+def upgrade_subscription_with_new_card(
+    user_license_id: UUID,
+    body: SubscriptionUpgradeWithNewCard,
+    request: Request,
+    services: ServicesDep,
+    caller: CallerDep,
+) -> SubscriptionState:
+    """Register a new card, then upgrade the subscription with it (it becomes the subscription's card)."""
+    _subscription_id(services, caller.account_id, user_license_id)
+    key = body.card.register(services, caller.account_id)
+    return _upgrade(services, request, caller.account_id, user_license_id, body.license_id, body.request_price, key)
+
+
+@router.post(
+    "/subscribe/upgrade/new-billingkey/redirect",
+    response_model=SubscriptionState,
+    responses=errors(
+        ErrorCode.FORBIDDEN,
+        *SUBSCRIPTION_UPGRADE_ERRORS,
+        ErrorCode.RESERVED_PAYMENT_MISSING,
+        ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+    ),
+)
+def upgrade_subscription_with_window_key(
+    body: SubscriptionUpgradeWithWindowKey, request: Request, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
+    """Keep the key a PG window issued, then upgrade the subscription with it; the popup's callback and a
+    phone's redirect return (or a reload of it) upgrade once."""
+    _subscription_id(services, caller.account_id, body.user_license_id)
+    key = keep_window_billing_key(
+        services.store, services.clock, services.payments, account_id=caller.account_id, customer_uid=body.customer_uid
+    )
+    return _upgrade(
+        services, request, caller.account_id, body.user_license_id, body.license_id, body.request_price, key
+    )

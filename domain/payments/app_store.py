@@ -1,0 +1,98 @@
+"""Purchases made in Apple's App Store, recorded by support so the customer's licence shows here.
+
+Apple took the money, so nothing is charged or refunded here, and such a licence is not upgraded here
+either (its payment carries ``appleTransactionId``, and the licence detail says ``isDisableUpgrade``).
+Recording the same transaction again answers the licence recorded the first time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from domain.accounts.account import Account
+from domain.catalogue.licences import Catalogue
+from domain.clock import Clock
+from domain.errors import DomainError, ErrorCode
+from domain.licences.keys import new_licence_key
+from domain.licences.licence import LicenceKeyIndex, LicenceTerms, UserLicence
+from domain.payments.payment import Payment
+from domain.pricing.quotes import quote_licence
+from domain.store import Storefront
+from events.values import Language
+
+APP_STORE_SOURCE = "app-store"
+
+
+@dataclass(frozen=True)
+class AppStorePurchase:
+    """The licence an App Store transaction granted."""
+
+    merchant_uid: str
+    user_licence_id: UUID
+    licence_key: str
+
+
+def app_store_merchant_uid(apple_transaction_id: str) -> str:
+    """One payment record per App Store transaction."""
+    return f"apple-{apple_transaction_id}"
+
+
+def record_app_store_purchase(
+    store: Storefront,
+    clock: Clock,
+    catalogue: Catalogue,
+    *,
+    account_id: UUID,
+    licence_id: int,
+    apple_transaction_id: str,
+    country_code: str,
+    language: Language,
+) -> AppStorePurchase:
+    """Grant the account the licence it bought from Apple, with a payment record carrying the transaction id."""
+    transaction = apple_transaction_id.strip()
+    if not transaction or len(transaction) > 64 or not transaction.isalnum():
+        raise DomainError(ErrorCode.INVALID_VALUE, "an App Store transaction id is 1-64 letters and digits")
+    merchant_uid = app_store_merchant_uid(transaction)
+    user_licence_id = UserLicence.id_for_payment(merchant_uid)
+    try:
+        earlier: UserLicence = store.repository.get(user_licence_id)
+        return AppStorePurchase(merchant_uid, earlier.id, earlier.licence_key)
+    except AggregateNotFoundError:
+        pass
+    licence = catalogue.get(licence_id)
+    if licence is None:
+        raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not in the catalogue")
+    try:
+        account: Account = store.repository.get(account_id)
+    except AggregateNotFoundError:
+        raise DomainError(ErrorCode.NOT_FOUND, "no such account") from None
+    now = clock.now()
+    terms = LicenceTerms.of(licence, licence.localization_for(language).name)
+    payment = Payment.order(
+        merchant_uid=merchant_uid,
+        at=now,
+        quote=quote_licence(licence, country_code),
+        terms=terms,
+        catalogue_version=catalogue.version,
+        account_id=account_id,
+        buyer_email=str(account.email),
+        purchase_type=APP_STORE_SOURCE,
+        user_licence_id=user_licence_id,
+    )
+    payment.record_app_store_purchase(transaction, now)
+    key = new_licence_key()
+    granted = UserLicence.grant(
+        account_id=account_id,
+        terms=terms,
+        licence_key=key,
+        merchant_uid=merchant_uid,
+        source=APP_STORE_SOURCE,
+        at=now,
+        user_licence_id=user_licence_id,
+    )
+    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=granted.id, at=now)
+    store.save(payment, granted, index)
+    return AppStorePurchase(merchant_uid, granted.id, key)

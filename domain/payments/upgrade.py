@@ -1,0 +1,207 @@
+"""Upgrading a licence through a payment window: the offers, the order, and settling it.
+
+An upgrade order is a ``Payment`` of the target plan at its quote less the credit, which also records
+``UpgradeOrdered`` (the licence, the plan it leaves, the credit and the payment credited). Settling it
+(browser, webhook, racing repeats; see ``domain.payments.purchase.settle_payment``) upgrades the licence,
+spends the credit on the credited payment and marks the upgrade paid in one transaction. When the
+licence is no longer where the order found it (another tab's upgrade settled first, or the credited
+payment was refunded meanwhile) the order is cancelled and its money given back at the gateway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError
+
+from domain.accounts.account import Account
+from domain.catalogue.licences import Catalogue
+from domain.clock import Clock
+from domain.errors import DomainError, ErrorCode
+from domain.licences.licence import LicenceState, LicenceTerms, UserLicence, expiry
+from domain.licences.upgrades import PaidPeriod, UpgradeOffer, chosen_offer, offers
+from domain.payments.gateway import PaymentGateway
+from domain.payments.methods import gateway_choice
+from domain.payments.payment import Payment, PaymentState
+from domain.store import Storefront
+from events.values import Language
+
+# Upgrades are paid at once: a virtual account would leave the licence between two plans.
+UPGRADE_METHODS = ("creditCard", "bankTransfer", "kakaopay", "naverpay")
+
+
+def upgrade_merchant_uid(now: datetime) -> str:
+    """A unique, readable order id for an upgrade such as ``upg-20261122-3f9a0c1b2d4e``."""
+    return f"upg-{now:%Y%m%d}-{uuid4().hex[:12]}"
+
+
+@dataclass(frozen=True)
+class UpgradeChoice:
+    """A licence and the upgrades it may take now."""
+
+    licence: UserLicence
+    period: PaidPeriod
+    offers: list[UpgradeOffer]
+
+
+def load_own_licence(store: Storefront, account_id: UUID, user_licence_id: UUID) -> UserLicence:
+    """One of the caller's licences (404 otherwise)."""
+    try:
+        licence: object = store.repository.get(user_licence_id)
+    except AggregateNotFoundError:
+        raise DomainError(ErrorCode.NOT_FOUND) from None
+    if not isinstance(licence, UserLicence) or licence.account_id != account_id:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    return licence
+
+
+def licence_period(store: Storefront, licence: UserLicence) -> PaidPeriod | None:
+    """The paid period of a purchased licence (None when it has none to credit: reserved, app-store...)."""
+    if licence.source != "purchase" or licence.period_merchant_uid is None:
+        return None
+    if licence.state is not LicenceState.ACTIVE or licence.starts_at is None or licence.expires_at is None:
+        return None
+    payment: Payment = store.repository.get(Payment.id_for(licence.period_merchant_uid))
+    if payment.state is not PaymentState.PAID or payment.apple_transaction_id is not None:
+        return None
+    return PaidPeriod(
+        payment.merchant_uid,
+        payment.refundable,
+        payment.currency,
+        payment.country_code,
+        licence.starts_at,
+        licence.expires_at,
+    )
+
+
+def upgrade_choice(
+    store: Storefront, clock: Clock, catalogue: Catalogue, *, account_id: UUID, user_licence_id: UUID
+) -> UpgradeChoice:
+    """What one of the caller's purchased licences may be upgraded to now (404 not theirs, -109 nothing)."""
+    licence = load_own_licence(store, account_id, user_licence_id)
+    now = clock.now()
+    period = licence_period(store, licence)
+    if period is None or not licence.is_valid(now):
+        raise DomainError(ErrorCode.NOTHING_PURCHASABLE, "this licence cannot be upgraded here")
+    found = offers(catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now)
+    if not found:
+        raise DomainError(ErrorCode.NOTHING_PURCHASABLE, "no bigger plan for this licence")
+    return UpgradeChoice(licence, period, found)
+
+
+@dataclass(frozen=True)
+class UpgradeOrder:
+    """What the browser needs to open the window for an upgrade."""
+
+    merchant_uid: str
+    amount: int
+    currency: str
+    name: str
+    pg: str
+    pay_method: str
+    buyer_email: str
+    credit: int
+    notification_id: int
+
+
+def place_upgrade_order(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    catalogue: Catalogue,
+    *,
+    account_id: UUID,
+    user_licence_id: UUID,
+    target_id: int,
+    expected_amount: int | None,
+    payment_method: str,
+    language: Language,
+) -> UpgradeOrder:
+    """Fix the price of an upgrade under a fresh merchantUid and tell the gateway; -302 when the target is not
+    an upgrade of this licence now or the page's price differs from the quote."""
+    if payment_method not in UPGRADE_METHODS:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"upgrades are paid with one of {', '.join(UPGRADE_METHODS)}")
+    choice = gateway_choice(payment_method)
+    licence = load_own_licence(store, account_id, user_licence_id)
+    now = clock.now()
+    period = licence_period(store, licence)
+    if period is None or not licence.is_valid(now):
+        raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, "this licence cannot be upgraded here")
+    chosen = chosen_offer(
+        catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now, target_id
+    )
+    if expected_amount is not None and expected_amount != chosen.amount:
+        raise DomainError(
+            ErrorCode.INVALID_PRODUCT_AT_INIT, f"the upgrade costs {chosen.amount}, not {expected_amount}"
+        )
+    merchant_uid = upgrade_merchant_uid(now)
+    name = chosen.target.localization_for(language).name
+    buyer: Account = store.repository.get(account_id)
+    payment = Payment.order(
+        merchant_uid=merchant_uid,
+        at=now,
+        quote=chosen.quote,
+        terms=LicenceTerms.of(chosen.target, name),
+        catalogue_version=catalogue.version,
+        account_id=account_id,
+        buyer_email=str(buyer.email),
+        purchase_type="upgrade",
+        user_licence_id=licence.id,
+    )
+    payment.note_upgrade(
+        user_licence_id=licence.id,
+        from_terms=licence.terms,
+        credit=chosen.credit,
+        credited_merchant_uid=period.merchant_uid,
+        at=now,
+    )
+    recordings = store.save(payment)
+    gateway.prepare(merchant_uid, chosen.amount)
+    return UpgradeOrder(
+        merchant_uid,
+        chosen.amount,
+        chosen.quote.currency.value,
+        name,
+        choice.pg,
+        choice.pay_method,
+        str(buyer.email),
+        chosen.credit,
+        recordings[-1].notification.id,
+    )
+
+
+def stale_upgrade(store: Storefront, payment: Payment, now: datetime) -> str | None:
+    """Why a paid upgrade order can no longer take effect (None when it can): the licence left the plan the
+    order found it on, or the credited payment no longer holds the credit."""
+    upgrade = payment.upgrade
+    assert upgrade is not None
+    licence: UserLicence = store.repository.get(upgrade.user_licence_id)
+    if (
+        licence.period_merchant_uid != upgrade.credited_merchant_uid
+        or licence.licence_id != upgrade.from_licence_id
+        or not licence.is_valid(now)
+    ):
+        return "the licence changed since this upgrade was ordered"
+    credited: Payment = store.repository.get(Payment.id_for(upgrade.credited_merchant_uid))
+    if credited.refundable < upgrade.credit:
+        return "the credited payment was refunded since this upgrade was ordered"
+    return None
+
+
+def apply_upgrade(store: Storefront, payment: Payment, now: datetime) -> tuple[UserLicence, Payment]:
+    """Upgrade the licence a paid upgrade order names and spend its credit (saved by the caller with it)."""
+    upgrade = payment.upgrade
+    assert upgrade is not None
+    licence: UserLicence = store.repository.get(upgrade.user_licence_id)
+    credited: Payment = store.repository.get(Payment.id_for(upgrade.credited_merchant_uid))
+    licence.upgrade(
+        terms=payment.terms,
+        merchant_uid=payment.merchant_uid,
+        source="purchase",
+        starts_at=now,
+        expires_at=expiry(now, payment.life),
+    )
+    credited.spend_credit(upgrade.credit, payment.merchant_uid, now)
+    return licence, credited

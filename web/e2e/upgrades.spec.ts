@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ko } from '../src/i18n/ko';
+import { signUpAndLogIn } from './members';
+
+/**
+ * Upgrades against the real stack and the PortOne sandbox: a member upgrades a licence bought in the card
+ * window to lifetime through the window again, and a subscriber on a phone upgrades a monthly
+ * subscription with a new card registered in the card window, coming back through the redirect.
+ */
+
+const KEY_SHAPE = /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/;
+const PASSWORD = 'unicorn2026';
+
+function address(kind: string, project: string): string {
+  return `e2e-upgrade-${kind}-${project}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** From the licence list to the upgrade page of the licence with ``key``. */
+async function openUpgrade(page: Page, key: string) {
+  await page.goto('/ko/license');
+  await page.getByRole('listitem').filter({ hasText: key }).getByRole('link').first().click();
+  await page.getByRole('link', { name: ko.upgrades.heading }).click();
+  await expect(page.getByRole('heading', { level: 1, name: ko.upgrades.heading })).toBeVisible();
+  await expect(page.getByText(ko.upgrades.notice)).toBeVisible();
+}
+
+test('a member upgrades an annual licence to lifetime through the card window and keeps the key', async ({
+  page,
+}, info) => {
+  test.skip(info.project.name !== 'desktop-chromium', 'the popup flow runs on the desktop');
+  test.setTimeout(120_000);
+  await signUpAndLogIn(page, address('window', info.project.name), PASSWORD);
+
+  await page.goto('/ko/purchase');
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  let popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: '24,360원 결제하기' }).click();
+  await (await popup).getByRole('button', { name: 'Approve' }).click();
+  const key = (await page.getByTestId('license-key').textContent())?.trim() ?? '';
+  expect(key).toMatch(KEY_SHAPE);
+
+  await openUpgrade(page, key);
+  await page.getByRole('radio', { name: ko.purchase.lifetime }).check();
+  // 59,000원 less almost all of the 24,360원 just paid for the year.
+  await expect(page.getByTestId('upgrade-remaining')).toHaveText(/^-24,3\d\d원$/);
+  await expect(page.getByTestId('upgrade-total')).toHaveText(/^34,6\d\d원$/);
+  const pay = page.getByRole('button', { name: /결제하고 업그레이드$/ });
+  await pay.click();
+  await expect(page.getByText(ko.purchase.validation.agreements)).toBeVisible(); // the agreements come first
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  popup = page.waitForEvent('popup');
+  await pay.click();
+  await (await popup).getByRole('button', { name: 'Approve' }).click();
+
+  await expect(page.getByTestId('license-key')).toHaveText(key);
+  await page.goto('/ko/license');
+  await expect(page.getByRole('listitem').filter({ hasText: key }).getByText(ko.licences.lifetime, { exact: true })).toBeVisible();
+});
+
+test('a subscriber on a phone upgrades to annual with a new card through the redirect', async ({ page }, info) => {
+  test.skip(info.project.name !== 'mobile-chromium', 'the redirect flow is the phone one');
+  test.setTimeout(120_000);
+  await signUpAndLogIn(page, address('redirect', info.project.name), PASSWORD);
+
+  // Subscribed monthly with a card typed on the purchase page.
+  await page.goto('/ko/purchase');
+  await page.getByRole('radio', { name: /월간 구독/ }).check();
+  await page.getByLabel(ko.purchase.autoRenew).check();
+  await page.getByRole('radio', { name: ko.purchase.methods.creditCard }).check();
+  await page.getByLabel(ko.purchase.card.number).fill('4111111111111111');
+  await page.getByLabel(ko.purchase.card.month, { exact: true }).selectOption('12');
+  await page.getByLabel(ko.purchase.card.year, { exact: true }).selectOption(String(new Date().getFullYear() + 3));
+  await page.getByLabel(ko.purchase.card.password).fill('12');
+  await page.getByLabel(ko.purchase.card.birth).fill('900101');
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  await page.getByRole('button', { name: '2,900원 구독 시작하기' }).click();
+  const key = (await page.getByTestId('license-key').textContent())?.trim() ?? '';
+  expect(key).toMatch(KEY_SHAPE);
+
+  // A browser that blocks the popup: the SDK sends the whole page to the window, which returns by m_redirect_url.
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await openUpgrade(page, key);
+  await expect(page.getByText(ko.upgrades.renewsHint)).toBeVisible();
+  await expect(page.getByTestId('upgrade-discount')).toHaveText(/^30% \+ 2,[89]\d\d원$/);
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  await page.getByRole('button', { name: '신용카드(으)로 결제하고 업그레이드' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\?/);
+  await page.getByLabel('Card number').fill('5555444433332222');
+  await page.getByRole('button', { name: 'Approve' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.subscribedHeading })).toBeVisible();
+  await expect(page).toHaveURL(/\/ko\/payment\/confirm$/);
+  await page.goto('/ko/license');
+  await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();
+});

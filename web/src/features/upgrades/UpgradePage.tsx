@@ -1,0 +1,345 @@
+/**
+ * /{lang}/license/{userLicenseId}/upgrade (spec section 2): choose a life and a device count among the
+ * plans the server offers, see each discount (base, the remaining credit) and the total, give the four
+ * agreements, and pay: a purchased licence through the gateway's window, a subscription with its current
+ * card or a new billing key from a PG window. Success lands on the payment confirm page; 404 or -109
+ * reads "information not found" and goes home.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { ConfirmedPurchase, UpgradeOptions } from '../../api/models';
+import { loadPortOne } from '../../billing/api';
+import { browserKeyWindow } from '../../billing/browserKeyWindow';
+import { runKeyWindow } from '../../billing/keyWindow';
+import { keyWindowDestination } from '../../billing/keyWindowDestination';
+import { KEY_REQUEST_TYPES, type KeyRequestType } from '../../billing/paymentMethods';
+import { payOutcome, requestPay, savePendingOrder } from '../../billing/portone';
+import { formatPrice } from '../../display/currency';
+import { durationDisplay, durationText } from '../../display/duration';
+import { featureErrorMessage, isNotFoundGoingHome, toFeatureError, type FeatureError } from '../../errors/featureError';
+import { AGREEMENTS, missingAgreement, type AgreementName } from '../../forms/fields';
+import { format } from '../../i18n/catalogues';
+import { useCount } from '../../i18n/useCount';
+import { useT } from '../../i18n/useT';
+import { useLang } from '../../routing/useLang';
+import { usePaths } from '../../routing/usePaths';
+import { RequireScope } from '../../session/RequireScope';
+import { getAccessToken } from '../../session/session';
+import { useBearerLoad } from '../../session/useBearerLoad';
+import { appStore, useAppStore } from '../../store';
+import { AgreementsFieldset } from '../../ui/AgreementsFieldset';
+import { AlertDialog } from '../../ui/AlertDialog';
+import { Button } from '../../ui/Button';
+import { PageLoading } from '../../ui/PageLoading';
+import { PageMeta } from '../../ui/PageMeta';
+import { useAlert } from '../../ui/useAlert';
+import { getUpgradeOptions, postSubscriptionUpgrade, postUpgrade, postUpgradeConfirm } from './api';
+import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelection, type UpgradeSelection } from './choice';
+import '../../ui/kit.css';
+import './upgrade.css';
+
+/** Window methods of a one-time upgrade (no virtual account: an upgrade is paid at once). */
+const WINDOW_METHODS = ['creditCard', 'bankTransfer', 'kakaopay', 'naverpay'] as const;
+type WindowMethod = (typeof WINDOW_METHODS)[number];
+
+type AgreementsForm = Record<AgreementName, boolean>;
+
+export default function UpgradePage() {
+  return (
+    <RequireScope>
+      <Upgrade />
+    </RequireScope>
+  );
+}
+
+function Upgrade() {
+  const t = useT();
+  const count = useCount();
+  const lang = useLang();
+  const paths = usePaths();
+  const navigate = useNavigate();
+  const { userLicenseId = '' } = useParams();
+  const member = useAppStore((s) => s.user);
+  const { alert, show, close } = useAlert();
+  const [wanted, setWanted] = useState<Partial<UpgradeSelection>>({});
+  const [method, setMethod] = useState<WindowMethod>('creditCard');
+  const [paying, setPaying] = useState<string | null>(null);
+
+  const refused = (error: FeatureError) =>
+    show({
+      title: t.upgrades.errorTitles.upgrade,
+      message: isNotFoundGoingHome(error) ? t.payments.notFoundGoingHome : featureErrorMessage(t, error),
+      then: isNotFoundGoingHome(error) ? () => navigate(paths.home(), { replace: true }) : undefined,
+    });
+  const { state } = useBearerLoad<UpgradeOptions>(
+    (token) => getUpgradeOptions(userLicenseId, token),
+    refused,
+    `upgrade-${userLicenseId}`,
+  );
+  const options = state.status === 'ready' ? state.data : undefined;
+  const selection = useMemo(() => (options ? resolveUpgradeSelection(options, wanted) : null), [options, wanted]);
+  const plan = options && selection ? planFor(options, selection) : undefined;
+
+  useEffect(() => {
+    void loadPortOne().catch(() => undefined);
+  }, []);
+
+  const form = useForm<AgreementsForm>({
+    defaultValues: { agreeTerms: false, agreePurchase: false, agreePersonal: false, agreePrivacy: false },
+  });
+  const agreements = form.watch([...AGREEMENTS]);
+  const [agreementError, setAgreementError] = useState<string | undefined>(undefined);
+
+  /** Runs ``pay`` once the four agreements are given. */
+  const whenAgreed = (key: string, pay: () => Promise<void>) => async () => {
+    if (missingAgreement(form.getValues())) {
+      setAgreementError(t.purchase.validation.agreements);
+      return;
+    }
+    setAgreementError(undefined);
+    setPaying(key);
+    try {
+      await pay();
+    } catch (error) {
+      refused(toFeatureError(error));
+    } finally {
+      setPaying(null);
+    }
+  };
+
+  if (state.status !== 'ready' || !options) {
+    return (
+      <section className="content-page">
+        <PageMeta title={t.upgrades.heading} />
+        <h1 className="page__heading">{t.upgrades.heading}</h1>
+        {state.status === 'loading' && <PageLoading />}
+        <AlertDialog alert={alert} onClose={close} />
+      </section>
+    );
+  }
+
+  const lines = plan ? priceLines(plan, lang) : undefined;
+  const ways = paymentWays(options.upgradeMethod);
+  const amount = lines ? formatPrice(lines.total, lines.currency, lang) : '';
+
+  const payInWindow = whenAgreed('window', async () => {
+    if (!plan) return;
+    const token = await getAccessToken(appStore);
+    const order = await postUpgrade(
+      userLicenseId,
+      { licenseId: plan.id, paymentMethod: method, requestPrice: plan.requestPrice },
+      token,
+    );
+    const imp = await loadPortOne();
+    savePendingOrder({ merchantUid: order.merchantUid, licenseId: plan.id });
+    const outcome = payOutcome(
+      await requestPay(imp, {
+        pg: order.pg,
+        pay_method: order.payMethod,
+        merchant_uid: order.merchantUid,
+        name: order.name,
+        amount: order.amount,
+        buyer_email: order.buyerEmail,
+        currency: order.currency,
+        m_redirect_url: `${window.location.origin}${paths.paymentConfirm()}`,
+      }),
+    );
+    if (outcome.kind === 'cancelled') {
+      show({ title: t.upgrades.errorTitles.upgrade, message: t.upgrades.windowClosed });
+      return;
+    }
+    if (outcome.kind === 'failed') {
+      show({ title: t.upgrades.errorTitles.upgrade, message: outcome.message ?? featureErrorMessage(t, { code: -300 }) });
+      return;
+    }
+    const upgraded = await postUpgradeConfirm({ impUid: outcome.impUid, merchantUid: outcome.merchantUid }, token);
+    const confirmation: ConfirmedPurchase = {
+      userLicenseId: upgraded.userLicenseId,
+      licenseKey: upgraded.licenseKey,
+      state: upgraded.state,
+      email: member?.email ?? order.buyerEmail,
+      accountCreated: false,
+    };
+    navigate(paths.paymentConfirm(), { state: { confirmation } });
+  });
+
+  const payWithCurrentCard = whenAgreed('currentCard', async () => {
+    if (!plan) return;
+    const token = await getAccessToken(appStore);
+    const subscription = await postSubscriptionUpgrade(
+      userLicenseId,
+      { licenseId: plan.id, requestPrice: plan.requestPrice },
+      token,
+    );
+    navigate(paths.paymentConfirm(), { state: { subscription } });
+  });
+
+  const payWithNewKey = (requestType: KeyRequestType) =>
+    whenAgreed(requestType, async () => {
+      if (!plan) return;
+      const token = await getAccessToken(appStore);
+      const settled = await runKeyWindow(
+        {
+          requestType,
+          intent: { kind: 'upgrade', userLicenseId, licenseId: plan.id },
+          name: plan.name,
+          buyerEmail: member?.email ?? '',
+          redirectUrl: `${window.location.origin}${paths.paymentConfirm()}`,
+          token,
+        },
+        browserKeyWindow,
+      );
+      if (settled.kind === 'failed') {
+        const closed = settled.error.code === 'STOP';
+        show({
+          title: t.upgrades.errorTitles.upgrade,
+          message: closed ? t.upgrades.windowClosed : settled.gatewayMessage ?? featureErrorMessage(t, settled.error),
+        });
+        return;
+      }
+      const next = keyWindowDestination(settled, paths);
+      navigate(next.to, { state: next.state });
+    });
+
+  const agreementRows = [
+    { name: 'agreeTerms' as const, label: t.purchase.termsOfUse, href: paths.terms() },
+    {
+      name: 'agreePurchase' as const,
+      label: t.purchase.purchasePolicy,
+      href: options.upgradeMethod === 'subscribe' ? paths.subscriptionPolicy() : paths.lifetimePolicy(),
+    },
+    { name: 'agreePersonal' as const, label: t.purchase.personalInfo, href: paths.privacyPolicy() },
+    { name: 'agreePrivacy' as const, label: t.purchase.privacyPolicy, href: paths.privacyPolicy() },
+  ];
+
+  return (
+    <section className="content-page">
+      <PageMeta title={t.upgrades.heading} />
+      <h1 className="page__heading">{t.upgrades.heading}</h1>
+      <p className="content-page__lead" role="note" aria-label={t.upgrades.errorTitles.notice}>
+        {t.upgrades.notice}
+      </p>
+      {selection && plan && lines && (
+        <div className="upgrade">
+          <div className="upgrade__choices">
+            <fieldset className="card">
+              <legend>{t.upgrades.life}</legend>
+              {options.upgradableOptions.life
+                .filter((life) => devicesForLife(options, life).length > 0)
+                .map((life) => (
+                  <label key={life} >
+                    <input
+                      type="radio"
+                      name="upgrade-life"
+                      checked={selection.life === life}
+                      onChange={() => setWanted({ ...wanted, life })}
+                    />{' '}
+                    {durationText(durationDisplay(life, new Date()), t.purchase.lifetime)}
+                  </label>
+                ))}
+            </fieldset>
+            <fieldset className="card">
+              <legend>{t.upgrades.devices}</legend>
+              {devicesForLife(options, selection.life).map((devices) => (
+                <label key={devices} >
+                  <input
+                    type="radio"
+                    name="upgrade-devices"
+                    checked={selection.maxDevicesCount === devices}
+                    onChange={() => setWanted({ ...wanted, life: selection.life, maxDevicesCount: devices })}
+                  />{' '}
+                  {count(t.upgrades.devicesOption, devices)}
+                </label>
+              ))}
+            </fieldset>
+            {ways.includes('window') && (
+              <fieldset className="card">
+                <legend>{t.upgrades.method}</legend>
+                {WINDOW_METHODS.map((name) => (
+                  <label key={name} >
+                    <input type="radio" name="upgrade-method" checked={method === name} onChange={() => setMethod(name)} />{' '}
+                    {t.purchase.methods[name]}
+                  </label>
+                ))}
+              </fieldset>
+            )}
+          </div>
+
+          <aside className="upgrade__summary card" aria-labelledby="upgrade-summary-heading">
+            <h2 id="upgrade-summary-heading" className="content-section__heading">
+              {plan.name}
+            </h2>
+            <dl className="facts">
+              <dt>{t.upgrades.listPrice}</dt>
+              <dd>{formatPrice(lines.price, lines.currency, lang)}</dd>
+              {lines.discountText && (
+                <>
+                  <dt>{t.upgrades.discount}</dt>
+                  <dd data-testid="upgrade-discount">{lines.discountText}</dd>
+                </>
+              )}
+              {lines.remaining !== 0 && (
+                <>
+                  <dt>{t.upgrades.remainingDiscount}</dt>
+                  <dd data-testid="upgrade-remaining">-{formatPrice(lines.remaining, lines.currency, lang)}</dd>
+                </>
+              )}
+              <dt>{t.upgrades.total}</dt>
+              <dd className="upgrade__total" data-testid="upgrade-total">
+                {amount}
+              </dd>
+            </dl>
+            {options.upgradeMethod === 'subscribe' && <p className="hint">{t.upgrades.renewsHint}</p>}
+            <AgreementsFieldset
+              className="purchase__agreements"
+              legend={t.purchase.agreementsHeading}
+              agreeAllLabel={t.purchase.agreeAll}
+              allChecked={agreements.every(Boolean)}
+              onAllChange={(checked) => {
+                for (const name of AGREEMENTS) form.setValue(name, checked);
+              }}
+              rows={agreementRows.map((row) => ({ label: row.label, href: row.href, input: form.register(row.name) }))}
+              viewLabel={t.purchase.view}
+              error={agreementError}
+              errorId="upgrade-agreements-error"
+            />
+            {ways.includes('window') && (
+              <Button loading={paying === 'window'} disabled={paying !== null} onClick={() => void payInWindow()}>
+                {format(t.upgrades.payWindow, { amount })}
+              </Button>
+            )}
+            {ways.includes('currentCard') && (
+              <Button
+                loading={paying === 'currentCard'}
+                disabled={paying !== null}
+                onClick={() => void payWithCurrentCard()}
+              >
+                {format(t.upgrades.payCurrentCard, { amount })}
+              </Button>
+            )}
+            {ways.includes('keyWindow') && (
+              <>
+                <p className="hint">{t.upgrades.newCardHint}</p>
+                <div className="button-row">
+                  {KEY_REQUEST_TYPES.map((requestType) => (
+                    <Button
+                      key={requestType}
+                      variant="secondary"
+                      loading={paying === requestType}
+                      disabled={paying !== null}
+                      onClick={() => void payWithNewKey(requestType)()}
+                    >
+                      {format(t.upgrades.payKeyWindow, { method: t.purchase.methods[requestType] })}
+                    </Button>
+                  ))}
+                </div>
+              </>
+            )}
+          </aside>
+        </div>
+      )}
+      <AlertDialog alert={alert} onClose={close} />
+    </section>
+  );
+}

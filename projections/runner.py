@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from events.application import EventLog
 from projections.database import ViewDatabase
 from projections.follower import Processor, ViewProcessor, follow
+from projections.stalls import clear_stall, ensure_stalls_table, note_stall
 from projections.view import View
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ class Stall:
     position: int
     error: str
     attempts: int
-    since: float  # time.monotonic() of the first failure
+    since: datetime  # the first failure
 
 
 def retrying(work: Callable[[], None], stop: threading.Event, failed: Callable[[Exception], int]) -> None:
@@ -70,11 +71,16 @@ def keep_following(
 
 
 class StallLog:
-    """Which processors are stalled, where, why and since when (thread-safe)."""
+    """Which processors are stalled, where, why and since when (thread-safe); with a database, also
+    written down there for the API's health check (``projections.stalls``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, db: ViewDatabase | None = None, application_name: str = "") -> None:
         self._lock = threading.Lock()
         self._stalls: dict[str, Stall] = {}
+        self._db = db
+        self._application_name = application_name
+        if db is not None:
+            ensure_stalls_table(db)
 
     def current(self) -> dict[str, Stall]:
         with self._lock:
@@ -93,10 +99,15 @@ class StallLog:
             position=position,
             error=f"{type(error).__name__}: {error}",
             attempts=earlier.attempts + 1 if earlier else 1,
-            since=earlier.since if earlier else time.monotonic(),
+            # Wall-clock time for people reading the health report; no business rule depends on it.
+            since=earlier.since if earlier else datetime.now(UTC),
         )
         with self._lock:
             self._stalls[processor.name] = stall
+        if self._db is not None:
+            note_stall(
+                self._db, self._application_name, stall.view, stall.position, stall.error, stall.attempts, stall.since
+            )
         return stall
 
     def clear(self, name: str) -> None:
@@ -106,6 +117,8 @@ class StallLog:
                 stall = self._stalls.pop(name, None)
             if stall is not None:
                 log.info("%s resumed after %s attempts", name, stall.attempts)
+                if self._db is not None:
+                    clear_stall(self._db, self._application_name, name)
 
 
 class _ClearsStallOnProgress:
@@ -137,7 +150,7 @@ class Projector:
         self._log = log_app
         self._poll_interval = poll_interval
         self.processors = {view.name: ViewProcessor(view, db, log_app.name) for view in views}
-        self._stalls = StallLog()
+        self._stalls = StallLog(db, log_app.name)
 
     @property
     def stalls(self) -> dict[str, Stall]:

@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, lambda *_: stop.set())
         # A broker that is down (or any failure) stalls the reactor, which retries the same event with
         # back-off until the tasks are sent: nothing is lost, the log is the outbox.
-        keep_following(services.store, processor, stop, services.settings.projector_poll_seconds, StallLog())
+        stalls = StallLog(services.views, services.store.name)
+        keep_following(services.store, processor, stop, services.settings.projector_poll_seconds, stalls)
         return 0
     finally:
         services.close()

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 
 from api.services import ServicesDep
 from integrations.broker import check_broker
+from projections.stalls import stalled
 from projections.tracking import positions
 
 router = APIRouter(tags=["health"])
@@ -29,13 +30,16 @@ router = APIRouter(tags=["health"])
     },
 )
 def health(services: ServicesDep) -> JSONResponse:
-    """200 when the store responds (status "ok", or "degraded" without the broker), else 503."""
+    """200 when the store responds (status "ok", or "degraded" without the broker or with a stalled
+    follower, listed under "stalled" with its position and error), else 503."""
     report: dict[str, Any] = {"store": services.settings.store_kind}
     healthy, degraded = True, False
     try:
         report["logHead"] = services.store.max_notification_id()
         report["views"] = positions(services.views, services.store.name)
+        report["stalled"] = stalled(services.views, services.store.name)
         report["storeStatus"] = "ok"
+        degraded = bool(report["stalled"])  # a view or the reactor retrying an event: serving, but behind
     except Exception as error:  # any failure of the store means unhealthy, with the reason
         healthy = False
         report["storeStatus"] = f"error: {type(error).__name__}"

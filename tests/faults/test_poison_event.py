@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 import pytest
@@ -17,6 +18,7 @@ from projections import runner
 from projections.accounts import AccountsView
 from projections.database import ViewCursor, open_view_database
 from projections.runner import Projector, Stall
+from projections.stalls import stalled
 from projections.tracking import positions
 from projections.view import View
 from tests.support import register
@@ -24,7 +26,7 @@ from tests.support import register
 pytestmark = pytest.mark.integration
 
 POISON = "poison@example.com"
-NOT_YET = Stall(view="", position=0, error="", attempts=0, since=0.0)
+NOT_YET = Stall(view="", position=0, error="", attempts=0, since=datetime.now(UTC))
 
 
 class FragileView(View):
@@ -87,6 +89,9 @@ def test_a_poison_event_stalls_only_its_view_which_resumes_exactly_once_when_fix
         assert stall.error.startswith("ValueError") and stall.attempts >= 4
         poisoned_at = positions(db, store.name)["fragile"]
         assert poisoned_at == stall.position < head, "stalled before the poison event, nothing skipped"
+        reported = stalled(db, store.name)  # what the API's health check reports
+        assert reported["fragile"]["position"] == poisoned_at and reported["fragile"]["error"].startswith("ValueError")
+        assert set(reported) == {"fragile"}
         with db.read() as cursor:
             cursor.execute("SELECT email FROM fragile_addresses ORDER BY email")
             assert [row["email"] for row in cursor.fetchall()] == sorted(addresses[:5])
@@ -101,6 +106,7 @@ def test_a_poison_event_stalls_only_its_view_which_resumes_exactly_once_when_fix
             cursor.execute("SELECT email FROM fragile_addresses ORDER BY email")
             assert [row["email"] for row in cursor.fetchall()] == sorted([*addresses, late])
         assert "fragile" not in projector.stalls
+        assert stalled(db, store.name) == {}
         print(f"poison event retried {FragileView.attempts} times with back-off; {len(addresses) + 1} applied once")
     finally:
         stop.set()

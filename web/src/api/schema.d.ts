@@ -472,7 +472,8 @@ export interface paths {
         };
         /**
          * Health of the store and the broker
-         * @description 200 when the store responds (status "ok", or "degraded" without the broker), else 503.
+         * @description 200 when the store responds (status "ok", or "degraded" without the broker or with a stalled
+         *     follower, listed under "stalled" with its position and error), else 503.
          */
         get: operations["health_web_unicornpro_v1_health_get"];
         put?: never;

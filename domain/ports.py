@@ -23,6 +23,9 @@ class MailMessage:
     text: str
     html: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    # A stable identity (the task that sends it): a repeat of the same mail carries the same Message-ID,
+    # so a send repeated after a crash overwrites its outbox file, and a mail client shows it once.
+    key: str = ""
 
 
 class Mailer(Protocol):

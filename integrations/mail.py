@@ -12,6 +12,8 @@ from urllib.parse import unquote, urlsplit
 from config.settings import Settings
 from domain.ports import Mailer, MailMessage
 
+MAIL_DOMAIN = "unicornpro.local"
+
 
 def build_email(message: MailMessage, sender: str) -> EmailMessage:
     """The MIME message for a rendered mail (plain text, plus HTML when given)."""
@@ -20,7 +22,7 @@ def build_email(message: MailMessage, sender: str) -> EmailMessage:
     email["To"] = message.to
     email["Subject"] = message.subject
     email["Date"] = formatdate(localtime=False)
-    email["Message-ID"] = make_msgid(domain="unicornpro.local")
+    email["Message-ID"] = f"<{message.key}@{MAIL_DOMAIN}>" if message.key else make_msgid(domain=MAIL_DOMAIN)
     for name, value in message.headers.items():
         email[name] = value
     email.set_content(message.text)
@@ -39,7 +41,8 @@ class OutboxMailer:
     def send(self, message: MailMessage) -> None:
         self._folder.mkdir(parents=True, exist_ok=True)
         email = build_email(message, self._sender)
-        target = self._folder / f"{uuid.uuid4().hex}.eml"
+        name = uuid.uuid5(uuid.NAMESPACE_URL, message.key).hex if message.key else uuid.uuid4().hex
+        target = self._folder / f"{name}.eml"
         partial = target.with_suffix(".part")
         partial.write_bytes(bytes(email))
         partial.rename(target)  # readers never see half a file

@@ -128,12 +128,6 @@ def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Pop
     )
 
 
-def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        command, cwd=ROOT, env=env, start_new_session=True, stdout=log.open("wb"), stderr=subprocess.STDOUT
-    )
-
-
 def receipts(settings: Settings) -> list[str]:
     """To whom the outbox's mails went."""
     return sorted(str(email.message_from_bytes(path.read_bytes())["To"]) for path in settings.outbox_dir.glob("*.eml"))

@@ -6,6 +6,7 @@ import email
 import email.header
 import socket
 from collections.abc import Iterator
+from dataclasses import replace
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -81,3 +82,24 @@ def test_without_smtp_mail_is_written_to_the_outbox_as_eml(tmp_path: Path) -> No
     saved = email.message_from_bytes(files[0].read_bytes())
     assert saved["To"] == "haneul@example.com"
     assert "인증해 주세요" in _text_of(saved)
+
+
+def test_a_mail_sent_again_after_a_crash_keeps_its_message_id_and_its_outbox_file(
+    smtp_server: tuple[int, _Inbox], tmp_path: Path
+) -> None:
+    """The worker may die after sending and before recording the send; the repeat is the same mail."""
+    keyed = replace(WELCOME, key="Storefront-42-0")
+    outbox = mailer_from_settings(make_settings(tmp_path))
+    outbox.send(keyed)
+    outbox.send(keyed)
+    files = list(make_settings(tmp_path).outbox_dir.glob("*.eml"))
+    assert len(files) == 1, "the repeat overwrites the first file"
+    assert email.message_from_bytes(files[0].read_bytes())["Message-ID"] == "<Storefront-42-0@unicornpro.local>"
+
+    port, inbox = smtp_server
+    smtp = mailer_from_settings(make_settings(tmp_path, SMTP_URL=f"smtp://127.0.0.1:{port}"))
+    smtp.send(keyed)
+    smtp.send(keyed)
+    assert {message["Message-ID"] for message in inbox.messages} == {"<Storefront-42-0@unicornpro.local>"}, (
+        "an SMTP repeat cannot be taken back; it carries the same Message-ID, so mail clients show it once"
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from dataclasses import replace
 from uuid import UUID
 
 from celery import shared_task
@@ -63,7 +64,8 @@ def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind
         if cursor.rowcount != 1:
             log.info("%s mail of task %s was already sent", kind, task_id)
             return False
-        mailer.send(message)
+        # The send commits with its row; a crash between the two sends again, under the same Message-ID.
+        mailer.send(replace(message, key=task_id))
     return True
 
 

@@ -1,0 +1,85 @@
+"""Floods against the API as deployed (uvicorn behind a proxy on the same host, which names each client in
+X-Forwarded-For): guessing one account's password from many addresses, trying many accounts from one
+address, and asking for reset mails for one address from many: each limit holds (-4 with HTTP 429)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.faults.stack import ROOT, V1, free_port, until
+
+pytestmark = pytest.mark.integration
+VICTIM = "victim@example.com"
+PASSWORD = "abcd1234"
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    """`python -m api` on the embedded default; every request comes through the trusted local proxy."""
+    var_dir = tmp_path_factory.mktemp("floods")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CI")}
+    env.update(APP_VAR_DIR=str(var_dir), APP_ENV="test", APP_BASE_URL=f"http://127.0.0.1:{port}")
+    with (var_dir / "api.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}{V1}", timeout=30)
+        try:
+            until(lambda: process.poll() is not None or _answers(client), "the API answers")
+            assert process.poll() is None, (var_dir / "api.log").read_text()
+            registered = client.post("/accounts", json={"email": VICTIM, "pw": PASSWORD, "language": "ko"})
+            assert registered.status_code == 200, registered.text
+            yield client
+        finally:
+            client.close()
+            process.terminate()
+            process.wait(timeout=30)
+
+
+def _answers(client: httpx.Client) -> bool:
+    try:
+        return client.get("/health").status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def login_from(client: httpx.Client, address: str, email: str, password: str = "wrong9999") -> tuple[int, int]:
+    """(status, errorCode) of one login attempt from a client at ``address``."""
+    answer = client.post("/auth/login", json={"email": email, "pw": password}, headers={"X-Forwarded-For": address})
+    return answer.status_code, answer.json().get("errorCode", 0)
+
+
+def test_guessing_one_password_from_forty_addresses_stops_after_ten_guesses(api: httpx.Client) -> None:
+    answers = [login_from(api, f"203.0.113.{number}", VICTIM) for number in range(1, 41)]
+    assert answers[:10] == [(401, -400)] * 10
+    assert answers[10:] == [(429, -4)] * 30, "the account's budget is shared by every address"
+    assert login_from(api, "203.0.113.99", VICTIM, PASSWORD) == (429, -4), "even the right password waits"
+    other = login_from(api, "203.0.113.1", "someone@example.com")
+    assert other == (401, -400), "those addresses made one attempt each: they are not blocked"
+
+
+def test_trying_forty_accounts_from_one_address_stops_after_thirty(api: httpx.Client) -> None:
+    answers = [login_from(api, "198.51.100.7", f"stuffed{number}@example.com") for number in range(40)]
+    assert answers[:30] == [(401, -400)] * 30
+    assert answers[30:] == [(429, -4)] * 10, "one client's budget across accounts"
+    assert login_from(api, "198.51.100.8", "stuffed0@example.com") == (401, -400), "another client is not blocked"
+
+
+def test_reset_mails_for_one_address_asked_from_ten_addresses_stop_at_five_mails_an_hour(api: httpx.Client) -> None:
+    codes = [
+        api.post(
+            "/accounts/password-change-email",
+            json={"email": VICTIM},
+            headers={"X-Forwarded-For": f"192.0.2.{number}"},
+        ).status_code
+        for number in range(1, 11)
+    ]
+    # Five mails an hour to one address, whoever asks: registering sent the first.
+    assert codes == [200] * 4 + [429] * 6

@@ -92,3 +92,19 @@ def follow(
             close = getattr(notifications, "close", None)
             if close is not None:
                 close()
+
+
+def process_until(log_app: EventLog, processor: Processor, target: int) -> None:
+    """Feed ``processor`` every event after its position up to ``target``, then return (no waiting)."""
+    previous = processor.position()
+    while previous < target:
+        batch = log_app.recorder.select_notifications(start=previous + 1, limit=BATCH_SIZE, stop=target)
+        if not batch:
+            return
+        try:
+            for notification in batch:
+                processor.process(log_app.mapper.to_domain_event(notification), notification.id, previous)
+                previous = notification.id
+        except PositionMovedError:
+            log.info("%s: position moved underneath us, resuming from the stored one", processor.name)
+            previous = processor.position()

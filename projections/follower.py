@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from events.database import ViewCursor, ViewDatabase
-from events.follower import BATCH_SIZE, Processor, follow, notifications_after
+from events.follower import BATCH_SIZE, Processor, follow, notifications_after, process_until
 from events.tracking import (
     advance,
     built_version,
@@ -17,7 +17,7 @@ from events.tracking import (
 )
 from projections.view import View
 
-__all__ = ["BATCH_SIZE", "Processor", "ViewProcessor", "follow", "notifications_after"]
+__all__ = ["BATCH_SIZE", "Processor", "ViewProcessor", "follow", "notifications_after", "process_until"]
 
 log = logging.getLogger(__name__)
 

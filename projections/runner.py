@@ -18,7 +18,7 @@ from typing import Any
 
 from events.application import EventLog
 from projections.database import ViewDatabase
-from projections.follower import Processor, ViewProcessor, follow
+from projections.follower import Processor, ViewProcessor, follow, process_until
 from projections.stalls import clear_stall, ensure_stalls_table, note_stall
 from projections.view import View
 
@@ -191,15 +191,4 @@ class Projector:
         """Process everything recorded so far, then return."""
         target = self._log.max_notification_id()
         for name in names or list(self.processors):
-            processor = self.processors[name]
-            stop = threading.Event()
-            watcher = threading.Thread(target=_stop_when_reached, args=(processor, target, stop), daemon=True)
-            watcher.start()
-            follow(self._log, processor, stop, self._poll_interval)
-
-
-def _stop_when_reached(processor: ViewProcessor, target: int, stop: threading.Event) -> None:
-    while processor.position() < target:
-        if stop.wait(0.05):
-            return
-    stop.set()
+            process_until(self._log, self.processors[name], target)

@@ -25,7 +25,12 @@ EMAIL, PASSWORD = "careful@example.com", "abcd1234"
 
 
 def site(var_dir: Path, base_url: str) -> TestClient:
-    settings = make_settings(var_dir, APP_BASE_URL=base_url, PORTONE_SCRIPT_URL="https://cdn.iamport.kr/v1/iamport.js")
+    settings = make_settings(
+        var_dir,
+        APP_BASE_URL=base_url,
+        PORTONE_SCRIPT_URL="https://cdn.iamport.kr/v1/iamport.js",
+        VIEW_WAIT_SECONDS="0",  # no projector runs here: nobody waits for the views
+    )
     return TestClient(create_app(settings), base_url=base_url)
 
 

@@ -147,7 +147,7 @@ def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock, portone_
     gateway = PortOneGateway(sandbox.client(timeout=portone_timeout))
     services = Services.build(settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=gateway)
     client = TestClient(create_app(services=services))
-    client.post(f"{V1}/accounts", json={"email": SUBSCRIBER, "pw": PASSWORD, "language": "ko"})
-    with running_projector(settings):
+    with running_projector(settings):  # first: a registration waits (bounded) until the views have it
+        client.post(f"{V1}/accounts", json={"email": SUBSCRIBER, "pw": PASSWORD, "language": "ko"})
         yield Desk(client, services, clock, sandbox)
     services.close()

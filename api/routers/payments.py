@@ -24,6 +24,14 @@ from projections.payments import payment_of, payments_of
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/payments", tags=["payments"])
 VIEWS = ("licences", "payments")
+# Why a code that exists cannot discount this order (when ordering, and again when the payment settles).
+COUPON_REFUSALS = (
+    ErrorCode.COUPON_USAGE_EXCEEDED,
+    ErrorCode.COUPON_UNUSABLE,
+    ErrorCode.CODE_CANNOT_BE_USED,
+    ErrorCode.CODE_EXPIRED,
+    ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
+)
 
 
 class PaymentSettings(CamelModel):
@@ -64,15 +72,7 @@ class PaymentRequest(CamelModel):
 @router.post(
     "/licenses/new",
     response_model=PaymentRequest,
-    responses=errors(
-        ErrorCode.INVALID_PRODUCT_AT_INIT,
-        ErrorCode.COUPON_NOT_FOUND,
-        ErrorCode.COUPON_USAGE_EXCEEDED,
-        ErrorCode.COUPON_UNUSABLE,
-        ErrorCode.CODE_CANNOT_BE_USED,
-        ErrorCode.CODE_EXPIRED,
-        ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
-    ),
+    responses=errors(ErrorCode.INVALID_PRODUCT_AT_INIT, ErrorCode.COUPON_NOT_FOUND, *COUPON_REFUSALS),
 )
 def new_licence_payment(
     body: NewLicencePayment, request: Request, services: ServicesDep, caller: OptionalCallerDep
@@ -138,11 +138,7 @@ class ConfirmedPurchase(CamelModel):
         ErrorCode.RESERVED_PAYMENT_MISSING,
         ErrorCode.PAYMENT_DIFFERS_FROM_INIT,
         ErrorCode.PAYMENT_REFUSED,
-        ErrorCode.COUPON_USAGE_EXCEEDED,
-        ErrorCode.COUPON_UNUSABLE,
-        ErrorCode.CODE_CANNOT_BE_USED,
-        ErrorCode.CODE_EXPIRED,
-        ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
+        *COUPON_REFUSALS,
     ),
 )
 def confirm_new_licence_payment(

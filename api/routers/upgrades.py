@@ -14,12 +14,12 @@ from api.auth import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
-from api.routers.payments import PaymentRequest
+from api.routers.payments import COUPON_REFUSALS, PaymentRequest
 from api.routers.subscriptions import SubscriptionState, _state, _subscription_id
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.catalogue.licences import DEFAULT_LIFE
-from domain.errors import DomainError, ErrorCode
+from domain.errors import ErrorCode
 from domain.licences.upgrades import UpgradeOffer
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment
@@ -39,7 +39,7 @@ class UpgradePlan(CamelModel):
     """One plan the licence may move to now (spec: plan item). Prices are minor units of ``currency``:
     ``price`` the list price, ``discountedPrice`` after the base discount, ``remainingPrice`` after the
     credit for the unused value (``remainingCredit``), ``requestPrice`` what the upgrade charges. ``discount``,
-    ``remaining`` and ``coupon`` are the fractions of each step (coupons are not applied to upgrades yet)."""
+    ``remaining`` and ``coupon`` are the fractions of each step (a coupon only with ``?code=``)."""
 
     id: int
     name: str
@@ -100,7 +100,7 @@ class UpgradeOptions(CamelModel):
 @options.get(
     "/licenses/{user_license_id}",
     response_model=UpgradeOptions,
-    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.LICENSE_NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE),
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE, ErrorCode.COUPON_NOT_FOUND, *COUPON_REFUSALS),
 )
 def upgrade_options(
     user_license_id: UUID,
@@ -109,10 +109,8 @@ def upgrade_options(
     caller: CallerDep,
     code: Annotated[str | None, Query(description="coupon or promotion code")] = None,
 ) -> UpgradeOptions:
-    """The plans one of the caller's licences may move to now (404 not theirs, -109 none)."""
-    if code is not None and code.strip():
-        # As on the purchasable list: no coupon exists until the coupons capability lands.
-        raise DomainError(ErrorCode.LICENSE_NOT_FOUND, "unknown coupon code")
+    """The plans one of the caller's licences may move to now (404 not theirs, -109 none); with a coupon
+    ``code`` the plans it discounts carry its factor (-601 to -605 and -613 when it cannot be used)."""
     licence = load_own_licence(services.store, caller.account_id, user_license_id)
     subscription = subscription_of_licence(services.views, caller.account_id, user_license_id)
     if licence.source == "subscription" and subscription is not None:
@@ -126,7 +124,12 @@ def upgrade_options(
         method = "subscribe"
     else:
         found = upgrade_choice(
-            services.store, services.clock, services.catalogue, account_id=caller.account_id, user_licence_id=licence.id
+            services.store,
+            services.clock,
+            services.catalogue,
+            account_id=caller.account_id,
+            user_licence_id=licence.id,
+            coupon_code=code,
         ).offers
         method = "upgrade"
     lives = sorted({offer.target.life for offer in found})
@@ -149,6 +152,7 @@ class UpgradeOrderIn(CamelModel):
     license_id: int = Field(gt=0)
     payment_method: str = Field(min_length=1)
     request_price: int | None = Field(default=None, ge=0)
+    code: str | None = Field(default=None, max_length=50, description="coupon or promotion code")
 
 
 class UpgradePaymentRequest(PaymentRequest):
@@ -160,7 +164,9 @@ class UpgradePaymentRequest(PaymentRequest):
 @router.post(
     "/{user_license_id}/upgrade",
     response_model=UpgradePaymentRequest,
-    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_PRODUCT_AT_INIT),
+    responses=errors(
+        ErrorCode.NOT_FOUND, ErrorCode.INVALID_PRODUCT_AT_INIT, ErrorCode.COUPON_NOT_FOUND, *COUPON_REFUSALS
+    ),
 )
 def start_upgrade(
     user_license_id: UUID, body: UpgradeOrderIn, request: Request, services: ServicesDep, caller: CallerDep
@@ -178,6 +184,7 @@ def start_upgrade(
         expected_amount=body.request_price,
         payment_method=body.payment_method,
         language=request_language(request),
+        coupon_code=body.code,
     )
     return UpgradePaymentRequest(
         merchant_uid=order.merchant_uid,
@@ -217,6 +224,7 @@ class ConfirmedUpgrade(CamelModel):
         ErrorCode.PAYMENT_DIFFERS_FROM_INIT,
         ErrorCode.INVALID_PRODUCT_AT_INIT,
         ErrorCode.PAYMENT_REFUSED,
+        *COUPON_REFUSALS,
     ),
 )
 def confirm_upgrade(

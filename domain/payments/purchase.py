@@ -208,17 +208,7 @@ def settle_payment(
         settles = reported.status is GatewayStatus.PAID or (
             reported.status is GatewayStatus.READY and reported.pay_method == "vbank"
         )
-        redemption: list[Aggregate] = []
-        if settles and payment.state is PaymentState.ORDERED and payment.coupon_code:
-            try:
-                redemption = _redeem_coupon(store, payment, now)
-            except DomainError as refused:
-                # The coupon's rules no longer hold (used up, a second use, expired...): nobody keeps a
-                # coupon price without a recorded redemption, so the payment is called off and refunded.
-                payment.cancel(imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
-                store.save(payment)
-                _give_money_back(gateway, reported, f"coupon refused: {refused.code.value}")
-                raise
+        redemption = _redeem_or_call_off(store, gateway, payment, reported, now) if settles else []
         if reported.status is GatewayStatus.PAID:
             return _settle_paid(store, payment, reported, language, now, redemption)
         if reported.status is GatewayStatus.READY and reported.pay_method == "vbank":
@@ -240,6 +230,23 @@ def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
     except AggregateNotFoundError:
         raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}") from None
     return payment
+
+
+def _redeem_or_call_off(
+    store: Storefront, gateway: PaymentGateway, payment: Payment, reported: GatewayPayment, now: datetime
+) -> list[Aggregate]:
+    """Count a settling order's coupon use (the aggregates to save with it; none without a coupon). When the
+    coupon's rules no longer hold (used up, a second use, expired...) nobody keeps a coupon price without a
+    recorded redemption: the payment is called off, its money given back, and the refusal raised."""
+    if payment.state is not PaymentState.ORDERED or not payment.coupon_code:
+        return []
+    try:
+        return _redeem_coupon(store, payment, now)
+    except DomainError as refused:
+        payment.cancel(reported.imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
+        store.save(payment)
+        _give_money_back(gateway, reported, f"coupon refused: {refused.code.value}")
+        raise
 
 
 def _redeem_coupon(store: Storefront, payment: Payment, now: datetime) -> list[Aggregate]:
@@ -304,9 +311,10 @@ def _settle_upgrade(
         store.save(payment)
         _give_money_back(gateway, reported, why)
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, why)
+    redemption = _redeem_or_call_off(store, gateway, payment, reported, now)
     licence, credited = apply_upgrade(store, payment, now)
     payment.succeed(reported, now)
-    recordings = store.save(payment, licence, credited)
+    recordings = store.save(payment, licence, credited, *redemption)
     return _confirmation(payment, licence, recordings[-1].notification.id)
 
 

@@ -10,7 +10,7 @@ payment was refunded meanwhile) the order is cancelled and its money given back 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID, uuid4
 
@@ -19,6 +19,7 @@ from eventsourcing.application import AggregateNotFoundError
 from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
+from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence, expiry
 from domain.licences.upgrades import PaidPeriod, UpgradeOffer, chosen_offer, offers
@@ -77,9 +78,18 @@ def licence_period(store: Storefront, licence: UserLicence) -> PaidPeriod | None
 
 
 def upgrade_choice(
-    store: Storefront, clock: Clock, catalogue: Catalogue, *, account_id: UUID, user_licence_id: UUID
+    store: Storefront,
+    clock: Clock,
+    catalogue: Catalogue,
+    *,
+    account_id: UUID,
+    user_licence_id: UUID,
+    coupon_code: str | None = None,
 ) -> UpgradeChoice:
-    """What one of the caller's purchased licences may be upgraded to now (404 not theirs, -109 nothing)."""
+    """What one of the caller's purchased licences may be upgraded to now (404 not theirs, -109 nothing).
+
+    With a ``coupon_code`` (checked for this buyer and licence: -601 to -605, -613) each plan the coupon
+    discounts carries its factor as the last step, after the base discount and the credit."""
     licence = load_own_licence(store, account_id, user_licence_id)
     now = clock.now()
     period = licence_period(store, licence)
@@ -88,7 +98,20 @@ def upgrade_choice(
     found = offers(catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now)
     if not found:
         raise DomainError(ErrorCode.NOTHING_PURCHASABLE, "no bigger plan for this licence")
+    if coupon_code is not None and coupon_code.strip():
+        coupon = _coupon_for(store, account_id, licence, coupon_code, now)
+        found = [_discounted(item, coupon, period) for item in found]
     return UpgradeChoice(licence, period, found)
+
+
+def _coupon_for(store: Storefront, account_id: UUID, licence: UserLicence, code: str, now: datetime) -> coupons.Coupon:
+    buyer: Account = store.repository.get(account_id)
+    return coupons.check_for_buyer(store, now, code, buyer_email=str(buyer.email), user_licence_id=licence.id)
+
+
+def _discounted(item: UpgradeOffer, coupon: coupons.Coupon, period: PaidPeriod) -> UpgradeOffer:
+    """The offer with the coupon's factor (none when the coupon does not apply to this plan)."""
+    return replace(item, quote=item.quote.with_coupon(coupon.fraction_for(item.target, period.country_code)))
 
 
 @dataclass(frozen=True)
@@ -118,9 +141,12 @@ def place_upgrade_order(
     expected_amount: int | None,
     payment_method: str,
     language: Language,
+    coupon_code: str | None = None,
 ) -> UpgradeOrder:
     """Fix the price of an upgrade under a fresh merchantUid and tell the gateway; -302 when the target is not
-    an upgrade of this licence now or the page's price differs from the quote."""
+    an upgrade of this licence now or the page's price differs from the quote. A ``coupon_code`` is checked
+    for this buyer, licence and plan (-604 when it does not discount the plan) and counted when the payment
+    settles."""
     if payment_method not in UPGRADE_METHODS:
         raise DomainError(ErrorCode.INVALID_VALUE, f"upgrades are paid with one of {', '.join(UPGRADE_METHODS)}")
     choice = gateway_choice(payment_method)
@@ -132,6 +158,14 @@ def place_upgrade_order(
     chosen = chosen_offer(
         catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now, target_id
     )
+    code = None
+    if coupon_code is not None and coupon_code.strip():
+        coupon = _coupon_for(store, account_id, licence, coupon_code, now)
+        price = chosen.target.price_for(period.country_code)
+        coupon.rules.check_fits(
+            life=chosen.target.life, buyer_country=period.country_code, price_country=price.country_code
+        )
+        chosen, code = _discounted(chosen, coupon, period), coupon.code
     if expected_amount is not None and expected_amount != chosen.amount:
         raise DomainError(
             ErrorCode.INVALID_PRODUCT_AT_INIT, f"the upgrade costs {chosen.amount}, not {expected_amount}"
@@ -149,6 +183,8 @@ def place_upgrade_order(
         buyer_email=str(buyer.email),
         purchase_type="upgrade",
         user_licence_id=licence.id,
+        coupon_code=code,
+        buyer_country=period.country_code,
     )
     payment.note_upgrade(
         user_licence_id=licence.id,

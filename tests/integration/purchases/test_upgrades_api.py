@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from domain.coupons.admin import open_group
+from domain.coupons.group import ConstraintType, GroupRules, GroupType
 from tests.integration.purchases.desk import GOOD_CARD, V1, Desk
 from workers import operator
 
@@ -246,3 +249,56 @@ def test_support_records_an_app_store_purchase_which_shows_but_is_not_upgraded_h
     refused = desk.call("GET", f"/purchasable-licenses/upgrade/licenses/{licence['id']}")
     assert refused.json()["errorCode"] == -109
     assert _order_upgrade(desk, licence["id"], ANNUAL_3).json()["errorCode"] == -302
+
+
+def test_a_coupon_takes_its_share_off_an_upgrade_after_the_credit_and_counts_once_per_licence(desk: Desk) -> None:
+    rules = GroupRules(
+        name="upgrade week",
+        group_type=GroupType.PUBLIC,
+        constraint_type=ConstraintType.USER_LICENCE,
+        factor=Decimal("0.1"),
+        available_duration=365,  # annual plans only
+        sub_issued_count=100,
+    )
+    open_group(desk.services.store, desk.clock(), rules, code="UPGRADE10")
+    bought = _buy(desk, MONTHLY)
+    licence_id = bought["userLicenseId"]
+    desk.clock.advance(timedelta(days=15))
+
+    unknown = desk.call("GET", f"/purchasable-licenses/upgrade/licenses/{licence_id}", params={"code": "NOPE"})
+    assert (unknown.status_code, unknown.json()["errorCode"]) == (404, -601)
+    listed = desk.call("GET", f"/purchasable-licenses/upgrade/licenses/{licence_id}", params={"code": "upgrade10"})
+    plans = {plan["id"]: plan for plan in listed.json()["licenses"]}
+    annual_3, lifetime_3 = plans[ANNUAL_3], plans[LIFETIME_3]
+    assert (annual_3["coupon"], lifetime_3["coupon"]) == ("0.1", "0"), "the group discounts annual plans only"
+    assert annual_3["requestPrice"] == annual_3["remainingPrice"] * 9 // 10, "after base discount and credit"
+
+    refused = desk.call(
+        "POST",
+        f"/payments/licenses/{licence_id}/upgrade",
+        json={"licenseId": LIFETIME_3, "paymentMethod": "creditCard", "code": "UPGRADE10"},
+    )
+    assert refused.json()["errorCode"] == -604
+    order = desk.call(
+        "POST",
+        f"/payments/licenses/{licence_id}/upgrade",
+        json={
+            "licenseId": ANNUAL_3,
+            "paymentMethod": "creditCard",
+            "code": "UPGRADE10",
+            "requestPrice": annual_3["requestPrice"],
+        },
+    ).json()
+    assert order["amount"] == annual_3["requestPrice"]
+    confirmed = desk.call(
+        "POST",
+        "/payments/licenses/upgrade/confirm",
+        json={"impUid": _pay(desk, order), "merchantUid": order["merchantUid"]},
+    )
+    assert confirmed.status_code == 200, confirmed.text
+
+    charged = {record["merchantUid"]: record for record in desk.history()}[order["merchantUid"]]
+    assert charged["couponCode"] == "UPGRADE10"
+    assert [factor["type"] for factor in charged["discountFactors"]] == ["base", "remaining", "coupon"]
+    again = desk.call("GET", f"/purchasable-licenses/upgrade/licenses/{licence_id}", params={"code": "UPGRADE10"})
+    assert again.json()["errorCode"] == -613, "once per user licence"

@@ -1093,7 +1093,8 @@ export interface paths {
         };
         /**
          * Upgrade Options
-         * @description The plans one of the caller's licences may move to now (404 not theirs, -109 none).
+         * @description The plans one of the caller's licences may move to now (404 not theirs, -109 none); with a coupon
+         *     ``code`` the plans it discounts carry its factor (-601 to -605 and -613 when it cannot be used).
          */
         get: operations["upgrade_options_web_unicornpro_v1_purchasable_licenses_upgrade_licenses__user_license_id__get"];
         put?: never;
@@ -2066,6 +2067,11 @@ export interface components {
          * @description Upgrade a purchased licence to ``licenseId``; ``requestPrice`` is the price the page showed.
          */
         UpgradeOrderIn: {
+            /**
+             * Code
+             * @description coupon or promotion code
+             */
+            code?: string | null;
             /** Licenseid */
             licenseId: number;
             /** Paymentmethod */
@@ -2100,7 +2106,7 @@ export interface components {
          * @description One plan the licence may move to now (spec: plan item). Prices are minor units of ``currency``:
          *     ``price`` the list price, ``discountedPrice`` after the base discount, ``remainingPrice`` after the
          *     credit for the unused value (``remainingCredit``), ``requestPrice`` what the upgrade charges. ``discount``,
-         *     ``remaining`` and ``coupon`` are the fractions of each step (coupons are not applied to upgrades yet).
+         *     ``remaining`` and ``coupon`` are the fractions of each step (a coupon only with ``?code=``).
          */
         UpgradePlan: {
             /** Category */
@@ -6545,6 +6551,9 @@ export interface operations {
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
              *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -6553,7 +6562,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -302;
+                        errorCode: -1 | -2 | -302 | -603 | -604 | -605;
                     };
                 };
             };
@@ -6621,6 +6630,8 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-301` The final payment differs from the payment request.
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -6629,7 +6640,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -301;
+                        errorCode: -301 | -602 | -613;
                     };
                 };
             };
@@ -7071,6 +7082,9 @@ export interface operations {
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
              *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -7079,7 +7093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -302;
+                        errorCode: -1 | -2 | -302 | -603 | -604 | -605;
                     };
                 };
             };
@@ -7101,6 +7115,7 @@ export interface operations {
             /**
              * @description Not Found, errorCode:
              *     - `404` The information does not exist.
+             *     - `-601` The coupon code does not exist.
              */
             404: {
                 headers: {
@@ -7109,7 +7124,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: 404;
+                        errorCode: 404 | -601;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602 | -613;
                     };
                 };
             };
@@ -7287,6 +7318,9 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -7295,7 +7329,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -603 | -604 | -605;
                     };
                 };
             };
@@ -7317,8 +7351,8 @@ export interface operations {
             /**
              * @description Not Found, errorCode:
              *     - `404` The information does not exist.
-             *     - `-108` The licence does not exist.
              *     - `-109` The requested information was not found. Going home.
+             *     - `-601` The coupon code does not exist.
              */
             404: {
                 headers: {
@@ -7327,7 +7361,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: 404 | -108 | -109;
+                        errorCode: 404 | -109 | -601;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             *     - `-613` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602 | -613;
                     };
                 };
             };

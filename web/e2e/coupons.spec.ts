@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ko } from '../src/i18n/ko';
+import { ADMIN, API, adminHeaders, couponGroup, unique } from './admin';
 import { signUpAndLogIn } from './members';
 
 /**
@@ -9,9 +10,6 @@ import { signUpAndLogIn } from './members';
  * account-constrained code is refused the second time with -613.
  */
 
-const API = '/web/unicornpro/v1';
-const ADMIN = `${API}/test-harness/admin`;
-const ADMIN_TOKEN = process.env.E2E_ADMIN_TOKEN ?? 'e2e-admin';
 const SANDBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8765) + 1}`;
 const PASSWORD = 'unicorn2026';
 // A 1x1 PNG: a real image, as the admin API checks.
@@ -28,24 +26,6 @@ const TEST_GROUP = {
   subIssuedCount: 4294967295,
   currency: 'KRW',
 };
-
-function unique(prefix: string): string {
-  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
-}
-
-async function adminHeaders(request: APIRequestContext): Promise<Record<string, string>> {
-  const login = await request.post(`${ADMIN}/auth/login`, {
-    data: { email: 'admin@unicornpro.test', password: ADMIN_TOKEN },
-  });
-  expect(login.ok()).toBe(true);
-  return { Authorization: `Bearer ${(await login.json()).accessToken}` };
-}
-
-async function couponGroup(request: APIRequestContext, fields: object): Promise<string> {
-  const created = await request.post(`${ADMIN}/coupons/group`, { data: fields, headers: await adminHeaders(request) });
-  expect(created.ok(), await created.text()).toBe(true);
-  return (await created.json()).couponGroup.id;
-}
 
 test.describe('coupons', () => {
   // One run is enough: the backend limits mails per client.

@@ -1,10 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ko } from '../src/i18n/ko';
+import { couponGroup, unique } from './admin';
 import { signUpAndLogIn } from './members';
 
 /**
  * Upgrades against the real stack and the PortOne sandbox: a member upgrades a licence bought in the card
- * window to lifetime through the window again, and a subscriber on a phone upgrades a monthly
+ * window to lifetime through the window again, with a coupon for lifetime plans taking 10% off what is left, and a subscriber on a phone upgrades a monthly
  * subscription with a new card registered in the card window, coming back through the redirect.
  */
 
@@ -24,8 +25,9 @@ async function openUpgrade(page: Page, key: string) {
   await expect(page.getByText(ko.upgrades.notice)).toBeVisible();
 }
 
-test('a member upgrades an annual licence to lifetime through the card window and keeps the key', async ({
+test('a member upgrades an annual licence to lifetime with a coupon through the card window and keeps the key', async ({
   page,
+  request,
 }, info) => {
   test.skip(info.project.name !== 'desktop-chromium', 'the popup flow runs on the desktop');
   test.setTimeout(120_000);
@@ -44,6 +46,16 @@ test('a member upgrades an annual licence to lifetime through the card window an
   // 59,000원 less almost all of the 24,360원 just paid for the year.
   await expect(page.getByTestId('upgrade-remaining')).toHaveText(/^-24,3\d\d원$/);
   await expect(page.getByTestId('upgrade-total')).toHaveText(/^34,6\d\d원$/);
+
+  // A coupon for lifetime plans: 10% off what is left after the credit.
+  const code = unique('LIFE');
+  const lifetimeOnly = { couponGroupType: 'public', availableDuration: 36500, operator: 'multiply', currency: 'KRW' };
+  await couponGroup(request, { ...lifetimeOnly, name: 'e2e lifetime upgrade', factor: '0.1', subIssuedCount: 10, code });
+  await page.getByLabel(ko.coupon.label).fill(code);
+  await page.getByRole('button', { name: ko.coupon.apply }).click();
+  await expect(page.getByTestId('applied-coupon')).toContainText(code);
+  await expect(page.getByTestId('upgrade-discount')).toContainText('10%');
+  await expect(page.getByTestId('upgrade-total')).toHaveText(/^31,[12]\d\d원$/);
   const pay = page.getByRole('button', { name: /결제하고 업그레이드$/ });
   await pay.click();
   await expect(page.getByText(ko.purchase.validation.agreements)).toBeVisible(); // the agreements come first

@@ -2,7 +2,8 @@
  * /{lang}/license/{userLicenseId}/upgrade (spec section 2): choose a life and a device count among the
  * plans the server offers, see each discount (base, the remaining credit) and the total, give the four
  * agreements, and pay: a purchased licence through the gateway's window, a subscription with its current
- * card or a new billing key from a PG window. Success lands on the payment confirm page; 404 or -109
+ * card or a new billing key from a PG window. A purchased licence's upgrade takes a coupon code (the box, or
+ * the URL's `code`), priced by the server after the base discount and the credit. Success lands on the payment confirm page; 404 or -109
  * reads "information not found" and goes home.
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -10,6 +11,8 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ConfirmedPurchase, UpgradeOptions } from '../../api/models';
 import { loadPortOne } from '../../billing/api';
+import { CouponBox } from '../../billing/CouponBox';
+import { useCoupon } from '../../billing/useCoupon';
 import { browserKeyWindow } from '../../billing/browserKeyWindow';
 import { runKeyWindow } from '../../billing/keyWindow';
 import { keyWindowDestination } from '../../billing/keyWindowDestination';
@@ -35,6 +38,7 @@ import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { useAlert } from '../../ui/useAlert';
 import { getUpgradeOptions, postSubscriptionUpgrade, postUpgrade, postUpgradeConfirm } from './api';
+import { isCouponRefusal } from './coupon';
 import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelection, type UpgradeSelection } from './choice';
 import '../../ui/kit.css';
 import './upgrade.css';
@@ -72,10 +76,26 @@ function Upgrade() {
       message: isNotFoundGoingHome(error) ? t.payments.notFoundGoingHome : featureErrorMessage(t, error),
       then: isNotFoundGoingHome(error) ? () => navigate(paths.home(), { replace: true }) : undefined,
     });
+  const coupon = useCoupon({
+    member: true,
+    email: () => member?.email ?? '',
+    purchaseType: 'upgrade',
+    userLicenseId,
+  });
+  const code = coupon.applied?.code;
+  // With a coupon the server prices each plan it discounts; one it refuses now leaves the plain prices.
   const { state } = useBearerLoad<UpgradeOptions>(
-    (token) => getUpgradeOptions(userLicenseId, token),
+    async (token) => {
+      if (!code) return getUpgradeOptions(userLicenseId, token);
+      try {
+        return await getUpgradeOptions(userLicenseId, token, undefined, code);
+      } catch (error) {
+        if (!isCouponRefusal(toFeatureError(error))) throw error;
+        return getUpgradeOptions(userLicenseId, token);
+      }
+    },
     refused,
-    `upgrade-${userLicenseId}`,
+    `upgrade-${userLicenseId}-${code ?? ''}`,
   );
   const options = state.status === 'ready' ? state.data : undefined;
   const selection = useMemo(() => (options ? resolveUpgradeSelection(options, wanted) : null), [options, wanted]);
@@ -128,7 +148,7 @@ function Upgrade() {
     const token = await getAccessToken(appStore);
     const order = await postUpgrade(
       userLicenseId,
-      { licenseId: plan.id, paymentMethod: method, requestPrice: plan.requestPrice },
+      { licenseId: plan.id, paymentMethod: method, requestPrice: plan.requestPrice, code: code ?? undefined },
       token,
     );
     const imp = await loadPortOne();
@@ -291,6 +311,16 @@ function Upgrade() {
               </dd>
             </dl>
             {options.upgradeMethod === 'subscribe' && <p className="hint">{t.upgrades.renewsHint}</p>}
+            {ways.includes('window') && (
+              <CouponBox
+                applied={coupon.applied}
+                error={coupon.error}
+                busy={coupon.busy}
+                appliesToPlan={Number(plan.coupon) > 0}
+                onApply={coupon.apply}
+                onCancel={coupon.cancel}
+              />
+            )}
             <AgreementsFieldset
               className="purchase__agreements"
               legend={t.purchase.agreementsHeading}

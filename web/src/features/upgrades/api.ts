@@ -4,9 +4,15 @@ import type { ConfirmedUpgrade, Subscription, UpgradeOptions, UpgradePaymentRequ
 import { apiGet, apiPost } from '../../api/typed';
 
 /** GET /purchasable-licenses/upgrade/licenses/{id}: the plans the licence may move to now (404 / -109: none). */
-export function getUpgradeOptions(userLicenseId: string, token: string | null, client?: ApiClient): Promise<UpgradeOptions> {
+export function getUpgradeOptions(
+  userLicenseId: string,
+  token: string | null,
+  client?: ApiClient,
+  code?: string,
+): Promise<UpgradeOptions> {
   return apiGet('/purchasable-licenses/upgrade/licenses/{user_license_id}', {
     params: { user_license_id: userLicenseId },
+    query: code ? { code } : undefined,
     token,
     client,
   });
@@ -15,7 +21,7 @@ export function getUpgradeOptions(userLicenseId: string, token: string | null, c
 /** POST /payments/licenses/{id}/upgrade: fixes the upgrade's price (quote less credit) under a new merchantUid. */
 export function postUpgrade(
   userLicenseId: string,
-  body: { licenseId: number; paymentMethod: string; requestPrice: number },
+  body: { licenseId: number; paymentMethod: string; requestPrice: number; code?: string },
   token: string | null,
   client?: ApiClient,
 ): Promise<UpgradePaymentRequest> {

@@ -25,13 +25,17 @@ from projections.payments import payment_of
 router = APIRouter(prefix="/payments", tags=["coupons"])
 banners = APIRouter(prefix="/event-banners", tags=["coupons"])
 
+# Why a code cannot discount an order: checked when asked, when ordering, and again when the payment settles.
 COUPON_REFUSALS = (
     ErrorCode.COUPON_NOT_FOUND,
     ErrorCode.COUPON_USAGE_EXCEEDED,
     ErrorCode.COUPON_UNUSABLE,
     ErrorCode.CODE_CANNOT_BE_USED,
     ErrorCode.CODE_EXPIRED,
+    ErrorCode.PROMOTION_ALREADY_USED,
     ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
+    ErrorCode.PROMOTION_ALREADY_USED_BY_LICENSE,
+    ErrorCode.PROMOTION_ALREADY_USED_BY_EMAIL,
 )
 
 
@@ -132,10 +136,15 @@ class CouponCheck(CamelModel):
 @router.post("/coupons/check", response_model=CouponOut, responses=errors(*COUPON_REFUSALS, ErrorCode.INVALID_VALUE))
 def check_coupon(body: CouponCheck, services: ServicesDep, caller: OptionalCallerDep) -> CouponOut:
     """The code is open and this buyer (a member, or a guest by email) or user licence has not used its group;
-    -2 when the group is once per account and a guest gave no email, -613 when already used."""
+    -2 when the group is once per account and a guest gave no email; already used: -613 (by the account or
+    address), -614 (by the user licence), -612 (a private single-use code)."""
     email = _email_of(services, caller.account_id) if caller else (str(body.email) if body.email else None)
     found = check_for_buyer(
-        services.store, services.clock.now(), body.code, buyer_email=email, user_licence_id=body.user_license_id
+        services.store,
+        services.clock.now(),
+        body.code,
+        buyer_email=email,
+        user_licence_id=body.user_license_id,
     )
     return CouponOut.of(found)
 

@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from api.auth import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.language import request_language
+from api.routers.coupons import COUPON_REFUSALS
 from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
@@ -24,14 +25,6 @@ from projections.payments import payment_of, payments_of
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/payments", tags=["payments"])
 VIEWS = ("licences", "payments")
-# Why a code that exists cannot discount this order (when ordering, and again when the payment settles).
-COUPON_REFUSALS = (
-    ErrorCode.COUPON_USAGE_EXCEEDED,
-    ErrorCode.COUPON_UNUSABLE,
-    ErrorCode.CODE_CANNOT_BE_USED,
-    ErrorCode.CODE_EXPIRED,
-    ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT,
-)
 
 
 class PaymentSettings(CamelModel):
@@ -72,7 +65,7 @@ class PaymentRequest(CamelModel):
 @router.post(
     "/licenses/new",
     response_model=PaymentRequest,
-    responses=errors(ErrorCode.INVALID_PRODUCT_AT_INIT, ErrorCode.COUPON_NOT_FOUND, *COUPON_REFUSALS),
+    responses=errors(ErrorCode.INVALID_PRODUCT_AT_INIT, *COUPON_REFUSALS),
 )
 def new_licence_payment(
     body: NewLicencePayment, request: Request, services: ServicesDep, caller: OptionalCallerDep

@@ -14,7 +14,8 @@ from api.auth import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
-from api.routers.payments import COUPON_REFUSALS, PaymentRequest
+from api.routers.coupons import COUPON_REFUSALS
+from api.routers.payments import PaymentRequest
 from api.routers.subscriptions import SubscriptionState, _state, _subscription_id
 from api.schemas import CamelModel
 from api.services import ServicesDep
@@ -100,7 +101,7 @@ class UpgradeOptions(CamelModel):
 @options.get(
     "/licenses/{user_license_id}",
     response_model=UpgradeOptions,
-    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE, ErrorCode.COUPON_NOT_FOUND, *COUPON_REFUSALS),
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE, *COUPON_REFUSALS),
 )
 def upgrade_options(
     user_license_id: UUID,
@@ -164,9 +165,7 @@ class UpgradePaymentRequest(PaymentRequest):
 @router.post(
     "/{user_license_id}/upgrade",
     response_model=UpgradePaymentRequest,
-    responses=errors(
-        ErrorCode.NOT_FOUND, ErrorCode.INVALID_PRODUCT_AT_INIT, ErrorCode.COUPON_NOT_FOUND, *COUPON_REFUSALS
-    ),
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_PRODUCT_AT_INIT, *COUPON_REFUSALS),
 )
 def start_upgrade(
     user_license_id: UUID, body: UpgradeOrderIn, request: Request, services: ServicesDep, caller: CallerDep

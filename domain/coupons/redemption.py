@@ -17,8 +17,8 @@ from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import normalise_email
 from domain.catalogue.licences import PurchasableLicence
-from domain.coupons.codes import CouponCode, CouponConstraint, normalise_code
-from domain.coupons.group import ConstraintType, CouponGroup, GroupRules
+from domain.coupons.codes import CouponCode, CouponConstraint, already_used, normalise_code
+from domain.coupons.group import ConstraintType, CouponGroup, GroupRules, GroupType
 from domain.errors import DomainError, ErrorCode
 from domain.pricing.quotes import Quote, quote_licence
 from domain.store import Storefront
@@ -34,10 +34,13 @@ class Coupon:
     used: int
 
     def check_open(self, now: datetime) -> None:
-        """The group is open now (-603, -604, -605) and the code is not used up (-602)."""
+        """The group is open now (-603, -604, -605) and the code is not used up (-602; -612 for a private
+        group's single-use code, which its one recipient has used)."""
         self.rules.check_open(now)
         if self.used >= self.rules.sub_issued_count:
-            raise DomainError(ErrorCode.COUPON_USAGE_EXCEEDED, f"code {self.code} is used up")
+            single_use = self.rules.group_type is GroupType.PRIVATE and self.rules.sub_issued_count == 1
+            refusal = ErrorCode.PROMOTION_ALREADY_USED if single_use else ErrorCode.COUPON_USAGE_EXCEEDED
+            raise DomainError(refusal, f"code {self.code} is used up")
 
     def fraction_for(self, licence: PurchasableLicence, country_code: str) -> Decimal:
         """The fraction this coupon takes off a licence sold in a country (0 when it does not apply)."""
@@ -78,7 +81,7 @@ def constraint_subject(rules: GroupRules, *, buyer_email: str | None, user_licen
 
 
 def check_constraint(store: Storefront, coupon: Coupon, subject: str | None, merchant_uid: str | None = None) -> None:
-    """-613 when the buyer (or user licence) already used the group with another payment."""
+    """-613 (-614 for a user licence) when the group was already used with another payment."""
     if subject is None:
         return
     try:
@@ -86,7 +89,7 @@ def check_constraint(store: Storefront, coupon: Coupon, subject: str | None, mer
     except AggregateNotFoundError:
         return
     if claim.merchant_uid is not None and claim.merchant_uid != merchant_uid:
-        raise DomainError(ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT, "this buyer already used the coupon")
+        raise DomainError(already_used(subject, guest=False), "this buyer already used the coupon")
 
 
 def check_for_buyer(
@@ -136,8 +139,10 @@ def redeem(
     life: int,
     buyer_country: str,
     price_country: str,
+    guest: bool = False,
 ) -> list[Aggregate]:
-    """Check every rule again and count the use: the aggregates to save with the payment's success."""
+    """Check every rule again and count the use: the aggregates to save with the payment's success (a
+    ``guest``'s payment refused for its address's use answers -615)."""
     issued: CouponCode = store.repository.get(CouponCode.id_for(code))
     group: CouponGroup = store.repository.get(issued.group_id)
     rules = group.rules
@@ -159,7 +164,7 @@ def redeem(
     except AggregateNotFoundError:
         claim = CouponConstraint.open(group_id=issued.group_id, subject=subject, merchant_uid=merchant_uid, at=now)
     else:
-        claim.claim(merchant_uid, now)
+        claim.claim(merchant_uid, now, guest=guest)
     return [issued, claim]
 
 

@@ -262,6 +262,7 @@ def _redeem_coupon(store: Storefront, payment: Payment, now: datetime) -> list[A
         life=payment.life,
         buyer_country=payment.buyer_country,
         price_country=payment.country_code,
+        guest=payment.account_id is None,
     )
 
 

@@ -133,7 +133,7 @@ def test_two_buyers_of_a_one_use_code_both_pay_and_the_later_is_refunded(world: 
     assert uses(world, "ONCE") == 1
 
 
-def test_an_account_constrained_group_is_used_once_per_account_across_its_codes(world: World) -> None:
+def test_an_account_constrained_group_is_used_once_per_address_and_a_recipients_code_once(world: World) -> None:
     opened = open_group(
         world.store,
         world.clock.now(),
@@ -145,8 +145,10 @@ def test_an_account_constrained_group_is_used_once_per_account_across_its_codes(
     with refused(ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT):
         world.order(MONTHLY, account_id=member, code=second)
     with refused(ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT):
-        world.order(MONTHLY, email="MEMBER@example.com", code=second)
+        world.order(MONTHLY, email="MEMBER@example.com", code=second)  # the same address, as a guest
     assert world.buy(MONTHLY, email="guest@example.com", code=second).state is PaymentState.PAID
+    with refused(ErrorCode.PROMOTION_ALREADY_USED):
+        world.order(MONTHLY, account_id=world.member("third@example.com"), code=first)  # a recipient's code
 
 
 def test_a_second_use_racing_the_first_is_refunded_at_settlement(world: World) -> None:
@@ -156,6 +158,16 @@ def test_a_second_use_racing_the_first_is_refunded_at_settlement(world: World) -
     paid = [world.gateway.pay(order.merchant_uid, order.amount) for order in orders]
     settle_payment(world.store, world.clock, world.gateway, imp_uid=paid[0], merchant_uid=orders[0].merchant_uid)
     with refused(ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT):
+        settle_payment(world.store, world.clock, world.gateway, imp_uid=paid[1], merchant_uid=orders[1].merchant_uid)
+    assert world.gateway.get_payment(paid[1]).status is GatewayStatus.CANCELLED
+
+
+def test_a_guests_second_use_racing_the_first_is_refused_for_the_address_and_refunded(world: World) -> None:
+    group(world, "ONEPER", constraint_type=ConstraintType.ACCOUNT)
+    orders = [world.order(MONTHLY, email="guest@example.com", code="ONEPER") for _ in range(2)]
+    paid = [world.gateway.pay(order.merchant_uid, order.amount) for order in orders]
+    settle_payment(world.store, world.clock, world.gateway, imp_uid=paid[0], merchant_uid=orders[0].merchant_uid)
+    with refused(ErrorCode.PROMOTION_ALREADY_USED_BY_EMAIL):
         settle_payment(world.store, world.clock, world.gateway, imp_uid=paid[1], merchant_uid=orders[1].merchant_uid)
     assert world.gateway.get_payment(paid[1]).status is GatewayStatus.CANCELLED
 
@@ -182,7 +194,7 @@ def test_a_user_licence_constraint_is_checked_against_the_licence_given(world: W
     group(world, "PERLICENCE", constraint_type=ConstraintType.USER_LICENCE, available_duration=0)
     confirmed = world.buy(ANNUAL, account_id=world.member(), code="PERLICENCE")
     now = world.clock.now()
-    with refused(ErrorCode.PROMOTION_ALREADY_USED_BY_ACCOUNT):
+    with refused(ErrorCode.PROMOTION_ALREADY_USED_BY_LICENSE):
         check_for_buyer(world.store, now, "PERLICENCE", buyer_email=None, user_licence_id=confirmed.user_licence_id)
     assert check_for_buyer(world.store, now, "PERLICENCE", buyer_email=None, user_licence_id=UUID(int=7))
 

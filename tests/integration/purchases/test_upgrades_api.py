@@ -301,4 +301,4 @@ def test_a_coupon_takes_its_share_off_an_upgrade_after_the_credit_and_counts_onc
     assert charged["couponCode"] == "UPGRADE10"
     assert [factor["type"] for factor in charged["discountFactors"]] == ["base", "remaining", "coupon"]
     again = desk.call("GET", f"/purchasable-licenses/upgrade/licenses/{licence_id}", params={"code": "UPGRADE10"})
-    assert again.json()["errorCode"] == -613, "once per user licence"
+    assert again.json()["errorCode"] == -614, "once per user licence"

@@ -641,7 +641,8 @@ export interface paths {
         /**
          * Check Coupon
          * @description The code is open and this buyer (a member, or a guest by email) or user licence has not used its group;
-         *     -2 when the group is once per account and a guest gave no email, -613 when already used.
+         *     -2 when the group is once per account and a guest gave no email; already used: -613 (by the account or
+         *     address), -614 (by the user licence), -612 (a private single-use code).
          */
         post: operations["check_coupon_web_unicornpro_v1_payments_coupons_check_post"];
         delete?: never;
@@ -4856,7 +4857,10 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -4865,7 +4869,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -602 | -613;
+                        errorCode: -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -4960,7 +4964,10 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -4969,7 +4976,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -602 | -613;
+                        errorCode: -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -5115,7 +5122,10 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -5124,7 +5134,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -602 | -613;
+                        errorCode: -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -5237,6 +5247,7 @@ export interface operations {
              * @description Not Found, errorCode:
              *     - `404` The information does not exist.
              *     - `-304` The reserved payment does not exist.
+             *     - `-601` The coupon code does not exist.
              */
             404: {
                 headers: {
@@ -5245,7 +5256,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: 404 | -304;
+                        errorCode: 404 | -304 | -601;
                     };
                 };
             };
@@ -5253,7 +5264,10 @@ export interface operations {
              * @description Conflict, errorCode:
              *     - `-301` The final payment differs from the payment request.
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -5262,7 +5276,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -301 | -602 | -613;
+                        errorCode: -301 | -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -6615,6 +6629,7 @@ export interface operations {
              * @description Not Found, errorCode:
              *     - `404` The information does not exist.
              *     - `-304` The reserved payment does not exist.
+             *     - `-601` The coupon code does not exist.
              */
             404: {
                 headers: {
@@ -6623,7 +6638,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: 404 | -304;
+                        errorCode: 404 | -304 | -601;
                     };
                 };
             };
@@ -6631,7 +6646,10 @@ export interface operations {
              * @description Conflict, errorCode:
              *     - `-301` The final payment differs from the payment request.
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -6640,7 +6658,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -301 | -602 | -613;
+                        errorCode: -301 | -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -7131,7 +7149,10 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -7140,7 +7161,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -602 | -613;
+                        errorCode: -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -7368,7 +7389,10 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
              *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -7377,7 +7401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -602 | -613;
+                        errorCode: -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };

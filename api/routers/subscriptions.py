@@ -13,6 +13,7 @@ from api.auth import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
+from api.routers.coupons import COUPON_REFUSALS
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.accounts.account import Account
@@ -42,6 +43,7 @@ class SubscriptionOrder(CamelModel):
     license_id: int = Field(gt=0)
     country_code: str = Field(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$")
     billingkey_id: str | None = None
+    code: str | None = Field(default=None, max_length=50, description="coupon code: discounts the first period only")
 
 
 class SubscriptionWithNewCard(SubscriptionOrder):
@@ -110,6 +112,7 @@ def _start(
         country_code=order.country_code.upper(),
         language=request_language(request),
         key=key,
+        coupon_code=order.code,
     )
     return _started(services, started)
 
@@ -129,6 +132,7 @@ def _started(services: ServicesDep, started: Subscribed) -> SubscriptionState:
         ErrorCode.INVALID_PRODUCT_AT_INIT,
         ErrorCode.CHECK_CARD_HELD,
         ErrorCode.RESERVED_PAYMENT_MISSING,
+        *COUPON_REFUSALS,
     ),
 )
 def subscribe_with_previous_key(
@@ -147,6 +151,7 @@ def subscribe_with_previous_key(
         ErrorCode.CHECK_CARD_HELD,
         ErrorCode.CHECK_CARD_INFO,
         ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
+        *COUPON_REFUSALS,
     ),
 )
 def subscribe_with_new_key(
@@ -167,6 +172,7 @@ def subscribe_with_new_key(
         ErrorCode.RESERVED_PAYMENT_MISSING,
         ErrorCode.BILLING_KEY_ALREADY_REGISTERED,
         ErrorCode.EMAIL_ALREADY_REGISTERED,
+        *COUPON_REFUSALS,
     ),
 )
 def subscribe_with_key_from_window(
@@ -184,6 +190,7 @@ def subscribe_with_key_from_window(
         licence_id=order.license_id,
         country_code=order.country_code.upper(),
         language=request_language(request),
+        coupon_code=order.code,
     )
     return _started(services, started)
 

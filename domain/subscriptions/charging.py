@@ -26,6 +26,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import Account
 from domain.clock import Clock
+from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import new_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
@@ -159,24 +160,27 @@ def start_subscription(
     card_number: str | None,
     opens_account: bool = False,
     also_save: Sequence[Aggregate] = (),
+    coupon_code: str | None = None,
 ) -> tuple[Subscription, UserLicence, int]:
     """Charge the first period, then save the subscription, its new licence and the payment record
     in one transaction (with ``also_save``: a wallet, a guest's new account, which ``opens_account``
     says the payment opened). -303 when refused, also for a first charge refused before under the
-    same order id."""
+    same order id. With ``coupon_code`` (the attempt's quote carries its factor) the use is redeemed in
+    the same transaction; a coupon refused by then (used up meanwhile...) refunds the charge and is raised."""
     earlier = _recorded(store, attempt.merchant_uid)
     if earlier is not None and earlier.state is PaymentState.FAILED:
         raise DomainError(ErrorCode.CHECK_CARD_HELD, "this billing key was refused: use another card")
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, terms.name)
     now = clock.now()
     user_licence_id = UserLicence.id_for_payment(attempt.merchant_uid)
-    payment = _payment_record(store, attempt, account_id, terms, now, user_licence_id, also_save)
+    payment = _payment_record(store, attempt, account_id, terms, now, user_licence_id, also_save, coupon_code)
     if opens_account:
         payment.open_buyer_account(account_id, now)
     if not attempt.is_paid_by(charge):
         payment.fail(charge.imp_uid, _reason(charge), now)
         store.save(payment, *also_save)
         raise DomainError(ErrorCode.CHECK_CARD_HELD, _reason(charge))
+    redemption = _redeem_first_period_coupon(store, gateway, attempt, payment, charge, terms, now, also_save)
     payment.succeed(charge, now)
     subscription = Subscription.start(
         attempt=attempt,
@@ -201,8 +205,44 @@ def start_subscription(
     )
     licence.extend_to(subscription.paid_until, now)
     index = LicenceKeyIndex.claim(licence_key=licence_key, user_licence_id=licence.id, at=now)
-    position = store.save(payment, subscription, licence, index, *also_save)[-1].notification.id
+    position = store.save(payment, subscription, licence, index, *also_save, *redemption)[-1].notification.id
     return subscription, licence, position
+
+
+def _redeem_first_period_coupon(
+    store: Storefront,
+    gateway: PaymentGateway,
+    attempt: ChargeAttempt,
+    payment: Payment,
+    charge: GatewayPayment,
+    terms: LicenceTerms,
+    now: datetime,
+    also_save: Sequence[Aggregate],
+) -> list[Aggregate]:
+    """The coupon use of a first charge (none without a code); refused now, the charge is recorded cancelled,
+    given back at the gateway, and the refusal raised (nobody keeps a coupon price without its use)."""
+    if not payment.coupon_code:
+        return []
+    try:
+        return coupons.redeem(
+            store,
+            now,
+            code=payment.coupon_code,
+            merchant_uid=attempt.merchant_uid,
+            buyer_email=payment.buyer_email,
+            user_licence_id=payment.licence_id_paid_for,
+            life=terms.life,
+            buyer_country=attempt.quote.country_code,
+            price_country=attempt.quote.country_code,
+        )
+    except DomainError as refused:
+        payment.cancel(charge.imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
+        store.save(payment, *also_save)
+        try:
+            gateway.cancel(charge.imp_uid, None, charge.amount - charge.cancel_amount, "coupon refused")
+        except Exception:  # recorded as cancelled: an operator reconciles from the log
+            log.exception("could not give back %s", attempt.merchant_uid)
+        raise
 
 
 def _payment_record(
@@ -213,6 +253,7 @@ def _payment_record(
     at: datetime,
     user_licence_id: UUID | None = None,
     saved_with: Sequence[Aggregate] = (),
+    coupon_code: str | None = None,
 ) -> Payment:
     """The payment record of one charge attempt, at the attempt's quote, addressed to the subscriber."""
     subscriber = next((item for item in saved_with if isinstance(item, Account) and item.id == account_id), None)
@@ -228,6 +269,8 @@ def _payment_record(
         buyer_email=subscriber.email,
         purchase_type=attempt.kind.purchase_type,
         user_licence_id=user_licence_id,
+        coupon_code=coupon_code,
+        buyer_country=attempt.quote.country_code if coupon_code else None,
     )
 
 

@@ -14,6 +14,7 @@ from domain.accounts.account import Account, normalise_email
 from domain.accounts.guests import guest_buyer
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
+from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action
 from domain.licences.licence import LicenceTerms, UserLicence
@@ -23,7 +24,7 @@ from domain.payments.wallet import BillingKey, Wallet, issued_in_window, wallet_
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
 from domain.subscriptions.charging import Decision, charge_subscription, load_subscription, start_subscription
-from domain.subscriptions.subscription import Subscription
+from domain.subscriptions.subscription import Subscription, order_id
 from events.concurrency import retry_on_conflict
 from events.values import Language
 
@@ -64,17 +65,26 @@ def subscribe(
     country_code: str,
     language: Language,
     key: BillingKey,
+    coupon_code: str | None = None,
 ) -> Subscribed:
-    """Charge the first period to one of the account's billing keys and start the subscription (-303 refused)."""
-    return _start(
-        store,
-        clock,
-        gateway,
-        catalogue,
-        plan=_plan(catalogue, licence_id, country_code, language),
-        subscriber=_Subscriber(account_id),
-        key=key,
-        subscription_id=Subscription.new_id(),
+    """Charge the first period to one of the account's billing keys and start the subscription (-303 refused).
+    A ``coupon_code`` discounts the first period only (checked as for a purchase: -601 to -605, -613)."""
+    plan = _plan(catalogue, licence_id, country_code, language)
+    subscription_id = Subscription.new_id()
+    # Retried on a write conflict (a coupon's last use taken meanwhile): the charge repeats safely, since
+    # the gateway answers one merchantUid with its first payment, and the coupon is checked again.
+    return retry_on_conflict(
+        lambda: _start(
+            store,
+            clock,
+            gateway,
+            catalogue,
+            plan=plan,
+            subscriber=_Subscriber(account_id),
+            key=key,
+            subscription_id=subscription_id,
+            coupon_code=coupon_code,
+        )
     )
 
 
@@ -90,6 +100,7 @@ def subscribe_with_window_key(
     licence_id: int,
     country_code: str,
     language: Language,
+    coupon_code: str | None = None,
 ) -> Subscribed:
     """Start a subscription with the billing key a PG window just issued; guests give their email.
 
@@ -122,6 +133,7 @@ def subscribe_with_window_key(
             key=kept,
             subscription_id=subscription_id,
             also_save=[wallet],
+            coupon_code=coupon_code,
         )
 
     return retry_on_conflict(attempt)
@@ -159,10 +171,23 @@ def _start(
     key: BillingKey,
     subscription_id: UUID,
     also_save: list[Aggregate] | None = None,
+    coupon_code: str | None = None,
 ) -> Subscribed:
     licence = catalogue.get(plan.licence_id)
     assert licence is not None  # checked by _plan
-    attempt = Subscription.first_charge(subscription_id, key.customer_uid, quote_licence(licence, plan.country_code))
+    quote, code = quote_licence(licence, plan.country_code), None
+    if coupon_code is not None and coupon_code.strip():
+        coupon, quote = coupons.price_order(
+            store,
+            clock.now(),
+            coupon_code,
+            licence,
+            plan.country_code,
+            buyer_email=_email_of(store, subscriber),
+            user_licence_id=UserLicence.id_for_payment(order_id(subscription_id, 1, 1)),
+        )
+        code = coupon.code
+    attempt = Subscription.first_charge(subscription_id, key.customer_uid, quote)
     subscription, user_licence, position = start_subscription(
         store,
         clock,
@@ -175,6 +200,7 @@ def _start(
         card_number=key.card_number,
         opens_account=bool(subscriber.new_aggregates),
         also_save=[*(also_save or []), *subscriber.new_aggregates],
+        coupon_code=code,
     )
     return Subscribed(
         subscription.id,
@@ -184,6 +210,13 @@ def _start(
         position,
         account_created=bool(subscriber.new_aggregates),
     )
+
+
+def _email_of(store: Storefront, subscriber: _Subscriber) -> str:
+    """The subscriber's address (a guest's new account is not saved yet)."""
+    new = next((item for item in subscriber.new_aggregates if isinstance(item, Account)), None)
+    account: Account = new if new is not None else store.repository.get(subscriber.account_id)
+    return str(account.email)
 
 
 def _started_by_window(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any
@@ -194,10 +195,10 @@ class Subscription(Aggregate):
         at: datetime,
     ) -> Subscription:
         """The first period was paid (``attempt``): the subscription runs from ``at`` for one period and
-        renews at the same quote."""
+        renews at the same quote, less any coupon (a coupon discounts the first period only)."""
         if attempt.kind is not ChargeKind.FIRST:
             raise ValueError("a subscription starts with its first charge")
-        quote = attempt.quote
+        quote = attempt.quote.with_coupon(Decimal(0))
         return cls._create(
             SubscriptionStarted,
             id=subscription_id,

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import email
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 
+from domain.coupons.admin import open_group
+from domain.coupons.group import UNLIMITED_USES, ConstraintType, GroupRules, GroupType
 from tests.integration.purchases.desk import GOOD_CARD, SOON_BROKE, Desk, mail_subject
 from workers.tasks.subscriptions import remind_upcoming_annual_renewals
 
@@ -151,3 +154,31 @@ def test_each_charge_of_an_annual_subscription_records_the_discount_it_was_charg
         assert record["userLicenseId"] == state["userLicenseId"]
     detail = desk.call("GET", f"/licenses/mine/{state['userLicenseId']}").json()
     assert len(detail["payments"]) == 2  # the renewal shows on the licence it renewed
+
+
+def test_a_coupon_discounts_the_first_month_of_a_subscription_and_renewals_charge_the_plans_price(desk: Desk) -> None:
+    spec_test_group = GroupRules(
+        name="test",
+        group_type=GroupType.PUBLIC,
+        constraint_type=ConstraintType.ACCOUNT,
+        factor=Decimal("0.3"),
+        available_duration=30,
+        sub_issued_count=UNLIMITED_USES,
+        currency="KRW",
+    )
+    open_group(desk.services.store, desk.clock(), spec_test_group, code="FIRSTMONTH")
+    body = {"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD, "code": "FIRSTMONTH"}
+    annual = desk.call("GET", "/payments/coupons", params={"code": "FIRSTMONTH", "licenseId": 121})
+    assert annual.json()["errorCode"] == -604, "the group discounts monthly licences only"
+    started = desk.call("POST", "/payments/licenses/subscribe/new/new-billingkey", json=body)
+    assert started.status_code == 200, started.text
+    assert started.json()["price"] == 2900, "what it renews at"
+
+    desk.clock.advance(timedelta(days=30))
+    assert len(desk.beat()) == 1
+    charges = sorted((record["merchantUid"], record) for record in desk.history() if record["status"] == "paid")
+    first, renewal = (record for _, record in charges)
+    assert (first["amount"], first["couponCode"]) == (2030, "FIRSTMONTH"), "2,900 won less 30%"
+    assert (renewal["amount"], renewal["couponCode"]) == (2900, None)
+    again = desk.call("POST", "/payments/licenses/subscribe/new", json={**body, "card": None})
+    assert again.json()["errorCode"] == -613, "once per account"

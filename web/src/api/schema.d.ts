@@ -1887,6 +1887,11 @@ export interface components {
         SubscriptionOrder: {
             /** Billingkeyid */
             billingkeyId?: string | null;
+            /**
+             * Code
+             * @description coupon code: discounts the first period only
+             */
+            code?: string | null;
             /** Countrycode */
             countryCode: string;
             /** Licenseid */
@@ -2001,6 +2006,11 @@ export interface components {
             /** Billingkeyid */
             billingkeyId?: string | null;
             card: components["schemas"]["CardForm"];
+            /**
+             * Code
+             * @description coupon code: discounts the first period only
+             */
+            code?: string | null;
             /** Countrycode */
             countryCode: string;
             /** Licenseid */
@@ -2013,6 +2023,11 @@ export interface components {
         SubscriptionWithWindowKey: {
             /** Billingkeyid */
             billingkeyId?: string | null;
+            /**
+             * Code
+             * @description coupon code: discounts the first period only
+             */
+            code?: string | null;
             /** Countrycode */
             countryCode: string;
             /** Customeruid */
@@ -5696,6 +5711,9 @@ export interface operations {
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
              *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -5704,7 +5722,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -302;
+                        errorCode: -1 | -2 | -302 | -603 | -604 | -605;
                     };
                 };
             };
@@ -5742,6 +5760,7 @@ export interface operations {
              * @description Not Found, errorCode:
              *     - `404` The information does not exist.
              *     - `-304` The reserved payment does not exist.
+             *     - `-601` The coupon code does not exist.
              */
             404: {
                 headers: {
@@ -5750,7 +5769,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: 404 | -304;
+                        errorCode: 404 | -304 | -601;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
+             *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -5799,6 +5837,9 @@ export interface operations {
              *     - `-2` The value is invalid.
              *     - `-302` The product information is invalid (option or price mismatch).
              *     - `-305` Please check the card information you entered.
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -5807,7 +5848,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -302 | -305;
+                        errorCode: -1 | -2 | -302 | -305 | -603 | -604 | -605;
                     };
                 };
             };
@@ -5842,8 +5883,28 @@ export interface operations {
                 };
             };
             /**
+             * @description Not Found, errorCode:
+             *     - `-601` The coupon code does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -601;
+                    };
+                };
+            };
+            /**
              * @description Conflict, errorCode:
              *     - `-308` This payment method is already registered.
+             *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
+             *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -5852,7 +5913,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -308;
+                        errorCode: -308 | -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };
@@ -5900,6 +5961,9 @@ export interface operations {
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
              *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-603` This coupon cannot be used.
+             *     - `-604` This code cannot be used.
+             *     - `-605` This code has expired.
              */
             400: {
                 headers: {
@@ -5908,7 +5972,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -302;
+                        errorCode: -1 | -2 | -302 | -603 | -604 | -605;
                     };
                 };
             };
@@ -5960,6 +6024,7 @@ export interface operations {
             /**
              * @description Not Found, errorCode:
              *     - `-304` The reserved payment does not exist.
+             *     - `-601` The coupon code does not exist.
              */
             404: {
                 headers: {
@@ -5968,7 +6033,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -304;
+                        errorCode: -304 | -601;
                     };
                 };
             };
@@ -5976,6 +6041,11 @@ export interface operations {
              * @description Conflict, errorCode:
              *     - `-308` This payment method is already registered.
              *     - `-402` This email is already registered.
+             *     - `-602` The code has been used too many times.
+             *     - `-612` This promotion code has already been used.
+             *     - `-613` This promotion code has already been used.
+             *     - `-614` This promotion code has already been used.
+             *     - `-615` This promotion code has already been used.
              */
             409: {
                 headers: {
@@ -5984,7 +6054,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -308 | -402;
+                        errorCode: -308 | -402 | -602 | -612 | -613 | -614 | -615;
                     };
                 };
             };

@@ -145,6 +145,15 @@ describe('settleKeyWindow', () => {
     );
   });
 
+  it("carries the coupon code that discounts the first period", async () => {
+    const calls = intentCalls();
+    await settleKeyWindow({ ...request.intent, code: 'FIRSTMONTH' }, issued, 'token', calls);
+    expect(calls.subscribe).toHaveBeenCalledWith(
+      expect.objectContaining({ licenseId: 111, customerUid: window.customerUid, code: 'FIRSTMONTH' }),
+      'token',
+    );
+  });
+
   it('resumes with the new key, or adds it to the wallet and makes renewals charge it', async () => {
     const calls = intentCalls();
     const resumed = await settleKeyWindow({ kind: 'resume', userLicenseId: 'u-1' }, issued, 'token', calls);

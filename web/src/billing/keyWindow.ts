@@ -23,7 +23,7 @@ import {
 
 /** What the page was doing when it opened the window. */
 export type KeyIntent =
-  | { kind: 'subscribe'; licenseId: number; countryCode: string; email?: string }
+  | { kind: 'subscribe'; licenseId: number; countryCode: string; email?: string; code?: string }
   | { kind: 'resume'; userLicenseId: string }
   | { kind: 'changeMethod'; userLicenseId: string }
   | { kind: 'upgrade'; userLicenseId: string; licenseId: number };
@@ -119,8 +119,8 @@ export async function settleKeyWindow(
   try {
     switch (intent.kind) {
       case 'subscribe': {
-        const { licenseId, countryCode, email } = intent;
-        const body = { licenseId, countryCode, customerUid, ...(email ? { email } : {}) };
+        const { licenseId, countryCode, email, code } = intent;
+        const body = { licenseId, countryCode, customerUid, ...(email ? { email } : {}), ...(code ? { code } : {}) };
         return { kind: 'subscribed', subscription: await calls.subscribe(body, token) };
       }
       case 'resume':

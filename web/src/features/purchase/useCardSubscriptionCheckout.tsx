@@ -23,6 +23,7 @@ export function useCardSubscriptionCheckout({
   paying,
   setPaying,
   showAlert,
+  couponCode,
 }: CheckoutContext): Checkout {
   const t = useT();
   const paths = usePaths();
@@ -36,7 +37,7 @@ export function useCardSubscriptionCheckout({
     try {
       const token = await getAccessToken(appStore);
       const subscription = await postSubscriptionWithNewCard(
-        { licenseId: licence.id, countryCode: country, card: toCardBody(entered) },
+        { licenseId: licence.id, countryCode: country, card: toCardBody(entered), ...(couponCode ? { code: couponCode } : {}) },
         token,
       );
       card.reset();

@@ -25,6 +25,7 @@ export function useWindowSubscriptionCheckout({
   redirectUrl,
   paying,
   setPaying,
+  couponCode,
 }: CheckoutContext): Checkout {
   const t = useT();
   const paths = usePaths();
@@ -41,6 +42,7 @@ export function useWindowSubscriptionCheckout({
       licenseId: licence.id,
       countryCode: country,
       ...orderEmail(member !== null, form.email),
+      ...(couponCode ? { code: couponCode } : {}),
     };
     const settled = await runKeyWindow(
       { requestType, intent, name: plan.name, buyerEmail: member?.email ?? form.email, redirectUrl, token },

@@ -64,6 +64,7 @@ test('a member upgrades an annual licence to lifetime with a coupon through the 
   await pay.click();
   await (await popup).getByRole('button', { name: 'Approve' }).click();
 
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
   await expect(page.getByTestId('license-key')).toHaveText(key);
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByText(ko.licences.lifetime, { exact: true })).toBeVisible();
@@ -102,7 +103,7 @@ test('a subscriber on a phone upgrades to annual with a new card through the red
   await page.getByLabel('Card number').fill('5555444433332222');
   await page.getByRole('button', { name: 'Approve' }).click();
 
-  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.subscribedHeading })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
   await expect(page).toHaveURL(/\/ko\/payment\/confirm$/);
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();

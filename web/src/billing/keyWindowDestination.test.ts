@@ -55,12 +55,12 @@ describe('after a billing-key window', () => {
 });
 
 describe('after an upgrade window', () => {
-  it('shows the upgraded subscription on the confirm page', () => {
+  it('shows the upgraded subscription on the confirm page, which says it was upgraded', () => {
     const paths = bindPaths({ lang: 'ko' });
     const upgraded = { price: 24360 } as Subscription;
     expect(keyWindowDestination({ kind: 'upgraded', subscription: upgraded }, paths)).toEqual({
       to: '/ko/payment/confirm',
-      state: { subscription: upgraded },
+      state: { subscription: upgraded, upgraded: true },
     });
   });
 });

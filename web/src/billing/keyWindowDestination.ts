@@ -18,8 +18,9 @@ export interface SubscriptionReturnState {
 export function keyWindowDestination(settled: KeyWindowSettlement, paths: BoundPaths): { to: string; state: unknown } {
   switch (settled.kind) {
     case 'subscribed':
-    case 'upgraded':
       return { to: paths.paymentConfirm(), state: { subscription: settled.subscription } };
+    case 'upgraded':
+      return { to: paths.paymentConfirm(), state: { subscription: settled.subscription, upgraded: true } };
     case 'updated': {
       const state: SubscriptionReturnState = { subscriptionNotice: settled.intent.kind === 'resume' ? 'resumed' : 'changed' };
       return { to: paths.licenseDetail(settled.intent.userLicenseId), state };

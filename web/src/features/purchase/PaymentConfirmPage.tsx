@@ -26,6 +26,8 @@ export interface PaymentConfirmState {
   confirmation?: ConfirmedPurchase;
   /** A subscription started with a new card (billing key). */
   subscription?: Subscription;
+  /** The payment upgraded a licence or a subscription (the key and its devices stay). */
+  upgraded?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export default function PaymentConfirmPage() {
   const location = useLocation();
   const handed = (location.state as PaymentConfirmState | null)?.confirmation;
   const subscription = (location.state as PaymentConfirmState | null)?.subscription;
+  const upgraded = (location.state as PaymentConfirmState | null)?.upgraded === true;
   const [confirmation, setConfirmation] = useState<ConfirmedPurchase | undefined>(handed);
   const [failure, setFailure] = useState<string | null>(null);
   const outcome = handed ? null : redirectOutcome(location.search);
@@ -112,7 +115,7 @@ export default function PaymentConfirmPage() {
     );
   }
 
-  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} />;
+  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} upgraded={upgraded} />;
 
   if (!confirmation) {
     return (
@@ -136,13 +139,14 @@ export default function PaymentConfirmPage() {
   const vbank = confirmation.vbank;
   const deadline = vbank ? readTime(vbank.vbankDate) : undefined;
 
-  const heading = reserved ? t.payments.confirm.reservedHeading : t.payments.confirm.heading;
+  const c = t.payments.confirm;
+  const heading = reserved ? c.reservedHeading : upgraded ? c.upgradedHeading : c.heading;
 
   return (
     <section className="content-page content-page--narrow">
       <PageMeta title={heading} />
       <h1 className="page__heading">{heading}</h1>
-      <StatusLine>{reserved ? t.payments.confirm.reserved : t.payments.confirm.paid}</StatusLine>
+      <StatusLine>{reserved ? c.reserved : upgraded ? c.upgraded : c.paid}</StatusLine>
 
       {reserved && vbank && (
         <div className="card">
@@ -186,8 +190,8 @@ export default function PaymentConfirmPage() {
   );
 }
 
-/** The result of a subscription started with a new card: its licence key and next payment. */
-function SubscriptionStarted({ subscription }: { subscription: Subscription }) {
+/** The result of a subscription started (or upgraded): its licence key and next payment. */
+function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscription; upgraded: boolean }) {
   const t = useT();
   const lang = useLang();
   const paths = usePaths();
@@ -197,9 +201,9 @@ function SubscriptionStarted({ subscription }: { subscription: Subscription }) {
   const card = [subscription.cardName, subscription.cardNumber].filter(Boolean).join(' ');
   return (
     <section className="content-page content-page--narrow">
-      <PageMeta title={c.subscribedHeading} />
-      <h1 className="page__heading">{c.subscribedHeading}</h1>
-      <StatusLine>{c.subscribed}</StatusLine>
+      <PageMeta title={upgraded ? c.upgradedHeading : c.subscribedHeading} />
+      <h1 className="page__heading">{upgraded ? c.upgradedHeading : c.subscribedHeading}</h1>
+      <StatusLine>{upgraded ? c.subscriptionUpgraded : c.subscribed}</StatusLine>
       <div className="card">
         <p>
           <strong>{subscription.licenseName}</strong>

@@ -181,7 +181,7 @@ function Upgrade() {
       email: member?.email ?? order.buyerEmail,
       accountCreated: false,
     };
-    navigate(paths.paymentConfirm(), { state: { confirmation } });
+    navigate(paths.paymentConfirm(), { state: { confirmation, upgraded: true } });
   });
 
   const payWithCurrentCard = whenAgreed('currentCard', async () => {
@@ -192,7 +192,7 @@ function Upgrade() {
       { licenseId: plan.id, requestPrice: plan.requestPrice },
       token,
     );
-    navigate(paths.paymentConfirm(), { state: { subscription } });
+    navigate(paths.paymentConfirm(), { state: { subscription, upgraded: true } });
   });
 
   const payWithNewKey = (requestType: KeyRequestType) =>

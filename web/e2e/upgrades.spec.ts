@@ -25,6 +25,46 @@ async function openUpgrade(page: Page, key: string) {
   await expect(page.getByText(ko.upgrades.notice)).toBeVisible();
 }
 
+/** Types a card into the card fields on the page. */
+async function typeCard(page: Page, number: string) {
+  await page.getByLabel(ko.purchase.card.number).fill(number);
+  await page.getByLabel(ko.purchase.card.month, { exact: true }).selectOption('12');
+  await page.getByLabel(ko.purchase.card.year, { exact: true }).selectOption(String(new Date().getFullYear() + 3));
+  await page.getByLabel(ko.purchase.card.password).fill('12');
+  await page.getByLabel(ko.purchase.card.birth).fill('900101');
+}
+
+/** Subscribes monthly with a card typed on the purchase page; the licence key. */
+async function subscribeMonthlyWithTypedCard(page: Page): Promise<string> {
+  await page.goto('/ko/purchase');
+  await page.getByRole('radio', { name: /월간 구독/ }).check();
+  await page.getByLabel(ko.purchase.autoRenew).check();
+  await page.getByRole('radio', { name: ko.purchase.methods.creditCard }).check();
+  await typeCard(page, '4111111111111111');
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  await page.getByRole('button', { name: '2,900원 구독 시작하기' }).click();
+  const key = (await page.getByTestId('license-key').textContent())?.trim() ?? '';
+  expect(key).toMatch(KEY_SHAPE);
+  return key;
+}
+
+test('a subscriber upgrades to annual with a new card typed on the upgrade page', async ({ page }, info) => {
+  test.skip(info.project.name !== 'desktop-chromium', 'one run is enough');
+  test.setTimeout(120_000);
+  await signUpAndLogIn(page, address('typed', info.project.name), PASSWORD);
+  const key = await subscribeMonthlyWithTypedCard(page);
+
+  await openUpgrade(page, key);
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  await typeCard(page, '5555444433332222');
+  await page.getByRole('button', { name: /^입력한 카드로 .* 결제하고 업그레이드$/ }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
+  await expect(page.getByText('5555')).toBeVisible(); // the typed card pays the renewals now
+  await page.goto('/ko/license');
+  await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();
+});
+
 test('a member upgrades an annual licence to lifetime with a coupon through the card window and keeps the key', async ({
   page,
   request,
@@ -75,20 +115,7 @@ test('a subscriber on a phone upgrades to annual with a new card through the red
   test.setTimeout(120_000);
   await signUpAndLogIn(page, address('redirect', info.project.name), PASSWORD);
 
-  // Subscribed monthly with a card typed on the purchase page.
-  await page.goto('/ko/purchase');
-  await page.getByRole('radio', { name: /월간 구독/ }).check();
-  await page.getByLabel(ko.purchase.autoRenew).check();
-  await page.getByRole('radio', { name: ko.purchase.methods.creditCard }).check();
-  await page.getByLabel(ko.purchase.card.number).fill('4111111111111111');
-  await page.getByLabel(ko.purchase.card.month, { exact: true }).selectOption('12');
-  await page.getByLabel(ko.purchase.card.year, { exact: true }).selectOption(String(new Date().getFullYear() + 3));
-  await page.getByLabel(ko.purchase.card.password).fill('12');
-  await page.getByLabel(ko.purchase.card.birth).fill('900101');
-  await page.getByLabel(ko.purchase.agreeAll).check();
-  await page.getByRole('button', { name: '2,900원 구독 시작하기' }).click();
-  const key = (await page.getByTestId('license-key').textContent())?.trim() ?? '';
-  expect(key).toMatch(KEY_SHAPE);
+  const key = await subscribeMonthlyWithTypedCard(page);
 
   // A browser that blocks the popup: the SDK sends the whole page to the window, which returns by m_redirect_url.
   await page.addInitScript(() => {

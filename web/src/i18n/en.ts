@@ -648,6 +648,8 @@ export const en: Catalogue = {
     payCurrentCard: 'Pay {amount} with the current card and upgrade',
     payKeyWindow: 'Pay with {method} and upgrade',
     newCardHint: 'You can also pay with a new payment method; it is then used for the renewals.',
+    typedCard: 'Enter a new card',
+    payTypedCard: 'Pay {amount} with this card and upgrade',
     renewsHint: 'The chosen plan starts now and then renews on its own cycle and price.',
     windowClosed: 'The payment window was closed; nothing was upgraded.',
     errorTitles: {

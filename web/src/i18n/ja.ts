@@ -646,6 +646,8 @@ export const ja: Catalogue = {
     payCurrentCard: '現在のカードで{amount}を支払ってアップグレード',
     payKeyWindow: '{method}で支払ってアップグレード',
     newCardHint: '新しいお支払い方法で支払うこともできます。その方法が以後の自動更新に使われます。',
+    typedCard: '新しいカードを入力',
+    payTypedCard: '入力したカードで{amount}を支払ってアップグレード',
     renewsHint: '選んだプランは今から始まり、以後は新しいプランの周期と金額で自動更新されます。',
     windowClosed: '決済画面が閉じられたため、アップグレードしませんでした。',
     errorTitles: {

@@ -651,6 +651,8 @@ export const ko = {
     payCurrentCard: '현재 카드로 {amount} 결제하고 업그레이드',
     payKeyWindow: '{method}(으)로 결제하고 업그레이드',
     newCardHint: '새 결제 수단을 등록해 결제할 수도 있습니다. 그 결제 수단이 이후 정기 결제에 쓰입니다.',
+    typedCard: '새 카드 입력',
+    payTypedCard: '입력한 카드로 {amount} 결제하고 업그레이드',
     renewsHint: '선택한 요금제는 지금부터 시작하며, 이후 새 요금제의 주기와 금액으로 자동 갱신됩니다.',
     windowClosed: '결제창이 닫혀 업그레이드하지 않았습니다.',
     errorTitles: {

@@ -7,10 +7,13 @@
  * reads "information not found" and goes home.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ConfirmedPurchase, UpgradeOptions } from '../../api/models';
 import { loadPortOne } from '../../billing/api';
+import { CardFields } from '../../billing/CardFields';
+import { cardSchema, EMPTY_CARD, expiryYears, toCardBody, type CardForm } from '../../billing/cardSchema';
 import { CouponBox } from '../../billing/CouponBox';
 import { useCoupon } from '../../billing/useCoupon';
 import { browserKeyWindow } from '../../billing/browserKeyWindow';
@@ -37,7 +40,13 @@ import { Button } from '../../ui/Button';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { useAlert } from '../../ui/useAlert';
-import { getUpgradeOptions, postSubscriptionUpgrade, postUpgrade, postUpgradeConfirm } from './api';
+import {
+  getUpgradeOptions,
+  postSubscriptionUpgrade,
+  postSubscriptionUpgradeWithNewCard,
+  postUpgrade,
+  postUpgradeConfirm,
+} from './api';
 import { isCouponRefusal } from './coupon';
 import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelection, type UpgradeSelection } from './choice';
 import '../../ui/kit.css';
@@ -109,6 +118,8 @@ function Upgrade() {
     defaultValues: { agreeTerms: false, agreePurchase: false, agreePersonal: false, agreePrivacy: false },
   });
   const agreements = form.watch([...AGREEMENTS]);
+  const now = useMemo(() => new Date(), []);
+  const card = useForm<CardForm>({ resolver: zodResolver(cardSchema(now)), defaultValues: EMPTY_CARD });
   const [agreementError, setAgreementError] = useState<string | undefined>(undefined);
 
   /** Runs ``pay`` once the four agreements are given. */
@@ -194,6 +205,24 @@ function Upgrade() {
     );
     navigate(paths.paymentConfirm(), { state: { subscription, upgraded: true } });
   });
+
+  const payWithTypedCard = async () => {
+    const typed = await new Promise<CardForm | null>((resolve) => {
+      void card.handleSubmit(resolve, () => resolve(null))();
+    });
+    if (!typed) return;
+    await whenAgreed('typedCard', async () => {
+      if (!plan) return;
+      const token = await getAccessToken(appStore);
+      const subscription = await postSubscriptionUpgradeWithNewCard(
+        userLicenseId,
+        { licenseId: plan.id, requestPrice: plan.requestPrice, card: toCardBody(typed) },
+        token,
+      );
+      card.reset();
+      navigate(paths.paymentConfirm(), { state: { subscription, upgraded: true } });
+    })();
+  };
 
   const payWithNewKey = (requestType: KeyRequestType) =>
     whenAgreed(requestType, async () => {
@@ -351,6 +380,18 @@ function Upgrade() {
             {ways.includes('keyWindow') && (
               <>
                 <p className="hint">{t.upgrades.newCardHint}</p>
+                <fieldset className="card upgrade__typed-card">
+                  <legend>{t.upgrades.typedCard}</legend>
+                  <CardFields form={card} years={expiryYears(now)} />
+                  <Button
+                    variant="secondary"
+                    loading={paying === 'typedCard'}
+                    disabled={paying !== null}
+                    onClick={() => void payWithTypedCard()}
+                  >
+                    {format(t.upgrades.payTypedCard, { amount })}
+                  </Button>
+                </fieldset>
                 <div className="button-row">
                   {KEY_REQUEST_TYPES.map((requestType) => (
                     <Button

@@ -1,6 +1,12 @@
 /** Calls of the upgrade page, typed from the server's schema. */
 import type { ApiClient } from '../../api/client';
-import type { ConfirmedUpgrade, Subscription, UpgradeOptions, UpgradePaymentRequest } from '../../api/models';
+import type {
+  CardBody,
+  ConfirmedUpgrade,
+  Subscription,
+  UpgradeOptions,
+  UpgradePaymentRequest,
+} from '../../api/models';
 import { apiGet, apiPost } from '../../api/typed';
 
 /** GET /purchasable-licenses/upgrade/licenses/{id}: the plans the licence may move to now (404 / -109: none). */
@@ -40,6 +46,21 @@ export function postUpgradeConfirm(
   client?: ApiClient,
 ): Promise<ConfirmedUpgrade> {
   return apiPost('/payments/licenses/upgrade/confirm', { body, token, client });
+}
+
+/** POST /payments/licenses/{id}/subscribe/upgrade/new-billingkey: registers a typed card and upgrades with it. */
+export function postSubscriptionUpgradeWithNewCard(
+  userLicenseId: string,
+  body: { licenseId: number; requestPrice: number; card: CardBody },
+  token: string | null,
+  client?: ApiClient,
+): Promise<Subscription> {
+  return apiPost('/payments/licenses/{user_license_id}/subscribe/upgrade/new-billingkey', {
+    params: { user_license_id: userLicenseId },
+    body,
+    token,
+    client,
+  });
 }
 
 /** POST /payments/licenses/{id}/subscribe/upgrade: upgrades a subscription, charging its current card. */

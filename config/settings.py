@@ -40,6 +40,8 @@ class Settings(BaseSettings):
         default="dev-only-zendesk-secret-change-me-0123456789ab", alias="ZENDESK_SECRET", repr=False
     )
     broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
+    # How often the reactor looks for mail tasks that never ran (workers.resends).
+    mail_resend_seconds: float = Field(default=30.0, gt=0, alias="MAIL_RESEND_SECONDS")
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")
     test_admin_token: str = Field(default="", alias="TEST_ADMIN_TOKEN", repr=False)
     test_admin_email: str = Field(default="admin@unicornpro.test", alias="TEST_ADMIN_EMAIL")

@@ -10,7 +10,15 @@ from config.settings import Settings
 def broker_transport_options(settings: Settings) -> dict[str, Any]:
     """Transport options; the file-system broker needs its folders."""
     if settings.uses_redis:
-        return {"visibility_timeout": settings.broker_visibility_timeout}
+        timeout = settings.broker_visibility_timeout
+        # A task a killed worker held goes back to the queue once it is ``timeout`` old, at the next sweep
+        # for abandoned messages. kombu sweeps every 10 s x 10 calls by default (about 100 s, far longer than a
+        # short timeout); one sweep every few seconds is one cheap Redis query.
+        return {
+            "visibility_timeout": timeout,
+            "unacked_restore_interval": max(1, min(10, timeout // 2)),
+            "unacked_restore_throttle": 1,
+        }
     folder = settings.broker_folder
     for sub in ("queue", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)

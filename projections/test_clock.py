@@ -25,9 +25,19 @@ class SharedTestClock:
         self._refresh = refresh
         self._offset = timedelta(0)
         self._read_at = float("-inf")
-        with db.transaction() as cursor:
-            cursor.execute(TEST_CLOCK_DDL)
-            cursor.execute("INSERT INTO test_clock (id, offset_seconds) VALUES (1, 0) ON CONFLICT (id) DO NOTHING")
+        # Every process of a stack creates the table as it starts; on PostgreSQL two first creations can race
+        # (the loser's catalogue conflict is harmless), so the loser tries once more, when the table exists.
+        for attempt in range(2):
+            try:
+                with db.transaction() as cursor:
+                    cursor.execute(TEST_CLOCK_DDL)
+                    cursor.execute(
+                        "INSERT INTO test_clock (id, offset_seconds) VALUES (1, 0) ON CONFLICT (id) DO NOTHING"
+                    )
+                return
+            except Exception:
+                if attempt:
+                    raise
 
     def now(self) -> datetime:
         if time.monotonic() - self._read_at > self._refresh:

@@ -38,6 +38,11 @@ class TaskCall:
 Reaction = Callable[[Any], list[TaskCall]]
 
 
+def task_id(application_name: str, notification_id: int, index: int) -> str:
+    """The deterministic id of an event's ``index``-th task: a repeat is recognised as the same task."""
+    return f"{application_name}-{notification_id}-{index}"
+
+
 def _confirmation_mail(event: AccountRegistered | ConfirmationMailRequested) -> list[TaskCall]:
     if isinstance(event, AccountRegistered) and event.opens_guest_account:
         return []  # the receipt invites the guest to set a password instead
@@ -124,7 +129,7 @@ class ReactionProcessor:
                 call.name,
                 kwargs=call.kwargs,
                 countdown=call.countdown,
-                task_id=f"{self._application_name}-{notification_id}-{index}",
+                task_id=task_id(self._application_name, notification_id, index),
             )
         with self._db.transaction() as cursor:
             advance(cursor, self.name, self._application_name, previous, notification_id)

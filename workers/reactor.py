@@ -11,6 +11,7 @@ from bootstrap import Services
 from projections.runner import StallLog, keep_following
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
+from workers.resends import MailResender, keep_sweeping
 
 HEALTHY_LAG = 1000
 
@@ -21,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s reactor %(levelname)s %(message)s")
     services = Services.build()
     try:
-        processor = ReactionProcessor(create_celery(services.settings), services.views, services.store.name)
+        celery = create_celery(services.settings)
+        processor = ReactionProcessor(celery, services.views, services.store.name)
         if check:
             lag = services.store.max_notification_id() - processor.position()
             print(f"reactor lag: {lag}")
@@ -32,7 +34,16 @@ def main(argv: list[str] | None = None) -> int:
         # A broker that is down (or any failure) stalls the reactor, which retries the same event with
         # back-off until the tasks are sent: nothing is lost, the log is the outbox.
         stalls = StallLog(services.views, services.store.name)
+        resender = MailResender(celery, services.views, services.store)
+        sweeping = threading.Thread(
+            target=keep_sweeping,
+            args=(resender, processor.position, stop, services.settings.mail_resend_seconds),
+            name="mail-resends",
+            daemon=True,
+        )
+        sweeping.start()
         keep_following(services.store, processor, stop, services.settings.projector_poll_seconds, stalls)
+        sweeping.join(timeout=10)
         return 0
     finally:
         services.close()

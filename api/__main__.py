@@ -15,7 +15,15 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="info", proxy_headers=True)
+    # Asked to stop, connections still open (a browser's keep-alive) get 5 s, not forever.
+    uvicorn.run(
+        create_app(),
+        host=args.host,
+        port=args.port,
+        log_level="info",
+        proxy_headers=True,
+        timeout_graceful_shutdown=5,
+    )
 
 
 if __name__ == "__main__":

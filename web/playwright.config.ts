@@ -111,8 +111,10 @@ export default defineConfig({
     ...(usePreview ? previewServer : backendServer),
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    // supervisord stops its processes on SIGTERM; the default SIGKILL of the group left them running.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    // supervisord stops its processes on SIGTERM; the default SIGKILL of the group left them running. It
+    // gives each up to 10 s before killing it, so it must be given longer than that: killed itself sooner,
+    // it leaves the rest running (orphans that then hold the ports of the next run).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 40_000 },
     // The server's log is noisy; E2E_SERVER_LOG=1 shows it.
     stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
     stderr: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',

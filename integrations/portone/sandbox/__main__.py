@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     settings, host, port, log_level = build_settings(argv)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     app = create_sandbox_app(settings)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=5)
 
 
 if __name__ == "__main__":

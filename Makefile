@@ -6,7 +6,7 @@ PY := $(BIN)/python
 NPM ?= npm
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test install web lint test-python test-web e2e clean
+.PHONY: run test install web lint test-python test-web e2e bench clean
 
 run: install web
 	@mkdir -p var
@@ -49,6 +49,10 @@ e2e: install web
 		echo "--- end of $$e2e_var/stack.log (the supervisor: which process exited, and how) ---"; \
 		tail -n 60 "$$e2e_var/stack.log" 2>/dev/null; \
 		for log in "$$e2e_var"/logs/*.log; do echo "--- end of $$log ---"; tail -n 25 "$$log"; done 2>/dev/null; exit 1; }
+
+# Not part of `make test`: each figure beside its baseline from the same run (needs wrk: apt-get install -y wrk).
+bench: install web
+	$(PY) -m bench
 
 clean:
 	rm -rf var/e2e web/dist web/test-results web/playwright-report

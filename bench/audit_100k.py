@@ -37,7 +37,7 @@ def timed(label: str, step: object) -> object:
 
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="audit-bench-") as var:
-        settings = Settings(APP_VAR_DIR=var, APP_ENV="bench")  # type: ignore[call-arg]
+        settings = Settings(APP_VAR_DIR=var, APP_ENV="bench")
         print(f"store: {settings.store_kind}, {EVENTS} events", flush=True)
         store = Storefront(settings.event_store_env)
         start = datetime(2026, 1, 1, tzinfo=UTC)

@@ -1,0 +1,68 @@
+"""``python -m bench``: run the benchmarks on SQLite and PostgreSQL and print each figure beside its baseline.
+
+    python -m bench                       # every benchmark, both stores
+    python -m bench reads --stores sqlite --seconds 5
+    python -m bench compare bench/results/A.json bench/results/B.json
+
+Not part of ``make test``: figures are judged by ratios against baselines measured in the same run, never
+by timed assertions. Results are also written to bench/results/<UTC time>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from bench import reads
+from bench.harness import Result, keep, store_settings, table
+
+Benchmark = Callable[..., list[Result]]
+BENCHMARKS: dict[str, Benchmark] = {"reads": reads.run}
+
+
+def compare(first: Path, second: Path) -> str:
+    """Two result files side by side: each figure's ratio then and now."""
+
+    def ratios(path: Path) -> dict[tuple[str, str], float]:
+        records = json.loads(path.read_text(encoding="utf-8"))["results"]
+        return {(item["benchmark"], item["store"]): item["ratio"] for item in records}
+
+    before, after = ratios(first), ratios(second)
+    lines = [f"{'benchmark':<40} {'store':<9} {'before':>7} {'after':>7}"]
+    for key in sorted(before.keys() | after.keys()):
+        then = f"{before[key]:.2f}" if key in before else "-"
+        now = f"{after[key]:.2f}" if key in after else "-"
+        lines.append(f"{key[0]:<40} {key[1]:<9} {then:>7} {now:>7}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Entry point."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "names", nargs="*", help=f"benchmarks (default: all of {', '.join(BENCHMARKS)}), or compare A B"
+    )
+    parser.add_argument("--stores", default="sqlite,postgres")
+    parser.add_argument("--seconds", type=int, default=10, help="how long each load runs")
+    parser.add_argument("--connections", type=int, default=50)
+    args = parser.parse_args()
+    if args.names[:1] == ["compare"]:
+        print(compare(Path(args.names[1]), Path(args.names[2])))
+        return
+    unknown = set(args.names) - set(BENCHMARKS)
+    if unknown:
+        parser.error(f"unknown benchmarks: {', '.join(sorted(unknown))}")
+    results: list[Result] = []
+    for store in args.stores.split(","):
+        with store_settings(store) as env:
+            for name in args.names or list(BENCHMARKS):
+                print(f"running {name} on {store}...", flush=True)
+                results += BENCHMARKS[name](store, env, seconds=args.seconds, connections=args.connections)
+    print(table(results))
+    print(f"written to {keep(results)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""What a benchmark reports, the stores it runs on, and how results are printed and kept.
+
+Every figure is printed beside a baseline measured in the same run on the same machine, and judged by
+their ratio: the machine (2 cores here, shared) changes absolute numbers from run to run, ratios much less.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+PG_ADMIN = os.environ.get("BENCH_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
+PG_URL_BASE = os.environ.get("BENCH_POSTGRES_URL_BASE", "postgresql://postgres@127.0.0.1:5432")
+
+
+@dataclass(frozen=True)
+class Result:
+    """One figure of ours against its baseline; ``target`` is the ratio the issue asks for."""
+
+    benchmark: str
+    store: str
+    unit: str
+    ours: float
+    baseline: float
+    target: float
+    higher_is_better: bool = True
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """ours / baseline (0 when the baseline is 0)."""
+        return self.ours / self.baseline if self.baseline else 0.0
+
+    @property
+    def passed(self) -> bool:
+        """Does the ratio meet its target?"""
+        return self.ratio >= self.target if self.higher_is_better else self.ratio <= self.target
+
+
+def table(results: list[Result]) -> str:
+    """The results as an aligned text table."""
+    header = ("benchmark", "store", "ours", "baseline", "unit", "ratio", "target", "")
+    rows = [
+        (
+            item.benchmark,
+            item.store,
+            f"{item.ours:,.1f}",
+            f"{item.baseline:,.1f}",
+            item.unit,
+            f"{item.ratio:.2f}",
+            f"{'≥' if item.higher_is_better else '≤'} {item.target:g}",
+            "ok" if item.passed else "BELOW TARGET",
+        )
+        for item in results
+    ]
+    widths = [max(len(str(row[column])) for row in [header, *rows]) for column in range(len(header))]
+    lines = [
+        "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def keep(results: list[Result]) -> Path:
+    """Write the results to bench/results/<UTC time>.json; its path."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
+    records = [{**asdict(item), "ratio": round(item.ratio, 4), "passed": item.passed} for item in results]
+    path.write_text(json.dumps({"results": records}, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+@contextmanager
+def store_settings(kind: str) -> Iterator[dict[str, str]]:
+    """Environment settings for a fresh store of ``kind`` (sqlite: a file under the var dir the stack makes;
+    postgres: a database made for the run and dropped after it)."""
+    if kind == "sqlite":
+        yield {}
+        return
+    import psycopg
+
+    name = f"perf_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield {"DATABASE_URL": f"{PG_URL_BASE}/{name}"}
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,0 +1,55 @@
+"""HTTP load with wrk (Debian's `wrk`): requests per second and latency percentiles of one URL."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+@dataclass(frozen=True)
+class Load:
+    """What wrk measured."""
+
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    non_2xx: int
+
+
+def wrk_path() -> str:
+    """The wrk binary, or a clear error saying how to get it."""
+    found = shutil.which("wrk")
+    if found is None:
+        raise SystemExit("make bench needs wrk: apt-get install -y wrk")
+    return found
+
+
+def _ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    if match is None:
+        raise ValueError(f"not a wrk latency: {text!r}")
+    return float(match.group(1)) * UNITS[match.group(2)]
+
+
+def parse(output: str) -> Load:
+    """Read wrk --latency output."""
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    p50 = re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE)
+    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE)
+    if not (rate and p50 and p99):
+        raise ValueError(f"unexpected wrk output:\n{output}")
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    return Load(float(rate.group(1)), _ms(p50.group(1)), _ms(p99.group(1)), int(errors.group(1)) if errors else 0)
+
+
+def hammer(url: str, *, seconds: int, connections: int, headers: dict[str, str] | None = None) -> Load:
+    """Run wrk against ``url`` (2 threads, ``connections`` open connections) and read what it measured."""
+    command = [wrk_path(), "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    finished = subprocess.run([*command, url], capture_output=True, text=True, timeout=seconds + 60, check=True)
+    return parse(finished.stdout)

@@ -1,0 +1,111 @@
+"""Reads at 50 clients: a customer's licence list, one licence, and the purchase history, each against a bare
+FastAPI endpoint answering the same bytes in the same run (targets: ≥ 60% of its throughput, p99 ≤ 2×)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from bench.harness import Result
+from bench.load import Load, hammer
+from tests.faults.stack import ROOT, V1, Stack, free_port, until
+
+PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own customer
+LICENCES = (121, 123, 131, 133, 111)  # five one-time purchases: annual and lifetime, 1 and 3 devices, a month
+
+
+def _buy(http: httpx.Client, stack: Stack, token: str, licence_id: int) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    order = http.post(
+        f"{stack.api_url}{V1}/payments/licenses/new",
+        json={"licenseId": licence_id, "countryCode": "KR", "paymentMethod": "creditCard"},
+        headers=headers,
+    ).json()
+    window = {"pg": order["pg"], "pay_method": order["payMethod"], "merchant_uid": order["merchantUid"]}
+    window |= {"name": order["name"], "amount": order["amount"], "currency": order["currency"]}
+    window |= {"buyer_email": order["buyerEmail"], "card_number": "4111111111111111"}
+    paid = http.post(f"{stack.sandbox_url}/sandbox/checkout", json=window).json()
+    confirmed = http.post(
+        f"{stack.api_url}{V1}/payments/licenses/new/confirm",
+        json={"impUid": paid["imp_uid"], "merchantUid": order["merchantUid"]},
+        headers=headers,
+    )
+    confirmed.raise_for_status()
+
+
+def seed(stack: Stack) -> tuple[str, str]:
+    """A customer with five licences; their access token and one licence's id."""
+    with httpx.Client(timeout=30) as http:
+        email = "reader@example.com"
+        http.post(f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"})
+        token = http.post(f"{stack.api_url}{V1}/auth/login", json={"email": email, "pw": PASSWORD}).json()[
+            "accessToken"
+        ]
+        for licence_id in LICENCES:
+            _buy(http, stack, token, licence_id)
+        mine = http.get(f"{stack.api_url}{V1}/licenses/mine", headers={"Authorization": f"Bearer {token}"}).json()
+        return token, str(mine[0]["id"])
+
+
+def _bare(answers: dict[str, Any], folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    path = folder / "bare-answers.json"
+    path.write_text(json.dumps(answers), encoding="utf-8")
+    port = free_port()
+    env = {**os.environ, "BENCH_BARE_ANSWERS": str(path)}
+    command = [sys.executable, "-m", "uvicorn", "bench.bare:app", "--host", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen([*command, "--log-level", "warning"], cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+
+    def answers_now() -> bool:
+        try:
+            return httpx.get(f"{url}/answer/{quote(next(iter(answers)))}", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    until(answers_now, "the bare baseline answers", seconds=30)
+    return process, url
+
+
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
+    """Measure each read and its bare baseline, alternately, on a stack of ``store``."""
+    results = []
+    with tempfile.TemporaryDirectory(prefix="bench-reads-") as tmp:
+        stack = Stack(Path(tmp) / "var", **env)
+        try:
+            stack.wait_until_healthy()
+            token, licence = seed(stack)
+            bearer = {"Authorization": f"Bearer {token}"}
+            reads = {
+                "licence list": f"{V1}/licenses/mine",
+                "licence detail": f"{V1}/licenses/mine/{licence}",
+                "purchase history": f"{V1}/payments/licenses",
+            }
+            answers = {name: httpx.get(f"{stack.api_url}{path}", headers=bearer).json() for name, path in reads.items()}
+            bare, bare_url = _bare(answers, Path(tmp))
+            try:
+                for name, path in reads.items():
+                    baseline = hammer(f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections)
+                    ours = hammer(f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer)
+                    results += _judged(name, store, ours, baseline)
+            finally:
+                bare.terminate()
+                bare.wait(timeout=30)
+        finally:
+            stack.stop()
+    return results
+
+
+def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:
+    note = f"{ours.non_2xx} non-2xx" if ours.non_2xx else ""
+    return [
+        Result(f"read: {name}", store, "req/s", ours.requests_per_second, baseline.requests_per_second, 0.6, note=note),
+        Result(f"read: {name} p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, higher_is_better=False),
+    ]

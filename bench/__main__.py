@@ -2,6 +2,7 @@
 
     python -m bench                       # every benchmark, both stores
     python -m bench reads --stores sqlite --seconds 5
+    python -m bench reads --stores sqlite --profile   # and where the API's time goes (py-spy)
     python -m bench compare bench/results/A.json bench/results/B.json
 
 Not part of ``make test``: figures are judged by ratios against baselines measured in the same run, never
@@ -47,6 +48,7 @@ def main() -> None:
     parser.add_argument("--stores", default="sqlite,postgres")
     parser.add_argument("--seconds", type=int, default=10, help="how long each load runs")
     parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--profile", action="store_true", help="sample the API with py-spy while it is measured")
     args = parser.parse_args()
     if args.names[:1] == ["compare"]:
         print(compare(Path(args.names[1]), Path(args.names[2])))
@@ -59,7 +61,10 @@ def main() -> None:
         with store_settings(store) as env:
             for name in args.names or list(BENCHMARKS):
                 print(f"running {name} on {store}...", flush=True)
-                results += BENCHMARKS[name](store, env, seconds=args.seconds, connections=args.connections)
+                options = {"seconds": args.seconds, "connections": args.connections}
+                if args.profile:
+                    options["profile"] = True
+                results += BENCHMARKS[name](store, env, **options)
     print(table(results))
     print(f"written to {keep(results)}")
 

@@ -8,14 +8,18 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
-from bench.harness import Result
+from bench.harness import RESULTS, Result
 from bench.load import Load, hammer
+from bench.profile import recording, report
 from tests.faults.stack import ROOT, V1, Stack, free_port, until
 
 PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own customer
@@ -74,8 +78,9 @@ def _bare(answers: dict[str, Any], folder: Path) -> tuple[subprocess.Popen[bytes
     return process, url
 
 
-def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
-    """Measure each read and its bare baseline, alternately, on a stack of ``store``."""
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int, profile: bool = False) -> list[Result]:
+    """Measure each read and its bare baseline, alternately, on a stack of ``store``; with ``profile``, py-spy
+    samples the API process while each read is measured and the busiest functions are printed."""
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-reads-") as tmp:
         stack = Stack(Path(tmp) / "var", **env)
@@ -93,7 +98,10 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> l
             try:
                 for name, path in reads.items():
                     baseline = hammer(f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections)
-                    ours = hammer(f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer)
+                    with _profiled(profile, stack, f"read {name} on {store}"):
+                        ours = hammer(
+                            f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer
+                        )
                     results += _judged(name, store, ours, baseline)
             finally:
                 bare.terminate()
@@ -101,6 +109,18 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> l
         finally:
             stack.stop()
     return results
+
+
+@contextmanager
+def _profiled(wanted: bool, stack: Stack, title: str) -> Iterator[None]:
+    if not wanted:
+        yield
+        return
+    RESULTS.mkdir(exist_ok=True)
+    output = RESULTS / f"profile-{title.replace(' ', '-')}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.txt"
+    with recording(stack.pid("api"), output):
+        yield
+    print(report(title, output), flush=True)
 
 
 def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:

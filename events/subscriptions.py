@@ -170,3 +170,22 @@ class SubscriptionUpgradeFailed(StoredEvent):
     TOPIC = "subscription.UpgradeFailed"
     merchant_uid: str
     reason: str
+
+
+class SubscriptionReplacedByLifetime(StoredEvent):
+    """The subscriber upgraded to a lifetime licence: ``merchant_uid`` charged ``amount`` (the lifetime plan's quote
+    less ``credit``, the unused value of the period running then) with the subscription's key, the licence became
+    the lifetime plan ``licence_id`` valid until ``expires_at``, and the subscription ended: it never charges
+    again and cannot be resumed or re-subscribed."""
+
+    TOPIC = "subscription.ReplacedByLifetime"
+    period: int
+    merchant_uid: str
+    imp_uid: str
+    licence_id: int
+    name: str
+    life: int
+    amount: int
+    credit: int
+    ended_at: datetime
+    expires_at: datetime

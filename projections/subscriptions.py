@@ -14,6 +14,7 @@ from events.subscriptions import (
     RenewalFailed,
     SubscriptionEnded,
     SubscriptionRenewed,
+    SubscriptionReplacedByLifetime,
     SubscriptionResubscribed,
     SubscriptionStarted,
     SubscriptionUpgraded,
@@ -29,7 +30,7 @@ class SubscriptionsView(View):
 
     name = "subscriptions"
     tables = ("subscriptions_view",)
-    version = 3  # 3: upgrades change a subscription's plan and cycle
+    version = 3  # 3: upgrades change a subscription's plan and cycle (a lifetime one, new since, needs no rebuild)
 
     def schema(self) -> list[str]:
         return [
@@ -145,6 +146,20 @@ class SubscriptionsView(View):
     @apply.register
     def _ended(self, event: SubscriptionEnded, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, status="ended", next_charge_at=None, due_at=None)
+
+    @apply.register
+    def _replaced_by_lifetime(self, event: SubscriptionReplacedByLifetime, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            status="ended",
+            name=event.name,
+            life=event.life,
+            amount=event.amount,
+            paid_until=_moment(event.expires_at),
+            next_charge_at=None,
+            due_at=None,
+        )
 
     def _update(self, cursor: ViewCursor, subscription_id: UUID, **columns: Any) -> None:
         assignments = ", ".join(f"{column} = %({column})s" for column in columns)

@@ -195,7 +195,10 @@ class UserLicenceOut(CamelModel):
     def of(
         cls, row: dict[str, Any], subscription: dict[str, Any] | None, catalogue: Catalogue, now: datetime
     ) -> UserLicenceOut:
-        """From a licences-view row (and its subscription's row, when it has one)."""
+        """From a licences-view row (and its subscription's row, when it has one). A licence upgraded from a
+        subscription to a lifetime plan was bought for good: its ended subscription no longer speaks for it."""
+        if row["source"] != "subscription":
+            subscription = None
         status = SubscriptionStatus(subscription["status"]) if subscription is not None else None
         scheduled = status is not None and status.is_scheduled
         allowed = licence_actions(_facts(row), catalogue, now)

@@ -1,5 +1,6 @@
 """The one way a subscription charges its billing key: the first period, a renewal, a dunning retry,
-the subscriber paying a past-due period, and a re-subscription.
+the subscriber paying a past-due period, a re-subscription, and an upgrade (to a bigger subscription plan,
+or to a lifetime licence, which ends the subscription in the same transaction).
 
 Each charge follows the same steps. The subscription decides the attempt (its merchantUid, key
 and quote); the gateway is charged outside any transaction (a repeated merchantUid returns the
@@ -125,10 +126,11 @@ def charge_subscription(
         if paid:
             payment.succeed(charge, now)
             if upgrade is not None:
+                # A lifetime plan is bought for good: the licence stops being the subscription's.
                 licence.upgrade(
                     terms=upgrade.terms,
                     merchant_uid=attempt.merchant_uid,
-                    source="subscription",
+                    source="purchase" if current.replaced_by_lifetime else "subscription",
                     starts_at=now,
                     expires_at=current.paid_until,
                 )

@@ -12,7 +12,9 @@ charge one attempt twice:
 - a renewal or a retry of it, scheduled or asked for by the subscriber ("pay now"):
   ``sub-<id>-<period>-<n>``, n counting the attempts made for that period, so a
   scheduled retry racing the subscriber's own payment shares one order id;
-- a re-subscription after the end: ``sub-<id>-<period>-r<n>``.
+- a re-subscription after the end: ``sub-<id>-<period>-r<n>``;
+- an upgrade: ``sub-<id>-<period>-u<n>``. An upgrade to another subscription plan starts its first
+  period now; an upgrade to a lifetime plan ends the subscription for good (the licence is bought).
 
 A failed scheduled attempt moves dunning on (retries 1, 3 and 7 days after the due
 date, then the subscription ends); a failed attempt of the subscriber's own leaves
@@ -46,6 +48,7 @@ from events.subscriptions import (
     ResubscribeFailed,
     SubscriptionEnded,
     SubscriptionRenewed,
+    SubscriptionReplacedByLifetime,
     SubscriptionResubscribed,
     SubscriptionStarted,
     SubscriptionUpgraded,
@@ -170,6 +173,8 @@ def order_id(subscription_id: UUID, period: int, attempt: int | str) -> str:
 class Subscription(Aggregate):
     """A licence that renews itself every period through a billing key."""
 
+    replaced_by_lifetime = False  # set for good when the subscriber upgrades to a lifetime plan
+
     @staticmethod
     def id_for_window_key(customer_uid: str) -> UUID:
         """One subscription per billing key a PG window issued, so a repeated return starts nothing new."""
@@ -256,7 +261,10 @@ class Subscription(Aggregate):
         return Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
 
     def allowed_actions(self, now: datetime, licence_state: str = "active") -> set[Action]:
-        """What the subscriber may do now (``licence_state``: the state of the licence it keeps alive)."""
+        """What the subscriber may do now (``licence_state``: the state of the licence it keeps alive); nothing
+        once the subscription was replaced by a lifetime licence."""
+        if self.replaced_by_lifetime:
+            return set()
         return subscription_actions(self.status, self.paid_until, now, licence_state)
 
     # Charges the subscription decides.
@@ -277,17 +285,18 @@ class Subscription(Aggregate):
 
     def resubscription_charge(self, now: datetime, key: BillingKey | None = None) -> ChargeAttempt:
         """A new run after the end (or after a cancelled subscription's paid period ran out)."""
+        if self.replaced_by_lifetime:
+            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription became a lifetime licence")
         if Action.RESUBSCRIBE not in self.allowed_actions(now):
             raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription has not ended")
         return self._charge(ChargeKind.RESUBSCRIPTION, f"r{self.resubscribe_attempts + 1}", key)
 
     def upgrade_charge(self, quote: Quote, target: UpgradeTarget, key: BillingKey | None = None) -> ChargeAttempt:
-        """Move to a bigger plan now: its first period at ``quote`` (the target's, less the unused value of the
-        current period as its remaining step). Only a renewing subscription upgrades (-302 otherwise)."""
+        """Move to a bigger plan now: its first period (or, for a lifetime plan, the licence for good) at
+        ``quote`` (the target's, less the unused value of the current period as its remaining step). Only a
+        renewing subscription upgrades (-302 otherwise)."""
         if self.status is not SubscriptionStatus.ACTIVE:
             raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"a {self.status.value} subscription cannot upgrade")
-        if target.terms.life == LIFETIME_LIFE:
-            raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, "a subscription upgrades to another subscription")
         attempt = self._charge(ChargeKind.UPGRADE, f"u{self.upgrade_attempts + 1}", key)
         return ChargeAttempt(
             attempt.kind,
@@ -360,6 +369,22 @@ class Subscription(Aggregate):
             )
         if attempt.kind is ChargeKind.UPGRADE and attempt.upgrade is not None:
             terms = attempt.upgrade.terms
+            if terms.life == LIFETIME_LIFE:
+                self.trigger_event(
+                    SubscriptionReplacedByLifetime,
+                    timestamp=at,
+                    period=attempt.period,
+                    merchant_uid=attempt.merchant_uid,
+                    imp_uid=charge.imp_uid,
+                    licence_id=terms.licence_id,
+                    name=terms.name,
+                    life=terms.life,
+                    amount=attempt.amount,
+                    credit=attempt.upgrade.credit,
+                    ended_at=at,
+                    expires_at=at + timedelta(days=terms.life),
+                )
+                return
             renewal_factors = tuple(item for item in attempt.quote.factors if item.kind is not DiscountKind.REMAINING)
             renewal = Quote(
                 terms.licence_id, attempt.quote.country_code, self.currency, attempt.quote.list_price, renewal_factors
@@ -588,6 +613,20 @@ class Subscription(Aggregate):
         self.country_code = event.country_code
         self.discount_factors = factors_from_records(event.discount_factors)
         self.amount = event.renewal_amount
+        self._new_period()
+
+    @when.register
+    def _replaced_by_lifetime(self, event: SubscriptionReplacedByLifetime) -> None:
+        self.status = SubscriptionStatus.ENDED
+        self.replaced_by_lifetime = True
+        self.period = event.period
+        self.period_start = event.ended_at
+        self.paid_until = event.expires_at
+        self.period_merchant_uid = event.merchant_uid
+        self.licence_id = event.licence_id
+        self.name = event.name
+        self.life = event.life
+        self.amount = event.amount
         self._new_period()
 
     @when.register

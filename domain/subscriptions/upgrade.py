@@ -1,5 +1,7 @@
 """Upgrading a subscription: the new plan starts now, its first period is charged through the one charging
-path less the unused value of the current period, and renewals follow the new plan's cycle.
+path less the unused value of the current period, and renewals follow the new plan's cycle. A lifetime plan
+is charged the same way, once, with the subscription's key: the licence becomes that lifetime plan and the
+subscription ends in the same transaction, so no renewal charges after it.
 
 The charge's order id is ``sub-<id>-<next period>-u<n>`` (n counts upgrade attempts refused in this
 period), so two tabs upgrading at once share one order id: the gateway charges once, and the attempt
@@ -63,20 +65,17 @@ def subscription_period(store: Storefront, subscription: Subscription) -> PaidPe
 def subscription_upgrade_choice(
     store: Storefront, clock: Clock, catalogue: Catalogue, *, account_id: UUID, subscription_id: UUID
 ) -> SubscriptionUpgradeChoice:
-    """The subscription plans a renewing subscription may move to now (-109 when none)."""
+    """The plans a renewing subscription may move to now: bigger subscription plans and lifetime plans (-109
+    when none)."""
     subscription = load_subscription(store, subscription_id, account_id)
     licence: UserLicence = store.repository.get(subscription.user_licence_id)
     now = clock.now()
     period = subscription_period(store, subscription)
     if period is None or licence.state is not LicenceState.ACTIVE or not licence.is_valid(now):
         raise DomainError(ErrorCode.NOTHING_PURCHASABLE, "only a renewing subscription upgrades")
-    found = [
-        item
-        for item in offers(catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now)
-        if item.target.is_subscription
-    ]
+    found = offers(catalogue, licence.product_code, licence.life, licence.max_devices_count, period, now)
     if not found:
-        raise DomainError(ErrorCode.NOTHING_PURCHASABLE, "no bigger subscription plan")
+        raise DomainError(ErrorCode.NOTHING_PURCHASABLE, "no bigger plan")
     return SubscriptionUpgradeChoice(subscription, licence, period, found)
 
 

@@ -1,6 +1,7 @@
 """Random histories of purchases, renewals, upgrades, cancels, refunds and clock moves never break the
 upgrade rules: a credit never exceeds the unused part of what was paid, no period is paid twice, a
-licence ends with its last paid period (or its life), and refunds never exceed charges."""
+licence ends with its last paid period (or its life), refunds never exceed charges, and a subscription
+upgraded to a lifetime licence never charges again."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ class UpgradeHistories(RuleBasedStateMachine):
             self.bought.merchant_uid,
             self.world.subscription(self.sub_id).first_merchant_uid,
         ]
+        self.charges_when_lifetime: int | None = None
 
     @property
     def sub_id(self) -> UUID:
@@ -121,6 +123,13 @@ class UpgradeHistories(RuleBasedStateMachine):
         )
         assert charged.merchant_uid is not None
         self.merchant_uids.append(charged.merchant_uid)
+        if offer.target.is_lifetime:
+            assert world.subscription(self.sub_id).status is SubscriptionStatus.ENDED
+            self.charges_when_lifetime = self._subscription_charges()
+
+    def _subscription_charges(self) -> int:
+        prefix = f"sub-{self.sub_id}-"
+        return sum(1 for merchant_uid in self.world.gateway.charges if merchant_uid.startswith(prefix))
 
     @rule()
     def stop_auto_renewal(self) -> None:
@@ -167,6 +176,12 @@ class UpgradeHistories(RuleBasedStateMachine):
                 period = int(merchant_uid.split("-")[2])
                 periods[period] = periods.get(period, 0) + (1 if kept else 0)
         assert all(count <= 1 for count in periods.values()), periods
+
+    @invariant()
+    def a_subscription_upgraded_to_lifetime_never_charges_again(self) -> None:
+        if self.charges_when_lifetime is not None:
+            assert self._subscription_charges() == self.charges_when_lifetime
+            assert self.world.subscription(self.sub_id).due_at is None
 
     @invariant()
     def licences_end_with_their_last_paid_period(self) -> None:

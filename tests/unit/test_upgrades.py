@@ -1,5 +1,6 @@
-"""Stories of upgrading a purchased licence through the payment window: the credit for the unused value,
-the licence keeping its key and devices, the two-tab race, refunds afterwards, and reserved licences."""
+"""Stories of upgrading a purchased licence through the payment window and a subscription with its card: the
+credit for the unused value, the licence keeping its key and devices, the two-tab race, refunds afterwards,
+reserved licences, and a subscription that becomes a lifetime licence."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment, refund_payment, settle_payment
 from domain.payments.upgrade import upgrade_choice
 from domain.pricing.quotes import DiscountKind
-from domain.subscriptions.commands import cancel_auto_renewal
+from domain.subscriptions.commands import cancel_auto_renewal, resubscribe
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import SubscriptionStatus, with_subscription
-from domain.subscriptions.upgrade import upgrade_subscription
+from domain.subscriptions.upgrade import subscription_upgrade_choice, upgrade_subscription
 from events.values import Currency, Language
 from tests.support import START
 from tests.unit.billing_world import (
@@ -249,6 +250,45 @@ def test_a_monthly_subscription_upgraded_halfway_charges_once_and_renews_yearly_
     assert world.licence(subscribed.user_licence_id).expires_at == upgraded_at + timedelta(days=730)
     charges = [p for p in world.gateway.charges.values() if p.status is GatewayStatus.PAID]
     assert sorted(p.amount for p in charges) == [2900, 39710, 41160]
+
+
+def test_a_monthly_subscription_upgraded_to_lifetime_halfway_is_charged_once_and_never_renews() -> None:
+    world = World()
+    member = world.member()
+    subscribed = world.subscribe(member, world.key(member))
+    world.later(days=15)
+    [lifetime] = [
+        offer
+        for offer in subscription_upgrade_choice(
+            world.store, world.clock, world.catalogue, account_id=member, subscription_id=subscribed.subscription_id
+        ).offers
+        if offer.target.id == LIFETIME
+    ]
+    assert lifetime.credit == 1450 and lifetime.amount == lifetime.quote.price_after(DiscountKind.BASE) - 1450
+
+    charged = _upgrade_subscription(world, member, subscribed, LIFETIME)
+
+    assert charged.paid and charged.status is SubscriptionStatus.ENDED
+    assert charged.merchant_uid is not None and world.payment(charged.merchant_uid).amount == lifetime.amount
+    upgraded_at = world.clock.now()
+    licence = world.licence(subscribed.user_licence_id)
+    assert (licence.licence_id, licence.source, licence.expires_at) == (
+        LIFETIME,
+        "purchase",
+        upgraded_at + timedelta(days=36500),
+    )
+    subscription = world.subscription(subscribed.subscription_id)
+    assert subscription.due_at is None and subscription.allowed_actions(world.clock.now()) == set()
+    # Nothing is charged at the old renewal date nor ever after, and it cannot be started again.
+    for _ in range(3):
+        world.later(days=200)
+        assert renew_if_due(world.store, world.clock, world.gateway, subscribed.subscription_id).attempt is None
+    with refused(ErrorCode.AUTO_PAYMENT_ALREADY_SET):
+        resubscribe(
+            world.store, world.clock, world.gateway, account_id=member, subscription_id=subscribed.subscription_id
+        )
+    assert sorted(p.amount for p in world.gateway.charges.values()) == [2900, lifetime.amount]
+    assert world.licence(subscribed.user_licence_id).expires_at == upgraded_at + timedelta(days=36500)
 
 
 def test_two_tabs_upgrading_a_subscription_take_effect_once() -> None:

@@ -6,7 +6,8 @@ import { signUpAndLogIn } from './members';
 /**
  * Upgrades against the real stack and the PortOne sandbox: a member upgrades a licence bought in the card
  * window to lifetime through the window again, with a coupon for lifetime plans taking 10% off what is left, and a subscriber on a phone upgrades a monthly
- * subscription with a new card registered in the card window, coming back through the redirect.
+ * subscription with a new card registered in the card window, coming back through the redirect, and a subscriber
+ * turns a monthly subscription into a lifetime licence with its card.
  */
 
 const KEY_SHAPE = /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/;
@@ -63,6 +64,33 @@ test('a subscriber upgrades to annual with a new card typed on the upgrade page'
   await expect(page.getByText('5555')).toBeVisible(); // the typed card pays the renewals now
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();
+});
+
+test('a subscriber upgrades to lifetime with the subscription card and is never charged again', async ({ page }, info) => {
+  test.skip(info.project.name !== 'desktop-chromium', 'one run is enough');
+  test.setTimeout(120_000);
+  await signUpAndLogIn(page, address('lifetime', info.project.name), PASSWORD);
+  const key = await subscribeMonthlyWithTypedCard(page);
+
+  await openUpgrade(page, key);
+  await page.getByRole('radio', { name: ko.purchase.lifetime }).check();
+  await expect(page.getByTestId('upgrade-cycle-hint')).toHaveText(ko.upgrades.lifetimeEndsSubscriptionHint);
+  await expect(page.getByTestId('upgrade-remaining')).toHaveText(/^-2,[89]\d\d원$/); // almost all of the month
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  await page.getByRole('button', { name: /^현재 카드로 .* 결제하고 업그레이드$/ }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
+  await expect(page.getByText(ko.payments.confirm.subscriptionBecameLifetime)).toBeVisible();
+  await expect(page.getByTestId('license-key')).toHaveCount(0);
+  await expect(page.getByTestId('next-payment')).toHaveCount(0);
+  await page.goto('/ko/license');
+  const row = page.getByRole('listitem').filter({ hasText: key });
+  await expect(row.getByText(ko.licences.lifetime, { exact: true })).toBeVisible();
+  await row.getByRole('link').first().click();
+  await expect(page.getByText(key)).toBeVisible(); // the detail, bought for good: no subscription to renew
+  await expect(page.getByRole('link', { name: ko.upgrades.heading })).toBeVisible(); // more devices still
+  await expect(page.getByText(ko.subscriptions.nextPayment)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: ko.subscriptions.resubscribePrevious })).toHaveCount(0);
 });
 
 test('a member upgrades an annual licence to lifetime with a coupon through the card window and keeps the key', async ({

@@ -19,7 +19,7 @@ from workers import operator
 
 pytestmark = pytest.mark.integration
 
-MONTHLY, ANNUAL, ANNUAL_3, LIFETIME_3 = 111, 121, 123, 133
+MONTHLY, ANNUAL, ANNUAL_3, LIFETIME, LIFETIME_3 = 111, 121, 123, 131, 133
 
 
 def _buy(desk: Desk, licence_id: int) -> dict[str, Any]:
@@ -178,7 +178,7 @@ def test_a_monthly_subscription_upgraded_halfway_charges_once_and_renews_yearly(
 
     plans = _plans(desk, licence_id)
     assert plans["upgradeMethod"] == "subscribe"
-    assert {plan["id"] for plan in plans["licenses"]} == {113, ANNUAL, ANNUAL_3}  # subscriptions move to subscriptions
+    assert {plan["id"] for plan in plans["licenses"]} == {113, ANNUAL, ANNUAL_3, LIFETIME, LIFETIME_3}
     annual_3 = next(plan for plan in plans["licenses"] if plan["id"] == ANNUAL_3)
     upgraded = desk.call(
         "POST",
@@ -202,6 +202,43 @@ def test_a_monthly_subscription_upgraded_halfway_charges_once_and_renews_yearly(
     detail = desk.call("GET", f"/licenses/mine/{licence_id}").json()
     assert detail["expiresAt"].startswith((upgraded_at + timedelta(days=730)).isoformat()[:16])
     assert (detail["newLicenseId"], detail["maxDevicesCount"]) == (ANNUAL_3, 3)
+
+
+def test_a_subscription_upgraded_to_lifetime_is_bought_for_good_and_never_renews(desk: Desk) -> None:
+    started = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": MONTHLY, "countryCode": "KR", "card": GOOD_CARD},
+    ).json()
+    licence_id = started["userLicenseId"]
+    key_before = desk.call("GET", f"/licenses/mine/{licence_id}").json()["licenseKey"]
+    desk.clock.advance(timedelta(days=15))
+    lifetime = next(plan for plan in _plans(desk, licence_id)["licenses"] if plan["id"] == LIFETIME)
+    assert lifetime["remainingCredit"] == 1450
+    assert lifetime["requestPrice"] == lifetime["discountedPrice"] - 1450
+
+    upgraded = desk.call(
+        "POST",
+        f"/payments/licenses/{licence_id}/subscribe/upgrade",
+        json={"licenseId": LIFETIME, "requestPrice": lifetime["requestPrice"]},
+    )
+
+    assert upgraded.status_code == 200, upgraded.text
+    assert (upgraded.json()["status"], upgraded.json()["isScheduled"]) == ("ended", False)
+    assert upgraded.json()["allowedActions"] == []
+    detail = desk.call("GET", f"/licenses/mine/{licence_id}").json()
+    assert (detail["newLicenseId"], detail["isScheduled"], detail["scheduledPayment"]) == (LIFETIME, False, None)
+    assert detail["licenseKey"] == key_before
+    assert "resubscribe" not in detail["allowedActions"] and "upgrade" in detail["allowedActions"]
+    # Now a bought licence: the next upgrade (more devices) goes through the payment window.
+    assert _plans(desk, licence_id)["upgradeMethod"] == "upgrade"
+    again = desk.call("POST", f"/payments/licenses/{licence_id}/subscribe/upgrade", json={"licenseId": LIFETIME_3})
+    assert again.json()["errorCode"] == -302  # the subscription ended: it charges nothing any more
+    for _ in range(4):
+        desk.clock.advance(timedelta(days=100))
+        assert desk.beat() == []
+    paid = [record for record in desk.history() if record["status"] == "paid"]
+    assert sorted(record["amount"] for record in paid) == sorted([2900, lifetime["requestPrice"]])
 
 
 def test_a_subscription_upgraded_through_a_window_key_charges_once_however_often_the_phone_returns(desk: Desk) -> None:

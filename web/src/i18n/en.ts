@@ -216,6 +216,7 @@ export const en: Catalogue = {
       upgradedHeading: 'Upgrade complete',
       upgraded: 'Your upgrade is complete. Your licence key and registered devices stay as they are.',
       subscriptionUpgraded: 'Your subscription was upgraded. From the next payment date it renews on the new plan.',
+      subscriptionBecameLifetime: 'Your licence is now a lifetime licence. Its subscription has ended and nothing more will be charged.',
       subscribedHeading: 'Subscription started',
       subscribed: 'Your subscription has started. The registered card is charged automatically on the next payment date.',
       nextPaymentAt: 'Next payment',
@@ -651,6 +652,7 @@ export const en: Catalogue = {
     typedCard: 'Enter a new card',
     payTypedCard: 'Pay {amount} with this card and upgrade',
     renewsHint: 'The chosen plan starts now and then renews on its own cycle and price.',
+    lifetimeEndsSubscriptionHint: 'A lifetime plan is charged once to the subscription\'s card; the subscription then ends and never charges again.',
     windowClosed: 'The payment window was closed; nothing was upgraded.',
     errorTitles: {
       upgrade: 'Upgrade error',

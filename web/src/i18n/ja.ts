@@ -215,6 +215,7 @@ export const ja: Catalogue = {
       upgradedHeading: 'アップグレード完了',
       upgraded: 'アップグレードが完了しました。ライセンスキーと登録済みの端末はそのままご利用いただけます。',
       subscriptionUpgraded: '購読がアップグレードされました。次回の決済日から新しいプランで自動決済されます。',
+      subscriptionBecameLifetime: 'ライセンスが永久ライセンスになりました。購読は終了し、今後の決済はありません。',
       subscribedHeading: '購読開始',
       subscribed: '購読が開始されました。次回決済日に登録したカードで自動決済されます。',
       nextPaymentAt: '次回決済日',
@@ -649,6 +650,7 @@ export const ja: Catalogue = {
     typedCard: '新しいカードを入力',
     payTypedCard: '入力したカードで{amount}を支払ってアップグレード',
     renewsHint: '選んだプランは今から始まり、以後は新しいプランの周期と金額で自動更新されます。',
+    lifetimeEndsSubscriptionHint: '永久プランは購読のカードに一度だけ請求され、その後購読は終了して今後の決済はありません。',
     windowClosed: '決済画面が閉じられたため、アップグレードしませんでした。',
     errorTitles: {
       upgrade: 'アップグレードエラー',

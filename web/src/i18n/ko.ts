@@ -220,6 +220,7 @@ export const ko = {
       upgradedHeading: '업그레이드 완료',
       upgraded: '업그레이드가 완료되었습니다. 라이선스 키와 등록한 기기는 그대로 사용할 수 있습니다.',
       subscriptionUpgraded: '구독이 업그레이드되었습니다. 다음 결제일부터 새 요금제로 자동 결제됩니다.',
+      subscriptionBecameLifetime: '라이선스가 평생 라이선스로 바뀌었습니다. 구독은 종료되었으며 더 이상 결제되지 않습니다.',
       subscribedHeading: '구독 시작',
       subscribed: '구독이 시작되었습니다. 다음 결제일에 등록한 카드로 자동 결제됩니다.',
       nextPaymentAt: '다음 결제일',
@@ -654,6 +655,7 @@ export const ko = {
     typedCard: '새 카드 입력',
     payTypedCard: '입력한 카드로 {amount} 결제하고 업그레이드',
     renewsHint: '선택한 요금제는 지금부터 시작하며, 이후 새 요금제의 주기와 금액으로 자동 갱신됩니다.',
+    lifetimeEndsSubscriptionHint: '평생 요금제는 구독 카드로 한 번만 결제되며, 이후 구독은 종료되어 더 이상 결제되지 않습니다.',
     windowClosed: '결제창이 닫혀 업그레이드하지 않았습니다.',
     errorTitles: {
       upgrade: '업그레이드 오류',

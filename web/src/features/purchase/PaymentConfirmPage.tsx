@@ -190,7 +190,7 @@ export default function PaymentConfirmPage() {
   );
 }
 
-/** The result of a subscription started (or upgraded): its licence key and next payment. */
+/** The result of a subscription started (or upgraded, perhaps to a lifetime licence): its licence key and next payment. */
 function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscription; upgraded: boolean }) {
   const t = useT();
   const lang = useLang();
@@ -199,11 +199,15 @@ function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscri
   const next = readTime(subscription.nextPaymentAt);
   const until = readTime(subscription.paidUntil);
   const card = [subscription.cardName, subscription.cardNumber].filter(Boolean).join(' ');
+  // An upgrade to a lifetime plan ends the subscription: the licence was bought for good.
+  const becameLifetime = upgraded && subscription.status === 'ended';
   return (
     <section className="content-page content-page--narrow">
       <PageMeta title={upgraded ? c.upgradedHeading : c.subscribedHeading} />
       <h1 className="page__heading">{upgraded ? c.upgradedHeading : c.subscribedHeading}</h1>
-      <StatusLine>{upgraded ? c.subscriptionUpgraded : c.subscribed}</StatusLine>
+      <StatusLine>
+        {becameLifetime ? c.subscriptionBecameLifetime : upgraded ? c.subscriptionUpgraded : c.subscribed}
+      </StatusLine>
       <div className="card">
         <p>
           <strong>{subscription.licenseName}</strong>
@@ -221,7 +225,7 @@ function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscri
             <dt>{c.price}</dt>
             <dd>{formatPrice(subscription.price, subscription.currency, lang)}</dd>
           </div>
-          {until && (
+          {until && !becameLifetime && (
             <div>
               <dt>{c.paidUntil}</dt>
               <dd>{formatDateTime(until)}</dd>

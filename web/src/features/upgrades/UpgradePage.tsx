@@ -22,7 +22,7 @@ import { keyWindowDestination } from '../../billing/keyWindowDestination';
 import { KEY_REQUEST_TYPES, type KeyRequestType } from '../../billing/paymentMethods';
 import { payOutcome, requestPay, savePendingOrder } from '../../billing/portone';
 import { formatPrice } from '../../display/currency';
-import { durationDisplay, durationText } from '../../display/duration';
+import { durationDisplay, durationText, LIFETIME_DAYS } from '../../display/duration';
 import { featureErrorMessage, isNotFoundGoingHome, toFeatureError, type FeatureError } from '../../errors/featureError';
 import { AGREEMENTS, missingAgreement, type AgreementName } from '../../forms/fields';
 import { format } from '../../i18n/catalogues';
@@ -256,7 +256,10 @@ function Upgrade() {
     {
       name: 'agreePurchase' as const,
       label: t.purchase.purchasePolicy,
-      href: options.upgradeMethod === 'subscribe' ? paths.subscriptionPolicy() : paths.lifetimePolicy(),
+      href:
+        options.upgradeMethod === 'subscribe' && plan?.life !== LIFETIME_DAYS
+          ? paths.subscriptionPolicy()
+          : paths.lifetimePolicy(),
     },
     { name: 'agreePersonal' as const, label: t.purchase.personalInfo, href: paths.privacyPolicy() },
     { name: 'agreePrivacy' as const, label: t.purchase.privacyPolicy, href: paths.privacyPolicy() },
@@ -339,7 +342,11 @@ function Upgrade() {
                 {amount}
               </dd>
             </dl>
-            {options.upgradeMethod === 'subscribe' && <p className="hint">{t.upgrades.renewsHint}</p>}
+            {options.upgradeMethod === 'subscribe' && (
+              <p className="hint" data-testid="upgrade-cycle-hint">
+                {plan.life === LIFETIME_DAYS ? t.upgrades.lifetimeEndsSubscriptionHint : t.upgrades.renewsHint}
+              </p>
+            )}
             {ways.includes('window') && (
               <CouponBox
                 applied={coupon.applied}

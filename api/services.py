@@ -31,8 +31,8 @@ class Services(bootstrap.Services):
         return wait_for_views(self.views, self.store.name, view_names, notification_id, self.settings.view_wait_seconds)
 
 
-def get_services(request: Request) -> Services:
-    """FastAPI dependency: the app's services."""
+async def get_services(request: Request) -> Services:
+    """FastAPI dependency: the app's services (async: a plain dependency would cost each request a thread hop)."""
     services: Services = request.app.state.services
     return services
 

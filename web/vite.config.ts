@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
 /** Path prefix of every backend call; the dev server forwards it to the API. */
@@ -6,7 +7,9 @@ const API_BASE_PATH = '/web/unicornpro/v1';
 const DEV_API_TARGET = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react()],
+  // Text assets are also written gzip- and brotli-compressed, once, at build time; the API serves the smallest
+  // one the browser accepts (api/spa.py), so nothing is compressed per request.
+  plugins: [react(), compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024, logLevel: 'silent' })],
   build: {
     outDir: 'dist',
     // Maps are written for error reporting but not referenced from the served bundles.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,8 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     (dist / "assets").mkdir(parents=True)
     (dist / "index.html").write_text("<!doctype html><div id=root>shell</div>")
     (dist / "assets" / "main.js").write_text("console.log('app')")
+    (dist / "assets" / "main.js.gz").write_bytes(gzip.compress(b"console.log('app')"))
+    (dist / "assets" / "main.js.br").write_bytes(b"not really brotli")  # only its headers are checked
     tuned = settings.model_copy(update={"web_dist_dir": dist, "request_budget_seconds": 2.0})
     services = Services.build(tuned)
     application = create_app(services=services)
@@ -112,6 +115,17 @@ def test_health_says_degraded_but_stays_in_service_when_the_broker_is_unreachabl
     assert response.status_code == 200  # purchases still work: the log is the outbox
     assert response.json()["status"] == "degraded"
     assert response.json()["brokerStatus"].startswith("error")
+
+
+def test_assets_go_compressed_in_the_best_coding_the_browser_accepts(client: TestClient) -> None:
+    brotli = client.get("/assets/main.js", headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert (brotli.headers["content-encoding"], brotli.headers["vary"]) == ("br", "Accept-Encoding")
+    assert brotli.headers["content-type"].startswith("text/javascript")
+    assert "immutable" in brotli.headers["cache-control"]
+    gzipped = client.get("/assets/main.js", headers={"Accept-Encoding": "gzip, br;q=0"})
+    assert gzipped.headers["content-encoding"] == "gzip" and gzipped.text == "console.log('app')"
+    plain = client.get("/assets/main.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text == "console.log('app')"
 
 
 def test_the_web_app_is_served_with_a_fallback_for_client_routes(client: TestClient) -> None:

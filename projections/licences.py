@@ -21,7 +21,7 @@ from events.licences import (
     LicenceTransferred,
     LicenceUpgraded,
 )
-from projections.database import ViewCursor, ViewDatabase
+from projections.database import ViewCursor
 from projections.view import View
 
 
@@ -182,25 +182,27 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def licences_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
-    """An account's licences, newest first, each with its devices."""
-    with db.read() as cursor:
-        cursor.execute(
-            "SELECT * FROM licences_view WHERE account_id = %(account)s ORDER BY created_at DESC, user_licence_id",
-            {"account": str(account_id)},
-        )
-        licences = cursor.fetchall()
-        cursor.execute(
-            "SELECT d.* FROM licence_devices_view d JOIN licences_view l ON l.user_licence_id = d.user_licence_id "
-            "WHERE l.account_id = %(account)s ORDER BY d.registered_at, d.device_id",
-            {"account": str(account_id)},
-        )
-        devices = cursor.fetchall()
+def licence_rows(cursor: ViewCursor, account_id: UUID, user_licence_id: UUID | None = None) -> list[dict[str, Any]]:
+    """An account's licences (or just ``user_licence_id`` of them), newest first, each with its devices; read
+    within the caller's read, so one page's reads share one snapshot and one connection."""
+    only = " AND l.user_licence_id = %(licence)s" if user_licence_id is not None else ""
+    params = {"account": str(account_id), "licence": str(user_licence_id)}
+    cursor.execute(
+        f"SELECT * FROM licences_view l WHERE l.account_id = %(account)s{only} "
+        "ORDER BY l.created_at DESC, l.user_licence_id",
+        params,
+    )
+    licences = cursor.fetchall()
+    if not licences:
+        return []
+    cursor.execute(
+        "SELECT d.* FROM licence_devices_view d JOIN licences_view l ON l.user_licence_id = d.user_licence_id "
+        f"WHERE l.account_id = %(account)s{only} ORDER BY d.registered_at, d.device_id",
+        params,
+    )
+    devices: dict[str, list[dict[str, Any]]] = {}
+    for device in cursor.fetchall():
+        devices.setdefault(device["user_licence_id"], []).append(device)
     for licence in licences:
-        licence["devices"] = [d for d in devices if d["user_licence_id"] == licence["user_licence_id"]]
+        licence["devices"] = devices.get(licence["user_licence_id"], [])
     return licences
-
-
-def licence_of(db: ViewDatabase, account_id: UUID, user_licence_id: UUID) -> dict[str, Any] | None:
-    """One licence of an account (None when it is not theirs or does not exist)."""
-    return next((row for row in licences_of(db, account_id) if row["user_licence_id"] == str(user_licence_id)), None)

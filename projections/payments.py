@@ -230,18 +230,25 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
-    """An account's payment records, newest first (orders never paid are left out)."""
-    with db.read() as cursor:
-        cursor.execute(
-            "SELECT * FROM payments_view WHERE account_id = %(account)s AND state <> 'ordered' "
-            "ORDER BY ordered_at DESC, merchant_uid",
-            {"account": str(account_id)},
-        )
-        rows = cursor.fetchall()
+def payment_rows(cursor: ViewCursor, account_id: UUID, user_licence_id: UUID | None = None) -> list[dict[str, Any]]:
+    """An account's payment records (or those of one of its licences), newest first, orders never paid left
+    out; read within the caller's read."""
+    only = " AND user_licence_id = %(licence)s" if user_licence_id is not None else ""
+    cursor.execute(
+        f"SELECT * FROM payments_view WHERE account_id = %(account)s AND state <> 'ordered'{only} "
+        "ORDER BY ordered_at DESC, merchant_uid",
+        {"account": str(account_id), "licence": str(user_licence_id)},
+    )
+    rows = cursor.fetchall()
     for row in rows:
         _decode(row)
     return rows
+
+
+def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
+    """An account's payment records, newest first (orders never paid are left out)."""
+    with db.read() as cursor:
+        return payment_rows(cursor, account_id)
 
 
 def payment_of(db: ViewDatabase, account_id: UUID, merchant_uid: str) -> dict[str, Any] | None:

@@ -194,11 +194,10 @@ def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id:
         return cursor.fetchone()
 
 
-def subscriptions_of(db: ViewDatabase, account_id: UUID) -> dict[str, dict[str, Any]]:
-    """The account's subscriptions, keyed by the user licence they keep alive."""
-    with db.read() as cursor:
-        cursor.execute("SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)})
-        return {row["user_licence_id"]: row for row in cursor.fetchall()}
+def subscription_rows(cursor: ViewCursor, account_id: UUID) -> dict[str, dict[str, Any]]:
+    """The account's subscriptions, keyed by the user licence they keep alive; read within the caller's read."""
+    cursor.execute("SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)})
+    return {row["user_licence_id"]: row for row in cursor.fetchall()}
 
 
 def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime, *, life: int) -> list[dict[str, Any]]:

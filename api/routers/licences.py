@@ -28,9 +28,9 @@ from domain.licences.management import (
 )
 from domain.pricing.quotes import quote_price
 from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions, with_subscription
-from projections.licences import licence_of, licences_of
-from projections.payments import payments_of
-from projections.subscriptions import subscriptions_of
+from projections.licences import licence_rows
+from projections.payments import payment_rows
+from projections.subscriptions import subscription_rows
 
 router = APIRouter(prefix="/purchasable-licenses", tags=["licences"])
 
@@ -268,27 +268,24 @@ class UserLicenceDetailOut(UserLicenceOut):
 @mine.get("/mine", response_model=list[UserLicenceOut])
 def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
     """The caller's licences, newest first."""
-    subscriptions = subscriptions_of(services.views, caller.account_id)
+    with services.views.read() as cursor:  # one snapshot, one connection
+        subscriptions = subscription_rows(cursor, caller.account_id)
+        rows = licence_rows(cursor, caller.account_id)
     now = services.clock.now()
-    return [
-        UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]), services.catalogue, now)
-        for row in licences_of(services.views, caller.account_id)
-    ]
+    return [UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]), services.catalogue, now) for row in rows]
 
 
 @mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut, responses=errors(ErrorCode.NOT_FOUND))
 def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
     """One of the caller's licences with its payments (404 when not theirs)."""
-    row = licence_of(services.views, caller.account_id, user_license_id)
-    if row is None:
+    with services.views.read() as cursor:  # one snapshot, one connection
+        found = licence_rows(cursor, caller.account_id, user_license_id)
+        records = payment_rows(cursor, caller.account_id, user_license_id) if found else []
+        subscription = subscription_rows(cursor, caller.account_id).get(str(user_license_id)) if found else None
+    if not found:
         raise DomainError(ErrorCode.NOT_FOUND)
-    payments = [
-        PaymentRecord.of(record)
-        for record in payments_of(services.views, caller.account_id)
-        if record["user_licence_id"] == str(user_license_id)
-    ]
-    subscription = subscriptions_of(services.views, caller.account_id).get(str(user_license_id))
-    summary = UserLicenceOut.of(row, subscription, services.catalogue, services.clock.now())
+    payments = [PaymentRecord.of(record) for record in records]
+    summary = UserLicenceOut.of(found[0], subscription, services.catalogue, services.clock.now())
     # Licences bought in Apple's store are not upgraded here (spec: any payment with an Apple transaction id).
     apple = any(record.apple_transaction_id for record in payments)
     return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=apple)

@@ -16,11 +16,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import reads
+from bench import reads, renewals
 from bench.harness import Result, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
-BENCHMARKS: dict[str, Benchmark] = {"reads": reads.run}
+BENCHMARKS: dict[str, Benchmark] = {"reads": reads.run, "renewals": renewals.run}
 
 
 def compare(first: Path, second: Path) -> str:

@@ -1,0 +1,142 @@
+"""Renewals with real workers: subscriptions due at once, charged through the PortOne sandbox by the Celery workers
+the stack runs, first with the sandbox answering each charge after 300 ms (as a real gateway does), then at once.
+
+Targets (absolute, so the target is printed as the baseline): ≥ 200 renewals/s with the latency, ≥ 500/s without,
+and the time per renewal flat (within ±20%) as the number due grows. The stack runs its worker with a thread pool
+(``WORKER_POOL=threads``, ``WORKER_CONCURRENCY``), since a renewal mostly waits for the gateway.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+from celery import Celery
+
+from bench.harness import Result
+from tests.faults.stack import V1, Stack, until
+from tests.integration.purchases.desk import GOOD_CARD
+
+ADMIN_TOKEN = "bench-admin"  # noqa: S105 - the benchmark stack's own test-harness token
+PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own subscriber
+REDIS_DB = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+COUNTS = tuple(int(item) for item in os.environ.get("BENCH_RENEWAL_COUNTS", "1000").split(","))
+CONCURRENCY = os.environ.get("BENCH_WORKER_CONCURRENCY", "64")
+GATEWAY_LATENCY = 0.3
+CHARGE_PATH = "/subscribe/payments/again"
+
+
+class Subscriber:
+    """One account holding many monthly subscriptions, all paid with one billing key."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.http = httpx.Client(timeout=60)
+        email = "renewals@example.com"
+        self.http.post(f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"})
+        login = self.http.post(f"{stack.api_url}{V1}/auth/login", json={"email": email, "pw": PASSWORD})
+        self.headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
+        first = self.post(
+            "/payments/licenses/subscribe/new/new-billingkey",
+            {"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
+        )
+        assert first["status"] == "active", first
+        wallet = self.http.get(f"{stack.api_url}{V1}/billingkeys", headers=self.headers).json()
+        self.key = wallet["billingkeys"][0]["billingkeyId"]
+        self.count = 1
+
+    def post(self, path: str, body: dict[str, object]) -> dict[str, object]:
+        answer = self.http.post(f"{self.stack.api_url}{V1}{path}", json=body, headers=self.headers)
+        answer.raise_for_status()
+        result: dict[str, object] = answer.json()
+        return result
+
+    def subscribe_until(self, total: int) -> None:
+        """Start monthly subscriptions (16 at a time) until the account holds ``total``."""
+        body = {"licenseId": 111, "countryCode": "KR", "billingkeyId": self.key}
+        with ThreadPoolExecutor(16) as pool:
+            list(pool.map(lambda _: self.post("/payments/licenses/subscribe/new", body), range(total - self.count)))
+        self.count = total
+
+    def a_month_passes(self) -> None:
+        """Every process's clock moves 30 days on."""
+        moved = self.http.post(
+            f"{self.stack.api_url}{V1}/test-harness/clock/advance",
+            headers={"X-Admin-Token": ADMIN_TOKEN},
+            json={"days": 30},
+        )
+        moved.raise_for_status()
+
+
+def _charges(stack: Stack) -> int:
+    """Paid billing-key charges the sandbox has made so far."""
+    with sqlite3.connect(stack.var_dir / "portone-sandbox.sqlite3", timeout=30) as db:
+        (count,) = db.execute(
+            "SELECT count(*) FROM payments WHERE json_extract(data, '$.status') = 'paid' "
+            "AND json_extract(data, '$.customer_uid') IS NOT NULL"
+        ).fetchone()
+    return int(count)
+
+
+def _renewal_round(stack: Stack, subscriber: Subscriber, beat: Celery, latency: float) -> float:
+    """Seconds from asking for the renewal pass until every subscription's renewal is charged."""
+    httpx.post(
+        f"{stack.sandbox_url}/sandbox/faults", json={"latency_seconds": latency, "path_prefix": CHARGE_PATH}
+    ).raise_for_status()
+    before = _charges(stack)
+    subscriber.a_month_passes()
+    started = time.monotonic()
+    beat.send_task("subscriptions.renew_due", queue="storefront")
+    until(lambda: _charges(stack) - before >= subscriber.count, "every renewal is charged", seconds=1800)
+    return time.monotonic() - started
+
+
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
+    """For each count of due subscriptions: a renewal round with the gateway's latency, then one without."""
+    del seconds, connections  # a renewal round runs until every renewal is charged
+    import redis
+
+    redis.Redis.from_url(REDIS_DB).flushdb()
+    values = {
+        **env,
+        "REDIS_URL": REDIS_DB,
+        "TEST_CLOCK": "1",
+        "TEST_ADMIN_TOKEN": ADMIN_TOKEN,
+        "WORKER_POOL": "threads",
+        "WORKER_CONCURRENCY": CONCURRENCY,
+    }
+    results = []
+    with tempfile.TemporaryDirectory(prefix="bench-renewals-") as tmp:
+        stack = Stack(Path(tmp) / "var", **values)
+        beat = Celery(broker=REDIS_DB)
+        try:
+            stack.wait_until_healthy()
+            subscriber = Subscriber(stack)
+            per_renewal: list[float] = []
+            for count in COUNTS:
+                started = time.monotonic()
+                subscriber.subscribe_until(count)
+                print(f"  {count} subscriptions started in {time.monotonic() - started:.0f} s", flush=True)
+                slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY)
+                fast = _renewal_round(stack, subscriber, beat, 0.0)
+                per_renewal.append(fast / count)
+                results += [
+                    Result(f"renewals/s, {count} due, gateway 300 ms", store, "renewals/s", count / slow, 200.0, 1.0,
+                           note=f"{count} in {slow:.1f} s; baseline = target"),
+                    Result(f"renewals/s, {count} due, no latency", store, "renewals/s", count / fast, 500.0, 1.0,
+                           note=f"{count} in {fast:.1f} s; baseline = target"),
+                ]  # fmt: skip
+            if len(per_renewal) > 1:
+                results.append(
+                    Result(f"time per renewal, {COUNTS[-1]} vs {COUNTS[0]} due", store, "ms",
+                           per_renewal[-1] * 1000, per_renewal[0] * 1000, 1.2, higher_is_better=False)
+                )  # fmt: skip
+        finally:
+            beat.close()
+            stack.stop()
+    return results

@@ -16,11 +16,17 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import reads, renewals
+from bench import lag, purchases, reads, rebuild, renewals
 from bench.harness import Result, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
-BENCHMARKS: dict[str, Benchmark] = {"reads": reads.run, "renewals": renewals.run}
+BENCHMARKS: dict[str, Benchmark] = {
+    "reads": reads.run,
+    "purchases": purchases.run,
+    "rebuild": rebuild.run,
+    "lag": lag.run,
+    "renewals": renewals.run,
+}
 
 
 def compare(first: Path, second: Path) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from eventsourcing.persistence import Notification
@@ -94,17 +94,31 @@ def follow(
                 close()
 
 
-def process_until(log_app: EventLog, processor: Processor, target: int) -> None:
-    """Feed ``processor`` every event after its position up to ``target``, then return (no waiting)."""
+def process_until(
+    log_app: EventLog, processor: Processor, target: int, progressed: Callable[[int], None] | None = None
+) -> None:
+    """Feed ``processor`` every event after its position up to ``target``, then return (no waiting).
+
+    A processor that can take a batch (``process_batch``: the events and their ids, applied with the position
+    in one transaction) gets up to BATCH_SIZE events at a time, which is what makes a rebuild fast; the others
+    get one event at a time. ``progressed`` is told how many events each step applied (a progress bar)."""
     previous = processor.position()
+    batched = getattr(processor, "process_batch", None)
     while previous < target:
         batch = log_app.recorder.select_notifications(start=previous + 1, limit=BATCH_SIZE, stop=target)
         if not batch:
             return
         try:
-            for notification in batch:
-                processor.process(log_app.mapper.to_domain_event(notification), notification.id, previous)
-                previous = notification.id
+            if batched is not None:
+                batched([(log_app.mapper.to_domain_event(item), item.id) for item in batch], previous)
+                previous = batch[-1].id
+            else:
+                for notification in batch:
+                    processor.process(log_app.mapper.to_domain_event(notification), notification.id, previous)
+                    previous = notification.id
         except PositionMovedError:
             log.info("%s: position moved underneath us, resuming from the stored one", processor.name)
             previous = processor.position()
+            continue
+        if progressed is not None:
+            progressed(len(batch))

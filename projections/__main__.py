@@ -11,6 +11,10 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from contextlib import ExitStack
+
+from tqdm import tqdm
 
 from bootstrap import Services
 from bootstrap.audit import open_audit
@@ -39,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "rebuild":
             projector.rebuild(args.views)
             if not args.no_catch_up:
-                projector.catch_up(args.views)
+                with ExitStack() as bars:
+                    projector.catch_up(args.views, lambda view, total: _bar(bars, view, total))
             print(f"rebuilt {', '.join(args.views) or 'all views'} up to {log_app.max_notification_id()}")
             return 0
         if args.command == "status":
@@ -63,6 +68,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         services.close()
+
+
+def _bar(bars: ExitStack, view: str, total: int) -> Callable[[int], None]:
+    """A progress bar on stderr for one view's replay (events applied of ``total``)."""
+    bar = bars.enter_context(tqdm(total=total, desc=view, unit="event", unit_scale=True, file=sys.stderr))
+
+    def applied(count: int) -> None:
+        bar.update(count)
+
+    return applied
 
 
 def _follow_tree(audit: Audit, stop: threading.Event) -> None:

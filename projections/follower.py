@@ -4,6 +4,7 @@ together."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from events.database import ViewCursor, ViewDatabase
@@ -55,6 +56,14 @@ class ViewProcessor:
         with self._db.transaction() as cursor:
             advance(cursor, self.name, self._application_name, previous, notification_id)
             self.view.apply(event, cursor)
+
+    def process_batch(self, items: Sequence[tuple[Any, int]], previous: int) -> None:
+        """Apply several events in log order and move the position past the last, in one transaction (a rebuild
+        catching up): exactly once still, because rows and position commit or roll back together."""
+        with self._db.transaction() as cursor:
+            advance(cursor, self.name, self._application_name, previous, items[-1][1])
+            for event, _notification_id in items:
+                self.view.apply(event, cursor)
 
     def drop_and_reset(self) -> None:
         """Empty the view and put it back at the start of the log."""

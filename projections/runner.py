@@ -30,6 +30,9 @@ from projections.view import View
 
 log = logging.getLogger(__name__)
 
+# Given a view's name and how many events it has to apply, the callback to tell how many it applied.
+ProgressFactory = Callable[[str, int], Callable[[int], None]]
+
 FIRST_RETRY_SECONDS = 0.5
 LONGEST_RETRY_SECONDS = 30.0
 # The database could not be reached, or dropped the connection: it will be back, so retry soon.
@@ -212,8 +215,11 @@ class Projector:
             self.processors[name].setup()
             self.processors[name].drop_and_reset()
 
-    def catch_up(self, names: Sequence[str] = ()) -> None:
-        """Process everything recorded so far, then return."""
+    def catch_up(self, names: Sequence[str] = (), progress: ProgressFactory | None = None) -> None:
+        """Process everything recorded so far, then return; with ``progress``, each view reports how far it got
+        (``progress(view name, events to apply)`` gives the callback told how many were applied)."""
         target = self._log.max_notification_id()
         for name in names or list(self.processors):
-            process_until(self._log, self.processors[name], target)
+            processor = self.processors[name]
+            progressed = progress(name, max(target - processor.position(), 0)) if progress else None
+            process_until(self._log, processor, target, progressed)

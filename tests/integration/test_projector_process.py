@@ -8,13 +8,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
+from events.accounts import AccountRegistered
+from events.database import ViewCursor
 from events.transparency import TransparencyLog, read_log
+from projections.accounts import AccountsView
 from projections.database import open_view_database
+from projections.runner import Projector
 from projections.tracking import positions, wait_for_views
 from tests.support import register
 
@@ -110,7 +115,7 @@ def _transparency_log_reaches_the_head_once_per_event(settings: Settings, store:
 
 def test_rebuild_from_scratch_replays_the_whole_log_into_an_identical_view(settings: Settings) -> None:
     store = Storefront(settings.event_store_env)
-    emails = [f"rebuild{i}@example.com" for i in range(30)]
+    emails = [f"rebuild{i}@example.com" for i in range(250)]  # more events than one batch of the replay
     for email in emails:
         register(store, email)
     run = subprocess.run(
@@ -118,6 +123,8 @@ def test_rebuild_from_scratch_replays_the_whole_log_into_an_identical_view(setti
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
     assert b"rebuilt all views" in run.stdout
+    head = store.max_notification_id()
+    assert b"accounts: 100%" in run.stderr and f"{head}/{head}".encode() in run.stderr  # the progress bar
     assert _emails_in_view(settings) == sorted(emails)
 
     db = open_view_database(settings.view_store_env)
@@ -130,4 +137,51 @@ def test_rebuild_from_scratch_replays_the_whole_log_into_an_identical_view(setti
     )  # fmt: skip
     assert again.returncode == 0
     assert _emails_in_view(settings) == sorted(emails)
+    store.close()
+
+
+class FailsOnce(AccountsView):
+    """The accounts view, failing once on the ``at``-th registration it is given (a crash in mid-batch)."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.seen = 0
+
+    def apply(self, event: Any, cursor: ViewCursor) -> None:
+        if isinstance(event, AccountRegistered):
+            self.seen += 1
+            if self.seen == self.at:
+                raise RuntimeError("the view fell over in the middle of a batch")
+        super().apply(event, cursor)
+
+
+def test_a_rebuild_that_fails_in_mid_batch_keeps_none_of_that_batch_and_then_applies_each_event_once(
+    settings: Settings,
+) -> None:
+    store = Storefront(settings.event_store_env)
+    emails = [f"batch{i}@example.com" for i in range(450)]
+    for email in emails:
+        register(store, email)
+    db = open_view_database(settings.view_store_env)
+    view = FailsOnce(at=300)
+    projector = Projector(store, db, [view])
+    projector.setup()
+    projector.rebuild([])
+
+    with pytest.raises(RuntimeError, match="middle of a batch"):
+        projector.catch_up()
+
+    stopped_at = positions(db, store.name)["accounts"]
+    registered_before = sum(
+        1
+        for notification in store.recorder.select_notifications(start=1, limit=max(stopped_at, 1), stop=stopped_at)
+        if notification.topic == AccountRegistered.TOPIC
+    )
+    assert 0 < stopped_at < store.max_notification_id()
+    assert _view_count(settings) == registered_before < 300  # the failing batch left no row behind
+    projector.catch_up()  # the cause is gone: the same batch again, and the rest
+    assert _emails_in_view(settings) == sorted(emails)
+    assert positions(db, store.name)["accounts"] == store.max_notification_id()
+    print(f"rebuild stopped at {stopped_at} by a failure in mid-batch, then finished: {len(emails)} rows, once each")
+    db.close()
     store.close()

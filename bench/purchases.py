@@ -1,0 +1,135 @@
+"""Whole purchases over HTTP (order, the sandbox's card window, confirm) by 8 buyers at once, against bare
+eventsourcing saves of a three-event aggregate, one transaction each, by 8 threads on the same kind of store.
+
+A purchase needs two transactions (the order, then the confirm that pays, grants and records together), so half
+of the bare save rate is its ceiling; the target is ≥ 0.25. Read-your-writes stays on: each confirm waits until
+the views show what it wrote, as the browser's next page expects.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from uuid import UUID
+
+import httpx
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+
+from bench.harness import Result
+from tests.conftest import make_settings
+from tests.faults.stack import V1, Stack
+
+BUYERS = 8
+
+
+class Order(Aggregate):
+    """Three events, as a paid order records: ordered, paid, granted."""
+
+    @event("Ordered")
+    def __init__(self, merchant_uid: str, amount: int) -> None:
+        self.merchant_uid = merchant_uid
+        self.amount = amount
+        self.state = "ordered"
+
+    @event("Paid")
+    def pay(self, imp_uid: str) -> None:
+        self.imp_uid = imp_uid
+        self.state = "paid"
+
+    @event("Granted")
+    def grant(self, licence_key: str) -> None:
+        self.licence_key = licence_key
+
+
+class BareSaves(Application[UUID]):
+    """Nothing but saves of orders."""
+
+    name = "BenchBareSaves"
+
+
+def _in_threads(seconds: int, work: Callable[[int, int], None]) -> int:
+    """Run ``work(thread number, round)`` in BUYERS threads for ``seconds``; how many rounds finished."""
+    done = [0] * BUYERS
+    deadline = time.monotonic() + seconds
+
+    def loop(number: int) -> None:
+        while time.monotonic() < deadline:
+            work(number, done[number])
+            done[number] += 1
+
+    threads = [threading.Thread(target=loop, args=(number,)) for number in range(BUYERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(done)
+
+
+def bare_saves_per_second(env: dict[str, str], folder: Path, seconds: int) -> float:
+    """Three-event aggregates saved per second, one transaction each, by BUYERS threads."""
+    settings = make_settings(folder, **env)
+    store_env = dict(settings.event_store_env)
+    if "SQLITE_DBNAME" in store_env:
+        store_env["SQLITE_DBNAME"] = str(folder / "bare-events.sqlite3")
+    app = BareSaves(env={**store_env, "CREATE_TABLE": "y"})
+
+    def save(number: int, round_number: int) -> None:
+        order = Order(f"bare-{number}-{round_number}", 24360)
+        order.pay(f"imp-{number}-{round_number}")
+        order.grant("KEY")
+        app.save(order)
+
+    started = time.monotonic()
+    saved = _in_threads(seconds, save)
+    rate = saved / (time.monotonic() - started)
+    app.close()
+    return rate
+
+
+def purchases_per_second(stack: Stack, seconds: int) -> float:
+    """Guest purchases (order, window, confirm) per second by BUYERS buyers."""
+    clients = [httpx.Client(timeout=60) for _ in range(BUYERS)]
+
+    def buy(number: int, round_number: int) -> None:
+        http = clients[number]
+        email = f"buyer{number}-{round_number}@example.com"
+        order = http.post(
+            f"{stack.api_url}{V1}/payments/licenses/new",
+            json={"licenseId": 121, "countryCode": "KR", "paymentMethod": "creditCard", "email": email},
+        ).json()
+        window = {"pg": order["pg"], "pay_method": order["payMethod"], "merchant_uid": order["merchantUid"]}
+        window |= {"name": order["name"], "amount": order["amount"], "currency": order["currency"]}
+        window |= {"buyer_email": email, "card_number": "4111111111111111"}
+        paid = http.post(f"{stack.sandbox_url}/sandbox/checkout", json=window).json()
+        confirmed = http.post(
+            f"{stack.api_url}{V1}/payments/licenses/new/confirm",
+            json={"impUid": paid["imp_uid"], "merchantUid": order["merchantUid"]},
+        )
+        confirmed.raise_for_status()
+        assert confirmed.json()["state"] == "paid"
+
+    buy(0, -1)  # warm up
+    started = time.monotonic()
+    bought = _in_threads(seconds, buy)
+    rate = bought / (time.monotonic() - started)
+    for client in clients:
+        client.close()
+    return rate
+
+
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
+    """Purchases per second through the stack, and the bare save rate on the same store."""
+    del connections  # BUYERS buyers, as the issue measured
+    with tempfile.TemporaryDirectory(prefix="bench-purchases-") as tmp:
+        baseline = bare_saves_per_second(env, Path(tmp), seconds)
+        stack = Stack(Path(tmp) / "var", **env)
+        try:
+            stack.wait_until_healthy()
+            ours = purchases_per_second(stack, seconds)
+        finally:
+            stack.stop()
+    return [Result("whole purchases/s (8 buyers)", store, "per s", ours, baseline, 0.25, note="baseline: bare saves/s")]

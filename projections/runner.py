@@ -35,6 +35,8 @@ ProgressFactory = Callable[[str, int], Callable[[int], None]]
 
 FIRST_RETRY_SECONDS = 0.5
 LONGEST_RETRY_SECONDS = 30.0
+# How long a view's position may stay before events it did not use (they write nothing) before it is moved on.
+FLUSH_SECONDS = 0.02
 # The database could not be reached, or dropped the connection: it will be back, so retry soon.
 OUTAGES: tuple[type[BaseException], ...] = (
     persistence.OperationalError,
@@ -197,10 +199,20 @@ class Projector:
             threading.Thread(target=self._follow, args=(processor, stop), name=f"view-{name}")
             for name, processor in self.processors.items()
         ]
+        threads.append(threading.Thread(target=self._flush, args=(stop,), name="view-positions"))
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
+
+    def _flush(self, stop: threading.Event) -> None:
+        """Move each view's position past the events it did not use once they have waited FLUSH_SECONDS."""
+        while not stop.wait(FLUSH_SECONDS / 2):
+            for processor in self.processors.values():
+                try:
+                    processor.flush(FLUSH_SECONDS)
+                except Exception:  # the database is away: the view's own follower reports the stall
+                    log.debug("could not move %s past the events it did not use", processor.name)
 
     def _follow(self, processor: ViewProcessor, stop: threading.Event) -> None:
         keep_following(self._log, processor, stop, self._poll_interval, self._stalls)
@@ -223,3 +235,4 @@ class Projector:
             processor = self.processors[name]
             progressed = progress(name, max(target - processor.position(), 0)) if progress else None
             process_until(self._log, processor, target, progressed)
+            processor.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -27,3 +28,12 @@ class View(ABC):
     @abstractmethod
     def apply(self, event: Any, cursor: ViewCursor) -> None:
         """Change the rows for one event (ignore events this view does not use)."""
+
+    def uses(self, event_type: type) -> bool:
+        """Does ``apply`` do anything with events of this type? A view whose ``apply`` is a
+        ``singledispatchmethod`` says so by what it registered; any other ``apply`` is taken to use every event."""
+        method = inspect.getattr_static(type(self), "apply")
+        dispatcher = getattr(method, "dispatcher", None)
+        if dispatcher is None:
+            return True
+        return bool(dispatcher.dispatch(event_type) is not dispatcher.dispatch(object))

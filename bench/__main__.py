@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import lag, purchases, reads, rebuild, renewals
+from bench import lag, lighthouse, purchases, reads, rebuild, renewals
 from bench.harness import Result, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
@@ -26,6 +26,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "rebuild": rebuild.run,
     "lag": lag.run,
     "renewals": renewals.run,
+    "lighthouse": lighthouse.run,
 }
 
 

@@ -1,7 +1,7 @@
 """Links support opens a report's images with: time-limited, and never guessable.
 
 An S3 bucket signs its own (a presigned GET). Files of the embedded default are served by the API at
-``/reports/images/{key}?expires=&signature=``, the signature an HMAC-SHA256 of key and expiry with the server's
+``/web/unicornpro/v1/reports/images/{key}?expires=&signature=``, the signature an HMAC-SHA256 of key and expiry with the server's
 secret, so a link works until it expires and cannot be made for another image.
 """
 
@@ -16,7 +16,7 @@ from domain.errors import DomainError, ErrorCode
 from domain.ports import ObjectStore
 
 LINK_LIFETIME = timedelta(days=7)
-IMAGES_PATH = "/reports/images"
+IMAGES_PATH = "/web/unicornpro/v1/reports/images"
 REPORT_KEY_PREFIX = "reports/"
 
 
@@ -26,7 +26,7 @@ def image_signature(secret: str, key: str, expires: int) -> str:
 
 
 def image_link(
-    objects: ObjectStore, key: str, *, api_base_url: str, secret: str, now: datetime, lifetime: timedelta
+    objects: ObjectStore, key: str, *, site_url: str, secret: str, now: datetime, lifetime: timedelta
 ) -> str:
     """Where support opens a report's image: the store's own link, else a signed link to the API."""
     direct = objects.link(key, lifetime)
@@ -34,7 +34,7 @@ def image_link(
         return direct
     expires = int((now + lifetime).timestamp())
     query = urlencode({"expires": expires, "signature": image_signature(secret, key, expires)})
-    return f"{api_base_url.rstrip('/')}{IMAGES_PATH}/{quote(key)}?{query}"
+    return f"{site_url.rstrip('/')}{IMAGES_PATH}/{quote(key)}?{query}"
 
 
 def check_image_link(secret: str, key: str, expires: int, signature: str, now: datetime) -> None:

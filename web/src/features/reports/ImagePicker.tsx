@@ -21,35 +21,38 @@ export function ImagePicker({
   onRemove: (id: number) => void;
 }) {
   const t = useT();
-  const inputId = useId();
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
+  const headingId = useId();
+  const hintId = `${headingId}-hint`;
+  const errorId = `${headingId}-error`;
   const input = useRef<HTMLInputElement>(null);
   const full = images.length >= MAX_IMAGES;
   return (
-    <div className="field report-images">
-      <label htmlFor={inputId} className="field__label">
+    <div className="field report-images" role="group" aria-labelledby={headingId}>
+      <p id={headingId} className="field__label">
         {t.report.images}
-      </label>
+      </p>
       <p id={hintId} className="field__hint">
         {t.report.imagesHint}
       </p>
-      <input
-        ref={input}
-        id={inputId}
-        className="report-images__input"
-        type="file"
-        accept="image/jpeg,image/png,image/gif"
-        multiple
-        disabled={checking || full}
-        aria-describedby={[hintId, error ? errorId : ''].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => {
-          const files = Array.from(event.target.files ?? []);
-          event.target.value = '';
-          if (files.length > 0) onAdd(files);
-        }}
-      />
+      {/* The browser's own file control would show its own words; this button shows ours. */}
+      <label className={`button button--secondary report-images__add${checking || full ? ' is-disabled' : ''}`}>
+        <input
+          ref={input}
+          className="visually-hidden"
+          type="file"
+          accept="image/jpeg,image/png,image/gif"
+          multiple
+          disabled={checking || full}
+          aria-describedby={[hintId, error ? errorId : ''].filter(Boolean).join(' ')}
+          aria-invalid={error ? true : undefined}
+          onChange={(event) => {
+            const files = Array.from(event.target.files ?? []);
+            event.target.value = '';
+            if (files.length > 0) onAdd(files);
+          }}
+        />
+        {t.report.addImages}
+      </label>
       {checking && <StatusLine>{t.report.checkingImages}</StatusLine>}
       <FieldError id={errorId}>{error}</FieldError>
       {images.length > 0 && (

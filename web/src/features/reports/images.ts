@@ -21,7 +21,7 @@ export function looksLikeImage(head: Uint8Array): boolean {
 /** The problem with a file the browser can see, or undefined: too big, or not a jpg, png or gif. */
 export async function browserImageProblem(file: Blob): Promise<ImageErrorCode | undefined> {
   if (file.size > MAX_IMAGE_BYTES) return IMAGE_ERRORS.size;
-  const head = new Uint8Array(await readBytes(file.slice(0, 8)));
+  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
   return looksLikeImage(head) ? undefined : IMAGE_ERRORS.type;
 }
 
@@ -37,14 +37,5 @@ export function previewUrl(file: Blob): Promise<string> {
     reader.onload = () => resolve(String(reader.result));
     reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
     reader.readAsDataURL(file);
-  });
-}
-
-function readBytes(blob: Blob): Promise<ArrayBuffer> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as ArrayBuffer);
-    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
-    reader.readAsArrayBuffer(blob);
   });
 }

@@ -1,8 +1,8 @@
 """Links support opens a report's images with: time-limited, and never guessable.
 
 An S3 bucket signs its own (a presigned GET). Files of the embedded default are served by the API at
-``/web/unicornpro/v1/reports/images/{key}?expires=&signature=``, the signature an HMAC-SHA256 of key and expiry with the server's
-secret, so a link works until it expires and cannot be made for another image.
+``/web/unicornpro/v1/reports/images/{key}?expires=&signature=``, the signature an HMAC-SHA256 of key and expiry
+with the server's secret, so a link works until it expires and cannot be made for another image.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import redirect_stdout
@@ -48,7 +49,8 @@ S3_CREDENTIALS = {"S3_ACCESS_KEY_ID": "reports-test", "S3_SECRET_ACCESS_KEY": "r
 
 @pytest.fixture(scope="session")
 def s3_endpoint() -> Iterator[str]:
-    """moto's S3 server on a free port, for the whole session."""
+    """moto's S3 server on a free port, for the whole session (its per-request log kept quiet)."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()

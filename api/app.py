@@ -21,6 +21,7 @@ from api.routers import (
     licences,
     operator,
     payments,
+    reports,
     subscriptions,
     test_harness,
     upgrades,
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(coupons.banners)
     api.include_router(upgrades.options)
     api.include_router(upgrades.router)
+    api.include_router(reports.router)
     if settings.test_admin_token:
         api.include_router(test_harness.router)
         api.include_router(admin.router)

@@ -17,6 +17,7 @@ from api.language import request_language
 from api.schemas import CamelModel
 from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
 from domain.payments.gateway import GatewayUnreachableError
+from domain.ports import ObjectStoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,10 @@ async def _gateway_unreachable(request: Request, exc: Exception) -> JSONResponse
     return error_response(request, ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503)
 
 
-# The database did not answer (restarting, unreachable, a pool with no connection to give): the write,
-# if any, did not commit, so the caller may try again.
+# The database or the object store did not answer (restarting, unreachable, a pool with no connection to
+# give): the write, if any, did not commit, so the caller may try again.
 STORE_UNAVAILABLE = (
+    ObjectStoreUnavailableError,
     eventsourcing.persistence.OperationalError,
     eventsourcing.persistence.InterfaceError,
     psycopg.OperationalError,

@@ -1,4 +1,4 @@
-"""Rate limits on login and on requests that send mail (-4 with HTTP 429).
+"""Rate limits on login, on requests that send mail, and on reports (-4 with HTTP 429).
 
 Counters live in the storage the bootstrap chose: Redis when REDIS_URL is set (shared
 by every API process), memory otherwise. Each action is limited per address and per client.
@@ -18,6 +18,11 @@ LOGIN_PER_ADDRESS = parse("10 per 10 minutes")
 LOGIN_PER_CLIENT = parse("30 per 10 minutes")
 MAIL_PER_ADDRESS = parse("5 per hour")
 MAIL_PER_CLIENT = parse("20 per hour")
+# A report is a person's; a client (one address behind the proxy) may be an office or a school.
+REPORT_PER_ADDRESS = parse("5 per hour")
+REPORT_PER_CLIENT = parse("20 per hour")
+# The form checks each image as it is added: five a report, with room for replaced ones.
+IMAGE_CHECK_PER_CLIENT = parse("100 per hour")
 
 
 class RateLimiter:
@@ -39,9 +44,8 @@ class RateLimiter:
         per_client: RateLimitItem,
     ) -> None:
         """Count an attempt for the address and the client; -4 when either is over its limit."""
-        client = request.client.host if request.client else "unknown"
         address_ok = self.hit(per_address, f"{action}:address", normalise_email(address))
-        client_ok = self.hit(per_client, f"{action}:client", client)
+        client_ok = self.hit(per_client, f"{action}:client", _client(request))
         if not (address_ok and client_ok):
             raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
 
@@ -56,3 +60,20 @@ class RateLimiter:
     def password_check(self, request: Request, account: str) -> None:
         """Limit password checks of a logged-in account (same budget as logins)."""
         self.check_address_and_client(request, "check-password", account, LOGIN_PER_ADDRESS, LOGIN_PER_CLIENT)
+
+    def report(self, request: Request, reporter: str | None) -> None:
+        """Limit reports per client, and per sender (their email, else their account) when one is known."""
+        if reporter is None:
+            if not self.hit(REPORT_PER_CLIENT, "report:client", _client(request)):
+                raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "report")
+            return
+        self.check_address_and_client(request, "report", reporter, REPORT_PER_ADDRESS, REPORT_PER_CLIENT)
+
+    def image_check(self, request: Request) -> None:
+        """Limit the report form's image checks per client (each one decodes an image)."""
+        if not self.hit(IMAGE_CHECK_PER_CLIENT, "image-check:client", _client(request)):
+            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "image check")
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"

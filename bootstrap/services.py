@@ -14,12 +14,14 @@ from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.clock import Clock
 from domain.payments.gateway import PaymentGateway
 from domain.ports import Mailer, ObjectStore, PasswordHasher
+from domain.reports.filters import FilterCatalogues, load_filter_catalogues
 from domain.store import Storefront
 from integrations.mail import mailer_from_settings
 from integrations.object_store import FileObjectStore
 from integrations.passwords import Argon2Hasher
 from integrations.portone.client import PortOneClient
 from integrations.portone.gateway import PortOneGateway
+from integrations.s3_object_store import S3ObjectStore
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
 from projections.follower import ViewProcessor
@@ -42,6 +44,7 @@ class Services:
     mailer: Mailer
     hasher: PasswordHasher
     catalogue: Catalogue
+    filters: FilterCatalogues
     rate_limits: Storage
     objects: ObjectStore
 
@@ -73,8 +76,9 @@ class Services:
             mailer=mailer or mailer_from_settings(settings),
             hasher=hasher or Argon2Hasher(),
             catalogue=load_catalogue(),
+            filters=load_filter_catalogues(),
             rate_limits=rate_limit_storage(settings),
-            objects=FileObjectStore(settings.var_dir / "objects"),
+            objects=object_store(settings),
         )
 
     def close(self) -> None:
@@ -94,6 +98,19 @@ def portone_gateway(settings: Settings) -> PortOneGateway:
         timeout=settings.portone_timeout_seconds,
     )
     return PortOneGateway(client)
+
+
+def object_store(settings: Settings) -> ObjectStore:
+    """Where uploaded images are kept: the S3 bucket when one is configured, else files under ``var/objects/``."""
+    if settings.s3_bucket:
+        return S3ObjectStore(
+            settings.s3_bucket,
+            endpoint_url=settings.s3_endpoint_url,
+            region=settings.s3_region,
+            access_key_id=settings.s3_access_key_id,
+            secret_access_key=settings.s3_secret_access_key,
+        )
+    return FileObjectStore(settings.objects_dir)
 
 
 def rate_limit_storage(settings: Settings) -> Storage:

@@ -56,6 +56,13 @@ class Settings(BaseSettings):
     audit_checkpoint_dir: Path | None = Field(default=None, alias="AUDIT_CHECKPOINT_DIR")
     audit_checkpoint_mail_to: str = Field(default="", alias="AUDIT_CHECKPOINT_MAIL_TO")
     audit_checkpoint_minutes: float = Field(default=60.0, gt=0, alias="AUDIT_CHECKPOINT_MINUTES")
+    # Report and banner images: an S3 bucket when S3_BUCKET is set (S3_ENDPOINT_URL for an S3-compatible
+    # server; credentials from S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY, else boto3's own chain), else var/objects/.
+    s3_bucket: str = Field(default="", alias="S3_BUCKET")
+    s3_endpoint_url: str = Field(default="", alias="S3_ENDPOINT_URL")
+    s3_region: str = Field(default="", alias="S3_REGION")
+    s3_access_key_id: str = Field(default="", alias="S3_ACCESS_KEY_ID", repr=False)
+    s3_secret_access_key: str = Field(default="", alias="S3_SECRET_ACCESS_KEY", repr=False)
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
@@ -139,6 +146,11 @@ class Settings(BaseSettings):
     def checkpoint_dir(self) -> Path:
         """Where every signed checkpoint is also written as a file (``latest.txt`` the newest)."""
         return self.audit_checkpoint_dir or self.var_dir / "checkpoints"
+
+    @property
+    def objects_dir(self) -> Path:
+        """Where the embedded default keeps uploaded files (when no S3 bucket is configured)."""
+        return self.var_dir / "objects"
 
     @property
     def outbox_dir(self) -> Path:

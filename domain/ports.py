@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Protocol
 
 
@@ -36,15 +37,23 @@ class Mailer(Protocol):
 
 @dataclass(frozen=True)
 class StoredObject:
-    """A file kept in the object store (a banner image)."""
+    """A file kept in the object store (a banner image, a report's image)."""
 
     data: bytes
     content_type: str
 
 
+class ObjectStoreUnavailableError(Exception):
+    """The object store did not answer (nothing was kept; the caller may try again)."""
+
+
 class ObjectStore(Protocol):
-    """Keeps uploaded files by key (a directory under ``var/`` by default; S3 can come later)."""
+    """Keeps uploaded files by key: a directory under ``var/`` in the embedded default, an S3 bucket in production."""
 
     def put(self, key: str, obj: StoredObject) -> None: ...
 
     def get(self, key: str) -> StoredObject | None: ...
+
+    def link(self, key: str, lifetime: timedelta) -> str | None:
+        """An address the object can be fetched from directly for ``lifetime``, or None when the store has none."""
+        ...

@@ -8,6 +8,7 @@ from events import accounts as accounts
 from events import coupons as coupons
 from events import licences as licences
 from events import payments as payments
+from events import reports as reports
 from events import sessions as sessions
 from events import subscriptions as subscriptions
 from events import wallets as wallets

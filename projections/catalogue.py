@@ -6,10 +6,11 @@ from projections.accounts import AccountsView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.payments import PaymentsView
+from projections.reports import ReportsView
 from projections.subscriptions import SubscriptionsView
 from projections.view import View
 
 
 def all_views() -> list[View]:
     """Every view, in the order the projector starts them."""
-    return [AccountsView(), LicencesView(), PaymentsView(), SubscriptionsView(), LedgerView()]
+    return [AccountsView(), LicencesView(), PaymentsView(), SubscriptionsView(), LedgerView(), ReportsView()]

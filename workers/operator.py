@@ -5,6 +5,8 @@ record-app-store-purchase  grant an account the licence it bought in Apple's App
 ledger                     revenue, refunds and net by day, currency, product and payment method, as CSV
 reconcile                  compare a day of payments with the gateway's records
 as-of                      a licence, subscription or payment as it was at a past moment, as JSON
+reports list               ad, misblock and bug reports, one a line, as CSV
+reports export             reports with links to their images, as JSONL or CSV (a progress bar on stderr)
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from bootstrap import Services
 from domain.accounts.auth import find_account_id
@@ -25,9 +30,15 @@ from domain.history import KINDS, as_of
 from domain.payments.app_store import record_app_store_purchase
 from domain.payments.purchase import refund_payment
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
+from domain.reports.links import LINK_LIFETIME
+from events.audit.export import write
 from events.values import Language
 from projections.ledger import ledger_summary, summary_csv
 from projections.payments import payment_by_merchant_uid, payments_ordered_between
+from projections.reports import ReportSelection, count_reports
+from workers.report_export import COLUMNS, LIST_COLUMNS, flat, report_rows
+
+EXPORT_FORMATS = ("jsonl", "csv")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -55,7 +66,26 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     apple.add_argument("apple_transaction_id")
     apple.add_argument("--country", default="KR", help="the storefront country (prices the record)")
     apple.add_argument("--language", default="ko", choices=[language.value for language in Language])
+    _report_commands(commands.add_parser("reports", help="ad, misblock and bug reports: list or export"))
     return parser.parse_args(argv)
+
+
+def _report_commands(reports: argparse.ArgumentParser) -> None:
+    actions = reports.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", help="one line per report, as CSV")
+    export = actions.add_parser("export", help="every field and links to the images, as JSONL or CSV")
+    export.add_argument("output", type=Path, help="the file to write (its extension names the format)")
+    export.add_argument("--format", choices=EXPORT_FORMATS, help="jsonl or csv (default: the file's extension)")
+    days = int(LINK_LIFETIME.days)
+    export.add_argument(
+        "--link-days", type=int, default=days, choices=range(1, days + 1), help=f"how long image links work ({days})"
+    )
+    export.add_argument("--quiet", action="store_true", help="no progress bar")
+    for command in (listing, export):
+        command.add_argument("--since", type=date.fromisoformat, help="first day (Korean calendar), yyyy-mm-dd")
+        command.add_argument("--until", type=date.fromisoformat, help="day after the last, yyyy-mm-dd")
+        command.add_argument("--product", help="only this product code")
+        command.add_argument("--problem", choices=("ad", "misblock", "bug"), help="only this kind of problem")
 
 
 def run(args: argparse.Namespace, services: Services) -> int:
@@ -69,6 +99,8 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return _reconcile(args, services)
     if args.command == "record-app-store-purchase":
         return _record_app_store_purchase(args, services)
+    if args.command == "reports":
+        return _reports(args, services)
     try:
         refunded = refund_payment(
             services.store,
@@ -139,6 +171,32 @@ def _record_app_store_purchase(args: argparse.Namespace, services: Services) -> 
         print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
         return 2
     print(f"recorded {recorded.merchant_uid}: licence {recorded.user_licence_id} key {recorded.licence_key}")
+    return 0
+
+
+def _reports(args: argparse.Namespace, services: Services) -> int:
+    selection = ReportSelection(
+        since=day_window(args.since)[0] if args.since else None,
+        until=day_window(args.until)[0] if args.until else None,
+        product=args.product,
+        problem=args.problem,
+    )
+    if args.action == "list":
+        writer = csv.DictWriter(sys.stdout, fieldnames=LIST_COLUMNS, extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        for row in report_rows(services, selection, LINK_LIFETIME):
+            writer.writerow({**row, "images": len(row["images"])})
+        return 0
+    fmt = args.format or args.output.suffix.lstrip(".")
+    if fmt not in EXPORT_FORMATS:
+        print(f"choose a format: {', '.join(EXPORT_FORMATS)}", file=sys.stderr)
+        return 2
+    total = count_reports(services.views, selection)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    with tqdm(total=total, unit="report", desc="export", disable=args.quiet, file=sys.stderr) as bar:
+        rows = report_rows(services, selection, timedelta(days=args.link_days), advance=bar.update)
+        count = write(args.output, fmt, (flat(row) for row in rows) if fmt == "csv" else rows, COLUMNS)
+    print(f"exported {count} reports to {args.output}")
     return 0
 
 

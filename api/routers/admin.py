@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import io
 import json
 import uuid
 from datetime import datetime
@@ -16,27 +15,24 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from PIL import Image, UnidentifiedImageError
 from pydantic import Field, ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
 
 from api.error_docs import errors
 from api.routers.coupons import BannerOut, CouponGroupOut
 from api.schemas import CamelModel
 from api.services import Services, ServicesDep
+from api.uploads import read_image_form
 from domain.banners.board import change_banner, post_banner
 from domain.coupons.admin import GroupCodes, change_group, group_codes, open_group
 from domain.coupons.group import GroupRules
 from domain.errors import DomainError, ErrorCode
+from domain.images import check_image_count, clean_image
 from domain.ports import StoredObject
 
 router = APIRouter(prefix="/test-harness/admin", tags=["test harness"])
 _bearer = HTTPBearer(auto_error=False)
 
-MAX_IMAGE_BYTES = 3 * 1024 * 1024
-MAX_IMAGES = 5
-IMAGE_FORMATS = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "GIF": ("gif", "image/gif")}
 IMAGE_FIELDS = {"backgroundImage": "background_image_url", "pcImage": "pc_image_url", "mobileImage": "mobile_image_url"}
 
 
@@ -262,23 +258,21 @@ MULTIPART_DOC: dict[str, Any] = {
 
 async def _banner_form(request: Request, services: Services) -> dict[str, Any]:
     """The banner of a multipart request, with each uploaded image stored and its url filled in."""
-    form = await request.form()
-    raw = form.get("eventBanner")
-    if raw is None or isinstance(raw, UploadFile):
+    form = await read_image_form(request)
+    raw = form.text("eventBanner")
+    if raw is None:
         raise DomainError(ErrorCode.EMPTY_PARAMETER, "the eventBanner JSON part is missing")
     try:
         banner = BannerIn.model_validate(json.loads(raw))
     except (json.JSONDecodeError, ValidationError):
         raise DomainError(ErrorCode.INVALID_VALUE, "eventBanner is not a banner") from None
-    files = [(name, value) for name, value in form.multi_items() if isinstance(value, UploadFile)]
-    if len(files) > MAX_IMAGES:
-        raise DomainError(ErrorCode.TOO_MANY_IMAGES)
+    check_image_count(len(form.images))
     localizations = {item.lang_code: item.model_dump(by_alias=False) for item in banner.localizations}
-    for name, upload in files:
+    for (name, _), data in zip(form.images, await form.image_bytes(), strict=True):
         lang, _, slot = name.partition(".")
         if slot not in IMAGE_FIELDS or lang not in ("ko", "en", "ja"):
             raise DomainError(ErrorCode.INVALID_VALUE, f"an image part is named <langCode>.<slot>, not {name!r}")
-        url = _store_image(services, await upload.read(), request)
+        url = _store_image(services, data, request)
         localizations.setdefault(lang, {"lang_code": lang})[IMAGE_FIELDS[slot]] = url
     record = banner.model_dump(by_alias=False, exclude={"id", "localizations"}, exclude_unset=banner.id is not None)
     record["localizations"] = list(localizations.values())
@@ -287,20 +281,10 @@ async def _banner_form(request: Request, services: Services) -> dict[str, Any]:
 
 
 def _store_image(services: Services, data: bytes, request: Request) -> str:
-    """Keep a real jpg, png or gif of at most 3 MB (-1401, -1402); answers the url it is served at."""
-    if len(data) > MAX_IMAGE_BYTES:
-        raise DomainError(ErrorCode.IMAGE_TOO_LARGE)
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image_format = image.format or ""
-            image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        raise DomainError(ErrorCode.IMAGE_TYPE_NOT_ALLOWED, "not an image") from None
-    if image_format not in IMAGE_FORMATS:
-        raise DomainError(ErrorCode.IMAGE_TYPE_NOT_ALLOWED, f"{image_format} images are not allowed")
-    extension, content_type = IMAGE_FORMATS[image_format]
-    name = f"{uuid.uuid4().hex}.{extension}"
-    services.objects.put(f"banners/{name}", StoredObject(data, content_type))
+    """Keep a real jpg, png or gif of at most 3 MB (-1401, -1402), cleaned of metadata; answers its url."""
+    image = clean_image(data)
+    name = f"{uuid.uuid4().hex}.{image.kind.extension}"
+    services.objects.put(f"banners/{name}", StoredObject(image.data, image.kind.content_type))
     return str(request.url_for("banner_image", name=name).path)
 
 

@@ -97,8 +97,8 @@ def rows(
         }
 
 
-def write(path: Path, fmt: str, selected: Iterator[dict[str, Any]]) -> int:
-    """Write the rows in the format; returns how many were written."""
+def write(path: Path, fmt: str, selected: Iterator[dict[str, Any]], columns: Sequence[str] = COLUMNS) -> int:
+    """Write the rows in the format (CSV with these columns); returns how many were written."""
     if fmt == "jsonl":
         count = 0
         with path.open("w", encoding="utf-8") as out:
@@ -109,7 +109,7 @@ def write(path: Path, fmt: str, selected: Iterator[dict[str, Any]]) -> int:
     if fmt == "csv":
         count = 0
         with path.open("w", encoding="utf-8", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=COLUMNS)
+            writer = csv.DictWriter(out, fieldnames=columns)
             writer.writeheader()
             for row in selected:
                 writer.writerow(row)

@@ -1106,6 +1106,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Report
+         * @description Send an ad, misblock or bug report with up to five images (bearer optional).
+         */
+        post: operations["send_report_web_unicornpro_v1_reports_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/reports/filter-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Filter Groups
+         * @description The filter groups of a product's catalogue (uncpa, uncpw, uncpi, uncpm; the basic apps' too).
+         */
+        get: operations["filter_groups_web_unicornpro_v1_reports_filter_groups_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/reports/images/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report Image
+         * @description A report's image, through the signed link the operator's export gives support (embedded file store).
+         */
+        get: operations["report_image_web_unicornpro_v1_reports_images__key__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/reports/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate Image
+         * @description Check one image before the report form adds it (-1401 type, -1402 size).
+         */
+        post: operations["validate_image_web_unicornpro_v1_reports_validate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1534,6 +1614,68 @@ export interface components {
             message: string;
         };
         /**
+         * Filter
+         * @description One filter list an app can subscribe to.
+         */
+        Filter: {
+            /** Filterid */
+            filterId: number;
+            /** Localizations */
+            localizations: components["schemas"]["FilterLocalization"][];
+            /** Name */
+            name: string;
+        };
+        /**
+         * FilterGroup
+         * @description Filters shown together (the main group, then the second).
+         */
+        FilterGroup: {
+            /** Filters */
+            filters: components["schemas"]["Filter"][];
+            /** Groupid */
+            groupId: number;
+            /** Localizations */
+            localizations: components["schemas"]["GroupLocalization"][];
+            /** Name */
+            name: string;
+        };
+        /**
+         * FilterLocalization
+         * @description A filter's name and description in one language.
+         */
+        FilterLocalization: {
+            /** Description */
+            description: string;
+            /** Languagecode */
+            languageCode: string;
+            /** Name */
+            name: string;
+        };
+        /**
+         * GroupLocalization
+         * @description A group's name in one language.
+         */
+        GroupLocalization: {
+            /** Languagecode */
+            languageCode: string;
+            /** Name */
+            name: string;
+        };
+        /**
+         * ImageChecked
+         * @description The image as it will be kept (metadata stripped).
+         */
+        ImageChecked: {
+            /** Contenttype */
+            contentType: string;
+            /** Frames */
+            frames: number;
+            /** Height */
+            height: number;
+            /** Width */
+            width: number;
+        };
+        /**
          * KeyEmailCheck
          * @description Whether the licence key's account is registered and its address confirmed.
          */
@@ -1813,6 +1955,22 @@ export interface components {
             emailConfirmed: boolean;
             /** Userid */
             userId: string;
+        };
+        /**
+         * ReportSubmitted
+         * @description The recorded report.
+         */
+        ReportSubmitted: {
+            /**
+             * Images
+             * @description how many images were kept
+             */
+            images: number;
+            /**
+             * Reportid
+             * Format: uuid
+             */
+            reportId: string;
         };
         /**
          * ResetForm
@@ -7472,6 +7630,316 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    send_report_web_unicornpro_v1_reports_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Only non-empty fields are sent. `filters`: filter ids, comma-separated; `customFilters`: one rule a line; `adult`, `checked`: true or false (`checked`, the sender's agreement, is required). Every file part, whatever its name, is an image: jpg, png or gif by content, at most 3 MB each, at most 5. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    adult?: string;
+                    application?: string;
+                    applicationEtc?: string;
+                    checked?: string;
+                    comment?: string;
+                    customFilters?: string;
+                    deviceModel?: string;
+                    email?: string;
+                    filterVersions?: string;
+                    filters?: string;
+                    images?: string[];
+                    os?: string;
+                    osVersion?: string;
+                    problem: string;
+                    product: string;
+                    url?: string;
+                    version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSubmitted"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-1401` Images must be jpg, png or gif files.
+             *     - `-1402` Images must be 3MB or smaller.
+             *     - `-1403` You can attach at most 5 images.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -1401 | -1402 | -1403;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    filter_groups_web_unicornpro_v1_reports_filter_groups_get: {
+        parameters: {
+            query: {
+                product: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilterGroup"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    report_image_web_unicornpro_v1_reports_images__key__get: {
+        parameters: {
+            query: {
+                expires: number;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    validate_image_web_unicornpro_v1_reports_validate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One image, in a part of any name. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageChecked"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-1401` Images must be jpg, png or gif files.
+             *     - `-1402` Images must be 3MB or smaller.
+             *     - `-1403` You can attach at most 5 images.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -1401 | -1402 | -1403;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };

@@ -49,6 +49,13 @@ export type QueryOf<P extends ApiPath, M extends Method> =
 export type BodyOf<P extends ApiPath, M extends Method> =
   Operation<P, M> extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
 
+/** A multipart request body (`FormData`) when the call takes one (`never` otherwise). */
+export type FormBodyOf<P extends ApiPath, M extends Method> =
+  Operation<P, M> extends { requestBody?: { content: { 'multipart/form-data': unknown } } } ? FormData : never;
+
+/** What a call's body is: its JSON body, or FormData for a multipart call. */
+type RequestBodyOf<P extends ApiPath, M extends Method> = BodyOf<P, M> | FormBodyOf<P, M>;
+
 /** Named schemas of the server: `Schema<'SubscriptionState'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 
@@ -62,11 +69,11 @@ type QueryOption<P extends ApiPath, M extends Method> = [QueryOf<P, M>] extends 
     ? { query: QueryOf<P, M> }
     : { query?: QueryOf<P, M> };
 
-type BodyOption<P extends ApiPath, M extends Method> = [BodyOf<P, M>] extends [never]
+type BodyOption<P extends ApiPath, M extends Method> = [RequestBodyOf<P, M>] extends [never]
   ? { body?: undefined }
   : Operation<P, M> extends { requestBody: object }
-    ? { body: BodyOf<P, M> }
-    : { body?: BodyOf<P, M> };
+    ? { body: RequestBodyOf<P, M> }
+    : { body?: RequestBodyOf<P, M> };
 
 /** What a call takes besides its path: parameters, query and body as the schema says, then transport options. */
 export type CallOptions<P extends ApiPath, M extends Method> = ParamsOption<P, M> &

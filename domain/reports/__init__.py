@@ -1,0 +1,1 @@
+"""Ad, misblock and bug reports: the filter catalogues they name, the report itself, links to its images."""

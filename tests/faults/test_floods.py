@@ -1,6 +1,7 @@
 """Floods against the API as deployed (uvicorn behind a proxy on the same host, which names each client in
 X-Forwarded-For): guessing one account's password from many addresses, trying many accounts from one
-address, and asking for reset mails for one address from many: each limit holds (-4 with HTTP 429)."""
+address, asking for reset mails for one address from many, and reports from one sender or one client: each
+limit holds (-4 with HTTP 429)."""
 
 from __future__ import annotations
 
@@ -86,3 +87,28 @@ def test_reset_mails_for_one_address_asked_from_ten_addresses_stop_at_five_mails
     # Five mails an hour to one address, whoever asks: registering sent the first.
     assert codes == [200] * 4 + [429] * 6
     print("reset mails for one address from 10 addresses: 4 sent (plus the registration's), 6 refused")
+
+
+def report_from(client: httpx.Client, address: str, email: str | None = None) -> tuple[int, int]:
+    """(status, errorCode) of one ad report (no images) from a client at ``address``, signed with ``email``."""
+    form = {"product": "uncpa", "problem": "ad", "url": "https://news.example/article", "checked": "true"}
+    if email:
+        form["email"] = email
+    answer = client.post("/reports", data=form, headers={"X-Forwarded-For": address})
+    return answer.status_code, answer.json().get("errorCode", 0)
+
+
+def test_reports_signed_with_one_address_from_ten_clients_stop_at_five_an_hour(api: httpx.Client) -> None:
+    answers = [report_from(api, f"198.18.0.{number}", "flooder@example.com") for number in range(1, 11)]
+    assert [status for status, _ in answers] == [200] * 5 + [429] * 5
+    assert {code for status, code in answers if status == 429} == {-4}
+    assert report_from(api, "198.18.0.1", "someone@example.com")[0] == 200, "another sender is not blocked"
+    print("reports signed by one address from 10 clients: 5 kept, 5 refused with -4")
+
+
+def test_anonymous_reports_from_one_client_stop_at_twenty_an_hour(api: httpx.Client) -> None:
+    answers = [report_from(api, "198.18.1.1") for _ in range(25)]
+    assert answers[:20] == [(200, 0)] * 20
+    assert answers[20:] == [(429, -4)] * 5, "one client's budget"
+    assert report_from(api, "198.18.1.2")[0] == 200, "another client is not blocked"
+    print("anonymous reports from one client: 20 kept, 5 refused with -4")

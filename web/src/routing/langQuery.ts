@@ -23,5 +23,8 @@ export function withoutLangQuery(search: string): string {
 /** Where a location with a valid `lang` query goes: the same page in that language, the parameter dropped. */
 export function applyLangQuery(pathname: string, search: string, hash = ''): string | undefined {
   const lang = queriedLanguage(search);
-  return lang === undefined ? undefined : withLanguagePrefix(lang, pathname, withoutLangQuery(search), hash);
+  if (lang === undefined) return undefined;
+  const segments = pathname.split('/');
+  const rest = isLang(segments[1]) ? `/${segments.slice(2).join('/')}` : pathname;
+  return withLanguagePrefix(lang, rest, withoutLangQuery(search), hash);
 }

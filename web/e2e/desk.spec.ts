@@ -25,7 +25,8 @@ declare global {
   }
 }
 
-const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+const suffix = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+const unique = (name: string) => `${name}-${suffix()}@example.com`;
 
 /** Registers `email` and confirms it by mail, without logging in. */
 async function registerConfirmed(page: Page, email: string, password: string): Promise<void> {
@@ -44,6 +45,7 @@ async function chatBoots(page: Page): Promise<Boot[]> {
 
 test('a logged-out customer signs on to the desk through login and name entry', async ({ page }) => {
   const email = unique('desk');
+  const name = `데스크 손님 ${suffix()}`; // nicknames are unique
   await registerConfirmed(page, email, 'abcd1234');
 
   await page.goto(`/ko/sso/zendesk?zendesk_url=${encodeURIComponent(DESK_PAGE)}`);
@@ -54,29 +56,30 @@ test('a logged-out customer signs on to the desk through login and name entry', 
 
   await expect(page).toHaveURL(`/ko/account/name?zendesk_url=${encodeURIComponent(DESK_PAGE)}`);
   await expect(page.getByRole('heading', { level: 1, name: '이름 입력' })).toBeVisible();
-  await page.getByLabel('이름 또는 닉네임').fill('데스크 손님');
+  await page.getByLabel('이름 또는 닉네임').fill(name);
   await page.getByRole('button', { name: '저장하고 계속하기' }).click();
 
   await expect(page).toHaveURL(new RegExp(`^${standInUrl}/access/jwt\\?`));
   await expect(page.getByRole('heading', { name: 'Stand-in desk' })).toBeVisible();
-  await expect(page.locator('#signed-on')).toHaveText(`데스크 손님 <${email}>`);
+  await expect(page.locator('#signed-on')).toHaveText(`${name} <${email}>`);
   await expect(page.locator('#return-to')).toHaveText(DESK_PAGE);
   const signOns = (await (await page.request.get(`${standInUrl}/sign-ons`)).json()) as {
     refused: boolean;
     email?: string;
   }[];
   expect(signOns.filter((signOn) => signOn.email === email)).toEqual([
-    expect.objectContaining({ refused: false, email, name: '데스크 손님', returnTo: DESK_PAGE }),
+    expect.objectContaining({ refused: false, email, name, returnTo: DESK_PAGE }),
   ]);
 });
 
 test('a return address off the desk is replaced by the desk itself', async ({ page }) => {
   const email = unique('wander');
   await signUpAndLogIn(page, email, 'abcd1234');
-  await page.request.patch(`${API}/accounts`, {
+  const named = await page.request.patch(`${API}/accounts`, {
     headers: { Authorization: `Bearer ${await accessToken(page, email)}` },
-    data: { name: 'Wanderer' },
+    data: { name: `Wanderer ${suffix()}` },
   });
+  expect(named.ok()).toBe(true);
   await page.goto(`/ko/sso/zendesk?zendesk_url=${encodeURIComponent('https://evil.example/phish')}`);
   await expect(page.getByRole('heading', { name: 'Stand-in desk' })).toBeVisible();
   await expect(page.locator('#return-to')).toHaveText(`${standInUrl}/`);

@@ -81,8 +81,12 @@ class Settings(BaseSettings):
             for name in ("auth_secret", "zendesk_secret"):
                 if str(getattr(self, name)).startswith("dev-only-"):
                     raise ValueError(f"{name.upper()} must be set in production")
-            if self.chat_script_url and self.chat_member_secret.startswith("dev-only-"):
-                raise ValueError("CHAT_MEMBER_SECRET must be set in production when the chat widget is on")
+            if self.chat_script_url and (
+                len(self.chat_member_secret) < 32 or self.chat_member_secret.startswith("dev-only-")
+            ):
+                raise ValueError(
+                    "CHAT_MEMBER_SECRET (32 characters or more) must be set in production when the chat widget is on"
+                )
             if self.test_clock or self.test_admin_token:
                 raise ValueError("the test clock and the test-harness admin API never run in production")
             if not self.audit_signing_key:

@@ -65,6 +65,11 @@ def test_production_needs_a_chat_member_secret_only_when_the_chat_is_on(tmp_path
         "AUDIT_SIGNING_KEY": "a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
     }
     assert make_settings(tmp_path, **production).chat_script_url == ""
+    for weak in ("", "short"):
+        with pytest.raises(ValidationError, match="CHAT_MEMBER_SECRET"):
+            make_settings(
+                tmp_path, **production, CHAT_SCRIPT_URL="https://cdn.chat.example/plugin.js", CHAT_MEMBER_SECRET=weak
+            )
     with pytest.raises(ValidationError, match="CHAT_MEMBER_SECRET"):
         make_settings(tmp_path, **production, CHAT_SCRIPT_URL="https://cdn.chat.example/plugin.js")
     on = make_settings(

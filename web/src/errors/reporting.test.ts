@@ -1,5 +1,7 @@
+// @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
+import { announceNotFound } from './notFound';
 import {
   beforeBreadcrumb,
   beforeSend,
@@ -12,7 +14,14 @@ import {
 } from './reporting';
 
 const init = vi.hoisted(() => vi.fn());
-vi.mock('@sentry/browser', () => ({ init, browserTracingIntegration: () => ({ name: 'BrowserTracing' }) }));
+const updateSpanName = vi.hoisted(() => vi.fn());
+vi.mock('@sentry/browser', () => ({
+  init,
+  updateSpanName,
+  browserTracingIntegration: () => ({ name: 'BrowserTracing' }),
+  getActiveSpan: () => ({ name: 'child' }),
+  getRootSpan: () => ({ name: 'pageload' }),
+}));
 
 describe('browser error reporting', () => {
   it('stays off without a DSN', () => {
@@ -31,6 +40,12 @@ describe('browser error reporting', () => {
       maxBreadcrumbs: 30,
     });
     expect([TRACES_SAMPLE_RATE, MAX_BREADCRUMBS]).toEqual([0.1, 30]);
+  });
+
+  it('names the trace of the not-found page 404, so that it is dropped', () => {
+    startErrorReporting({ sentryDsn: 'https://k@o1.ingest.example/1', sentryEnvironment: 'test' });
+    announceNotFound();
+    expect(updateSpanName).toHaveBeenCalledWith({ name: 'pageload' }, '404');
   });
 
   it('drops transactions named 404 and keeps the others', () => {

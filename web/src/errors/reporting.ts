@@ -7,12 +7,14 @@
 import * as Sentry from '@sentry/browser';
 import type { Breadcrumb, BrowserOptions, ErrorEvent, EventHint } from '@sentry/browser';
 import { ApiError } from '../api/client';
+import { NOT_FOUND_EVENT, showingNotFound } from './notFound';
 
 type TransactionEvent = Parameters<NonNullable<BrowserOptions['beforeSendTransaction']>>[0];
 
 export const TRACES_SAMPLE_RATE = 0.1;
 export const MAX_BREADCRUMBS = 30;
-const IGNORED_TRANSACTION_NAMES = new Set(['404']);
+const NOT_FOUND_NAME = '404';
+const IGNORED_TRANSACTION_NAMES = new Set([NOT_FOUND_NAME]);
 const FILTERED = '[Filtered]';
 
 /** Field and query names (any depth, any case) whose values are never sent: tokens, passwords, card details. */
@@ -114,5 +116,11 @@ export function startErrorReporting({ sentryDsn, sentryEnvironment }: { sentryDs
   const options = reportingOptions(sentryDsn, sentryEnvironment);
   if (!options) return false;
   Sentry.init(options);
+  const nameNotFound = () => {
+    const span = Sentry.getActiveSpan();
+    if (span) Sentry.updateSpanName(Sentry.getRootSpan(span), NOT_FOUND_NAME);
+  };
+  window.addEventListener(NOT_FOUND_EVENT, nameNotFound);
+  if (showingNotFound()) nameNotFound();
   return true;
 }

@@ -17,6 +17,7 @@ from api.routers import (
     billing_keys,
     coupons,
     health,
+    integrations,
     licence_links,
     licences,
     operator,
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     api.include_router(upgrades.options)
     api.include_router(upgrades.router)
     api.include_router(reports.router)
+    api.include_router(integrations.router)
     if settings.test_admin_token:
         api.include_router(test_harness.router)
         api.include_router(admin.router)

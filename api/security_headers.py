@@ -23,20 +23,24 @@ HSTS = "max-age=31536000; includeSubDomains"
 
 def _origin(url: str) -> str:
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    host = parts.netloc.rpartition("@")[2]  # a Sentry DSN carries its public key as the user
+    return f"{parts.scheme}://{host}" if parts.scheme and host else ""
 
 
 def content_security_policy(settings: Settings) -> str:
-    """The policy for our pages, given where the payment script comes from."""
+    """The policy for our pages, given where the payment script, the chat widget and the browser's
+    error reports come from and go to (the chat widget talks to its own origin and opens its frames there)."""
     gateway = _origin(settings.payment_script_url)
+    chat = _origin(settings.chat_script_url)
+    sentry = _origin(settings.web_sentry_dsn)
     directives = {
         "default-src": "'self'",
-        "script-src": f"'self' {gateway}",
+        "script-src": f"'self' {gateway} {chat}",
         "style-src": "'self' 'unsafe-inline'",
         "img-src": "'self' data: https:",
         "font-src": "'self' data:",
-        "connect-src": "'self'",
-        "frame-src": f"'self' https: {gateway}",
+        "connect-src": f"'self' {chat} {sentry}",
+        "frame-src": f"'self' https: {gateway} {chat}",
         "form-action": f"'self' https: {gateway}",
         "object-src": "'none'",
         "base-uri": "'self'",

@@ -39,6 +39,14 @@ class Settings(BaseSettings):
     zendesk_secret: str = Field(
         default="dev-only-zendesk-secret-change-me-0123456789ab", alias="ZENDESK_SECRET", repr=False
     )
+    # Support desk, chat widget and the browser's error reporting (README: "Support desk, chat and browser errors").
+    zendesk_url: str = Field(default="https://support.unicornpro.example", alias="ZENDESK_URL")
+    chat_script_url: str = Field(default="", alias="CHAT_SCRIPT_URL")
+    chat_plugin_key: str = Field(default="", alias="CHAT_PLUGIN_KEY")
+    chat_member_secret: str = Field(
+        default="dev-only-chat-member-secret-change-me-0123456789", alias="CHAT_MEMBER_SECRET", repr=False
+    )
+    web_sentry_dsn: str = Field(default="", alias="WEB_SENTRY_DSN")
     broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
     # How often the reactor looks for mail tasks that never ran (workers.resends).
     mail_resend_seconds: float = Field(default=30.0, gt=0, alias="MAIL_RESEND_SECONDS")
@@ -73,6 +81,12 @@ class Settings(BaseSettings):
             for name in ("auth_secret", "zendesk_secret"):
                 if str(getattr(self, name)).startswith("dev-only-"):
                     raise ValueError(f"{name.upper()} must be set in production")
+            if self.chat_script_url and (
+                len(self.chat_member_secret) < 32 or self.chat_member_secret.startswith("dev-only-")
+            ):
+                raise ValueError(
+                    "CHAT_MEMBER_SECRET (32 characters or more) must be set in production when the chat widget is on"
+                )
             if self.test_clock or self.test_admin_token:
                 raise ValueError("the test clock and the test-harness admin API never run in production")
             if not self.audit_signing_key:

@@ -7,7 +7,6 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
-from domain.accounts.account import normalise_email
 from events.accounts import (
     AccountDeleted,
     AccountRegistered,
@@ -130,13 +129,3 @@ def find_account(db: ViewDatabase, account_id: UUID) -> AccountRow | None:
         last_logged_in_at=row["last_logged_in_at"],
         registered_at=row["registered_at"],
     )
-
-
-def is_email_registered(db: ViewDatabase, email: str) -> bool:
-    """True when a live account uses this address."""
-    with db.read() as cursor:
-        cursor.execute(
-            "SELECT 1 AS found FROM accounts_view WHERE email = %(email)s",
-            {"email": normalise_email(email)},
-        )
-        return cursor.fetchone() is not None

@@ -103,7 +103,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['*.{js,ts}', 'scripts/**/*.{js,mjs}', 'e2e/**/*.ts'],
+    files: ['*.{js,ts}', 'scripts/**/*.{js,mjs}', 'e2e/**/*.{ts,mjs}'],
     languageOptions: { globals: { ...globals.node } },
   },
 );

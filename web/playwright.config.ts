@@ -37,6 +37,13 @@ const chromium = {
 };
 
 export const e2eVarDir = varDir;
+// Stand-ins for the support desk and the chat widget (e2e/stand-ins/desk-server.mjs), on E2E_PORT + 2.
+export const standInUrl = `http://127.0.0.1:${port + 2}`;
+export const standInSecrets = {
+  zendesk: 'e2e-zendesk-secret-0123456789abcdef0123456789',
+  chatMember: 'e2e-chat-member-secret-0123456789abcdef',
+};
+export const chatPluginKey = 'e2e-chat-plugin-key';
 const adminToken = process.env.E2E_ADMIN_TOKEN ?? 'e2e-admin';
 // Tests that move the stack's shared clock run last, on their own, so no other test sees time jump.
 const timeTravel = /time-travel\/.*\.spec\.ts$/;
@@ -63,7 +70,22 @@ const backendServer = {
     // The shared test clock and the harness's admin API, for the time-travel project (never in production).
     TEST_CLOCK: '1',
     TEST_ADMIN_TOKEN: adminToken,
+    // The desk's sign-on and the chat widget's script are the local stand-ins.
+    ZENDESK_URL: standInUrl,
+    ZENDESK_SECRET: standInSecrets.zendesk,
+    CHAT_SCRIPT_URL: `${standInUrl}/chat/plugin.js`,
+    CHAT_PLUGIN_KEY: chatPluginKey,
+    CHAT_MEMBER_SECRET: standInSecrets.chatMember,
   },
+};
+
+const standInServer = {
+  command: 'node e2e/stand-ins/desk-server.mjs',
+  cwd: webDir,
+  url: `${standInUrl}/health`,
+  env: { STAND_IN_PORT: String(port + 2), ZENDESK_SECRET: standInSecrets.zendesk },
+  reuseExistingServer: !process.env.CI,
+  timeout: 30_000,
 };
 
 const previewServer = {
@@ -107,16 +129,19 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], locale: 'ko-KR', launchOptions: chromium },
     },
   ],
-  webServer: {
-    ...(usePreview ? previewServer : backendServer),
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    // supervisord stops its processes on SIGTERM; the default SIGKILL of the group left them running. It
-    // gives each up to 10 s before killing it, so it must be given longer than that: killed itself sooner,
-    // it leaves the rest running (orphans that then hold the ports of the next run).
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 40_000 },
-    // The server's log is noisy; E2E_SERVER_LOG=1 shows it.
-    stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
-    stderr: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
-  },
+  webServer: [
+    standInServer,
+    {
+      ...(usePreview ? previewServer : backendServer),
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      // supervisord stops its processes on SIGTERM; the default SIGKILL of the group left them running. It
+      // gives each up to 10 s before killing it, so it must be given longer than that: killed itself sooner,
+      // it leaves the rest running (orphans that then hold the ports of the next run).
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 40_000 },
+      // The server's log is noisy; E2E_SERVER_LOG=1 shows it.
+      stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+      stderr: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+    },
+  ],
 });

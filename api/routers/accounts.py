@@ -19,6 +19,7 @@ from api.auth import CallerDep, OptionalCallerDep, clear_session_cookies
 from api.error_docs import errors
 from api.language import request_language
 from api.services import Services, ServicesDep
+from domain.accounts.guests import is_member_address
 from domain.accounts.profile import change_profile, check_password, confirm_email, delete_account
 from domain.accounts.recovery import (
     change_email,
@@ -31,7 +32,7 @@ from domain.accounts.recovery import (
 from domain.accounts.registration import register_account
 from domain.errors import DomainError, ErrorCode
 from events.values import Language
-from projections.accounts import find_account, is_email_registered
+from projections.accounts import find_account
 
 router = APIRouter(prefix="/accounts", tags=["accounts"])
 
@@ -166,8 +167,9 @@ def register(
 
 @router.get("/check", response_model=EmailCheck)
 def check_email(services: ServicesDep, email: Annotated[EmailStr, Query()]) -> EmailCheck:
-    """Is this email already registered?"""
-    return EmailCheck(is_registered=is_email_registered(services.views, email))
+    """Is this email already registered? An address only a guest's purchase opened is not (the
+    licence-link flow then registers it with the key, which claims the guest's account)."""
+    return EmailCheck(is_registered=is_member_address(services.store, email))
 
 
 @router.get("/confirm", response_class=RedirectResponse, status_code=303)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
@@ -15,7 +17,7 @@ from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
 from domain.accounts.support_desk import support_desk_identity
 from domain.errors import DomainError, ErrorCode
-from integrations.zendesk import zendesk_jwt
+from integrations.zendesk import desk_sign_on_url, zendesk_jwt
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
@@ -50,9 +52,12 @@ class Done(CamelModel):
 
 
 class ZendeskBody(CamelModel):
-    """The support desk's sign-on token."""
+    """The support desk's sign-on token, and the desk address to send the browser to with it."""
 
     zendesk_jwt: str = Field(alias="zendeskJWT")
+    sign_on_url: str = Field(
+        description="the desk's JWT sign-on address with the token and a return address on the desk's own host"
+    )
 
 
 def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
@@ -124,8 +129,14 @@ def logout(services: ServicesDep, request: Request) -> JSONResponse:
     response_model=ZendeskBody,
     responses=errors(ErrorCode.ACCOUNT_NOT_APPROVED, ErrorCode.NAME_REQUIRED_FOR_SSO),
 )
-def zendesk(services: ServicesDep, caller: CallerDep) -> ZendeskBody:
-    """A support-desk sign-on token (-2101 until the account has a name, -401 until it is confirmed)."""
+def zendesk(
+    services: ServicesDep,
+    caller: CallerDep,
+    return_to: Annotated[str | None, Query(alias="returnTo", max_length=2000)] = None,
+) -> ZendeskBody:
+    """A support-desk sign-on token (-2101 until the account has a name, -401 until it is confirmed).
+
+    ``returnTo`` (the page's zendesk_url) is kept only when it is on the desk's own host."""
     identity = support_desk_identity(services.store, caller.account_id)
     token = zendesk_jwt(
         services.settings.zendesk_secret,
@@ -134,4 +145,4 @@ def zendesk(services: ServicesDep, caller: CallerDep) -> ZendeskBody:
         email=identity.email,
         now=services.clock.now(),
     )
-    return ZendeskBody(zendesk_jwt=token)
+    return ZendeskBody(zendesk_jwt=token, sign_on_url=desk_sign_on_url(services.settings.zendesk_url, token, return_to))

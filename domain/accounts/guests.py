@@ -41,3 +41,16 @@ def guest_buyer(store: Storefront, email: str, language: Language, now: datetime
         return GuestBuyer(account.id, False, [account, EmailIndex.claim(email=email, account_id=account.id, at=now)])
     index.reclaim(account.id, now)
     return GuestBuyer(account.id, False, [account, index])
+
+
+def is_member_address(store: Storefront, email: str) -> bool:
+    """Whether ``email`` belongs to a registered member: an address only a guest's purchase opened
+    counts as unregistered (registering with it claims that account)."""
+    try:
+        index: EmailIndex = store.repository.get(EmailIndex.id_for(email))
+    except AggregateNotFoundError:
+        return False
+    if not index.is_taken or index.account_id is None:
+        return False
+    holder: Account = store.repository.get(index.account_id)
+    return holder.is_member

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { loadIntegrations } from './config/integrations';
 import './styles/global.css';
 
 const container = document.getElementById('root');
@@ -10,4 +11,9 @@ createRoot(container).render(
   <StrictMode>
     <App />
   </StrictMode>,
+);
+
+// Error reporting loads only when the server names a DSN, and after the app has started.
+void loadIntegrations().then((settings) =>
+  settings.sentryDsn ? import('./errors/reporting').then((reporting) => reporting.startErrorReporting(settings)) : false,
 );

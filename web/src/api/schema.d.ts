@@ -42,7 +42,8 @@ export interface paths {
         };
         /**
          * Check Email
-         * @description Is this email already registered?
+         * @description Is this email already registered? An address only a guest's purchase opened is not (the
+         *     licence-link flow then registers it with the key, which claims the guest's account).
          */
         get: operations["check_email_web_unicornpro_v1_accounts_check_get"];
         put?: never;
@@ -328,6 +329,8 @@ export interface paths {
         /**
          * Zendesk
          * @description A support-desk sign-on token (-2101 until the account has a name, -401 until it is confirmed).
+         *
+         *     ``returnTo`` (the page's zendesk_url) is kept only when it is on the desk's own host.
          */
         get: operations["zendesk_web_unicornpro_v1_auth_zendesk_get"];
         put?: never;
@@ -476,6 +479,46 @@ export interface paths {
          *     follower, listed under "stalled" with its position and error), else 503.
          */
         get: operations["health_web_unicornpro_v1_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/integrations/chat-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chat Member
+         * @description The caller's member id and hash for booting the chat widget (anonymous visitors boot without).
+         */
+        get: operations["chat_member_web_unicornpro_v1_integrations_chat_member_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/integrations/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Web Integrations
+         * @description Desk address, chat script and plugin key, and the browser's Sentry DSN (read once at start).
+         */
+        get: operations["web_integrations_web_unicornpro_v1_integrations_settings_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1356,6 +1399,16 @@ export interface components {
              * @description first two digits of the card password
              */
             password: string;
+        };
+        /**
+         * ChatMember
+         * @description The logged-in member as the chat widget is booted: the account id and its HMAC-SHA256.
+         */
+        ChatMember: {
+            /** Memberhash */
+            memberHash: string;
+            /** Memberid */
+            memberId: string;
         };
         /**
          * ConfirmedPurchase
@@ -2425,6 +2478,22 @@ export interface components {
             defaultBillingkeyId: string | null;
         };
         /**
+         * WebIntegrations
+         * @description Addresses and public keys for the web app; empty strings mean the service is off.
+         */
+        WebIntegrations: {
+            /** Chatpluginkey */
+            chatPluginKey: string;
+            /** Chatscripturl */
+            chatScriptUrl: string;
+            /** Deskurl */
+            deskUrl: string;
+            /** Sentrydsn */
+            sentryDsn: string;
+            /** Sentryenvironment */
+            sentryEnvironment: string;
+        };
+        /**
          * WindowKey
          * @description A billing key a PG window issued under the customerUid from GET /billingkeys/customerUid.
          */
@@ -2445,9 +2514,14 @@ export interface components {
         };
         /**
          * ZendeskBody
-         * @description The support desk's sign-on token.
+         * @description The support desk's sign-on token, and the desk address to send the browser to with it.
          */
         ZendeskBody: {
+            /**
+             * Signonurl
+             * @description the desk's JWT sign-on address with the token and a return address on the desk's own host
+             */
+            signOnUrl: string;
             /** Zendeskjwt */
             zendeskJWT: string;
         };
@@ -3729,7 +3803,9 @@ export interface operations {
     };
     zendesk_web_unicornpro_v1_auth_zendesk_get: {
         parameters: {
-            query?: never;
+            query?: {
+                returnTo?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3747,6 +3823,8 @@ export interface operations {
             };
             /**
              * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
              *     - `-2101` Please enter your name first.
              */
             400: {
@@ -3756,7 +3834,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -2101;
+                        errorCode: -1 | -2 | -2101;
                     };
                 };
             };
@@ -4379,6 +4457,91 @@ export interface operations {
                         /** @enum {integer} */
                         errorCode: -1002;
                     });
+                };
+            };
+        };
+    };
+    chat_member_web_unicornpro_v1_integrations_chat_member_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMember"];
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    web_integrations_web_unicornpro_v1_integrations_settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebIntegrations"];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
                 };
             };
         };

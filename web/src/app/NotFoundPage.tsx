@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
+import { announceNotFound } from '../errors/notFound';
 import { useT } from '../i18n/useT';
 import { usePaths } from '../routing/usePaths';
 import { PageMeta } from '../ui/PageMeta';
@@ -7,6 +9,7 @@ import { PageMeta } from '../ui/PageMeta';
 export default function NotFoundPage() {
   const t = useT();
   const paths = usePaths();
+  useEffect(() => announceNotFound(), []);
   return (
     <section className="page page--centered">
       <PageMeta title={t.notFound.heading} />

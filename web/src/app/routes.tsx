@@ -33,6 +33,8 @@ const LifetimePolicyPage = lazy(() => import('../features/terms/LifetimePolicyPa
 const SubscriptionPolicyPage = lazy(() => import('../features/terms/SubscriptionPolicyPage'));
 const ReleaseNotesPage = lazy(() => import('../features/release-notes/ReleaseNotesPage'));
 const ReportPage = lazy(() => import('../features/reports/ReportPage'));
+const AccountNamePage = lazy(() => import('../features/account/AccountNamePage'));
+const SsoZendeskPage = lazy(() => import('../features/support/SsoZendeskPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
 /**
@@ -76,6 +78,8 @@ export const routes: RouteObject[] = [
           { path: routePatterns.subscriptionPolicy, element: <SubscriptionPolicyPage /> },
           { path: routePatterns.releaseNotes, element: <ReleaseNotesPage /> },
           { path: routePatterns.report, element: <ReportPage /> },
+          { path: routePatterns.accountName, element: <AccountNamePage /> },
+          { path: routePatterns.ssoZendesk, element: <SsoZendeskPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

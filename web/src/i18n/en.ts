@@ -754,4 +754,18 @@ export const en: Catalogue = {
       '-120122': 'The coupon could not be checked. Please try again shortly.',
     },
   },
+  support: {
+    sso: {
+      heading: 'Signing in to the help center',
+      errorTitle: 'Help center sign-in error',
+    },
+    name: {
+      heading: 'Enter your name',
+      lead: 'Please enter the name or nickname to use at the help center.',
+      submit: 'Save and continue',
+    },
+    licenceLink: {
+      errorTitle: 'Licence link error',
+    },
+  },
 };

@@ -757,6 +757,20 @@ export const ko = {
       '-120122': '쿠폰 확인에 실패했습니다. 잠시 후 다시 시도해 주세요.',
     },
   },
+  support: {
+    sso: {
+      heading: '고객센터 로그인',
+      errorTitle: '고객센터 로그인 오류',
+    },
+    name: {
+      heading: '이름 입력',
+      lead: '고객센터에서 사용할 이름 또는 닉네임을 입력해 주세요.',
+      submit: '저장하고 계속하기',
+    },
+    licenceLink: {
+      errorTitle: '라이선스 링크 오류',
+    },
+  },
 };
 
 /** Shape every catalogue must have: the Korean one with its leaves widened to string. */

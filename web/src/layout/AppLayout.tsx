@@ -4,6 +4,7 @@ import { useT } from '../i18n/useT';
 import { useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';
 import { QuietBoundary } from '../ui/QuietBoundary';
+import { ChatWidget } from './ChatWidget';
 import { Header } from './Header';
 import './AppLayout.css';
 
@@ -57,6 +58,7 @@ export function AppLayout() {
           <Footer />
         </Suspense>
       </QuietBoundary>
+      <ChatWidget />
     </div>
   );
 }

@@ -1,16 +1,20 @@
 import { useEffect } from 'react';
-import { Outlet, useParams } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 import { isLang } from '../i18n/languages';
+import { applyLangQuery } from './langQuery';
 import { LanguageRedirect } from './LanguageRedirect';
 
-/** Route element of `/:lang`: renders the app for a valid language, redirects otherwise. */
+/** Route element of `/:lang`: renders the app for a valid language, redirects otherwise (or for a `lang` query). */
 export function LanguageGate() {
   const { lang } = useParams();
+  const { pathname, search, hash } = useLocation();
   const valid = isLang(lang);
+  const queried = valid ? applyLangQuery(pathname, search, hash) : undefined;
 
   useEffect(() => {
     if (valid) document.documentElement.lang = lang;
   }, [valid, lang]);
 
+  if (queried !== undefined) return <Navigate replace to={queried} />;
   return valid ? <Outlet /> : <LanguageRedirect />;
 }

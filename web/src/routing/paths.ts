@@ -74,6 +74,8 @@ export const paths = {
     build(ctx, ['payment', 'confirm'], query),
   paymentFailure: (ctx: PathContext, licenseId: string | number, query?: { errorCode?: string | number }) =>
     build(ctx, ['payment', licenseId], query),
+  accountName: (ctx: PathContext, query?: { zendesk_url?: string }) => build(ctx, ['account', 'name'], query),
+  ssoZendesk: (ctx: PathContext, query?: { zendesk_url?: string }) => build(ctx, ['sso', 'zendesk'], query),
 } satisfies Record<string, (ctx: PathContext, ...args: never[]) => string>;
 
 /** Route patterns relative to /:lang, for the router. Keep in step with `paths`. */
@@ -105,6 +107,8 @@ export const routePatterns = {
   licenseUpgrade: 'license/:userLicenseId/upgrade',
   paymentConfirm: 'payment/confirm',
   paymentFailure: 'payment/:licenseId',
+  accountName: 'account/name',
+  ssoZendesk: 'sso/zendesk',
 } as const;
 
 export type Paths = typeof paths;

@@ -18,7 +18,10 @@ import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import '../../ui/kit.css';
 
-/** Login (spec section 4): afterwards the previous page, or register/auth when scope is 0. */
+/**
+ * Login (spec section 4): afterwards the previous page, or register/auth when scope is 0; with a
+ * return_to query (sent by the support-desk sign-on) back to the sign-on page with that desk address.
+ */
 export default function LoginPage() {
   const t = useT();
   const paths = usePaths();
@@ -41,10 +44,11 @@ export default function LoginPage() {
   const onSubmit = handleSubmit(async (form) => {
     try {
       const { user, account } = await logIn(appStore, form);
+      const returnTo = params.get('return_to');
       navigate(
         afterLoginPath({
           user,
-          from: returnPath(location.state),
+          from: returnTo === null ? returnPath(location.state) : paths.ssoZendesk({ zendesk_url: returnTo || undefined }),
           home: paths.home(),
           registerAuth: paths.registerAuth(),
           preferredLanguage: account?.prefferedLanguage,

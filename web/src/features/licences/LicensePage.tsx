@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';
-import { getAccessToken } from '../../session/session';
+import { checkSession, getAccessToken, renewSession } from '../../session/session';
 import { appStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
@@ -23,16 +23,72 @@ import { getMyLicences, joinOpenBeta, registerLicenceKey } from './api';
 import { licencePeriod, licencePeriodText, stateLabel } from './display';
 import { LICENCE_REGISTER_TEXT_CODES, openBetaMessage } from './errors';
 import { licenceKeySchema, type LicenceKeyForm } from './schemas';
+import { licenceLinkStep, serverLinkCalls, type LinkStep } from './licenceLink';
 import './licences.css';
 import '../../ui/kit.css';
 
 /** /{lang}/license: the user's licences, registration by key and the open-beta licence. */
 export default function LicensePage() {
-  return (
+  const [params] = useSearchParams();
+  const userLicenseKey = params.get('userLicenseKey');
+  const page = (
     <RequireScope>
       <LicenceList />
     </RequireScope>
   );
+  if (!userLicenseKey) return page;
+  return (
+    <LicenceLinkGate userLicenseKey={userLicenseKey} email={params.get('email') ?? undefined}>
+      {page}
+    </LicenceLinkGate>
+  );
+}
+
+/** A licence link (spec section 4) decides first whether this visitor sees the page or goes elsewhere. */
+function LicenceLinkGate({
+  userLicenseKey,
+  email,
+  children,
+}: {
+  userLicenseKey: string;
+  email: string | undefined;
+  children: ReactNode;
+}) {
+  const paths = usePaths();
+  const [step, setStep] = useState<LinkStep | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void (async () => {
+      const user = await checkSession(appStore);
+      const calls = serverLinkCalls(() => renewSession(appStore));
+      setStep(await licenceLinkStep({ user, userLicenseKey, email }, calls));
+    })();
+  }, [userLicenseKey, email]);
+
+  if (step === null) return <PageLoading />;
+  switch (step.to) {
+    case 'licence':
+      return <>{children}</>;
+    case 'registerAuth':
+      return <Navigate replace to={paths.registerAuth()} />;
+    case 'login':
+      return (
+        <Navigate
+          replace
+          to={paths.login({ email: step.email })}
+          state={{ from: paths.license({ userLicenseKey, email: step.email }) }}
+        />
+      );
+    case 'emailAuth':
+      return <Navigate replace to={paths.emailAuth({ email: step.email })} />;
+    case 'register':
+      return <Navigate replace to={paths.register({ userLicenseKey: step.userLicenseKey, email: step.email })} />;
+    case 'home':
+      return <Navigate replace to={paths.home()} />;
+  }
 }
 
 function LicenceList() {

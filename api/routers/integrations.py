@@ -1,0 +1,52 @@
+"""What the browser needs for the outside services it talks to: the support desk, the chat widget and
+error reporting (README: "Support desk, chat and browser errors")."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from api.auth import CallerDep
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from integrations.chat import chat_member_hash
+
+router = APIRouter(prefix="/integrations", tags=["integrations"])
+
+
+class WebIntegrations(CamelModel):
+    """Addresses and public keys for the web app; empty strings mean the service is off."""
+
+    desk_url: str
+    chat_script_url: str
+    chat_plugin_key: str
+    sentry_dsn: str
+    sentry_environment: str
+
+
+class ChatMember(CamelModel):
+    """The logged-in member as the chat widget is booted: the account id and its HMAC-SHA256."""
+
+    member_id: str
+    member_hash: str
+
+
+@router.get("/settings", response_model=WebIntegrations)
+def web_integrations(services: ServicesDep, response: Response) -> WebIntegrations:
+    """Desk address, chat script and plugin key, and the browser's Sentry DSN (read once at start)."""
+    settings = services.settings
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return WebIntegrations(
+        desk_url=settings.zendesk_url,
+        chat_script_url=settings.chat_script_url,
+        chat_plugin_key=settings.chat_plugin_key,
+        sentry_dsn=settings.web_sentry_dsn,
+        sentry_environment=settings.sentry_environment or settings.app_env,
+    )
+
+
+@router.get("/chat-member", response_model=ChatMember)
+def chat_member(services: ServicesDep, caller: CallerDep, response: Response) -> ChatMember:
+    """The caller's member id and hash for booting the chat widget (anonymous visitors boot without)."""
+    response.headers["Cache-Control"] = "no-store"
+    member_hash = chat_member_hash(services.settings.chat_member_secret, caller.account_id)
+    return ChatMember(member_id=str(caller.account_id), member_hash=member_hash)

@@ -1,0 +1,30 @@
+/**
+ * The outside services the browser talks to (support desk, chat widget, error reporting), read once
+ * per page load from GET /integrations/settings. Empty addresses mean the service is off; a failed
+ * read turns them all off rather than breaking the page.
+ */
+import type { ApiClient } from '../api/client';
+import { apiGet, type Schema } from '../api/typed';
+
+export type WebIntegrations = Schema<'WebIntegrations'>;
+
+export const INTEGRATIONS_OFF: WebIntegrations = {
+  deskUrl: '',
+  chatScriptUrl: '',
+  chatPluginKey: '',
+  sentryDsn: '',
+  sentryEnvironment: '',
+};
+
+let pending: Promise<WebIntegrations> | null = null;
+
+/** The integration settings, fetched on the first call and shared by every later one. */
+export function loadIntegrations(client?: ApiClient): Promise<WebIntegrations> {
+  pending ??= apiGet('/integrations/settings', { client }).catch(() => INTEGRATIONS_OFF);
+  return pending;
+}
+
+/** Forgets the fetched settings (tests). */
+export function forgetIntegrations(): void {
+  pending = null;
+}

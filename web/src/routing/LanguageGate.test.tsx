@@ -1,0 +1,31 @@
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../app/routes';
+import { appStore } from '../store';
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  render(<RouterProvider router={router} />);
+  return () => `${router.state.location.pathname}${router.state.location.search}`;
+}
+
+beforeEach(() => {
+  vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['ko-KR', 'ko']);
+  document.cookie = 'langCode=ja; path=/';
+  appStore.getState().closeMenus();
+});
+
+describe('the lang query parameter in the app', () => {
+  it('switches a page with a language to the asked one and keeps the coupon code', async () => {
+    const location = renderAt('/ko/login?lang=en&code=SPRING');
+    await screen.findByRole('heading', { level: 1, name: 'Log in' });
+    expect(location()).toBe('/en/login?code=SPRING');
+  });
+
+  it('wins over the langCode cookie for an address without a language', async () => {
+    const location = renderAt('/login?lang=en');
+    await screen.findByRole('heading', { level: 1, name: 'Log in' });
+    expect(location()).toBe('/en/login');
+  });
+});

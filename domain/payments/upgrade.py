@@ -30,7 +30,7 @@ from domain.store import Storefront
 from events.values import Language
 
 # Upgrades are paid at once: a virtual account would leave the licence between two plans.
-UPGRADE_METHODS = ("creditCard", "bankTransfer", "kakaopay", "naverpay")
+UPGRADE_METHODS = ("creditCard", "bankTransfer", "kakaopay", "naverpay", "point")
 
 
 def upgrade_merchant_uid(now: datetime) -> str:
@@ -149,7 +149,6 @@ def place_upgrade_order(
     settles."""
     if payment_method not in UPGRADE_METHODS:
         raise DomainError(ErrorCode.INVALID_VALUE, f"upgrades are paid with one of {', '.join(UPGRADE_METHODS)}")
-    choice = gateway_choice(payment_method)
     licence = load_own_licence(store, account_id, user_licence_id)
     now = clock.now()
     period = licence_period(store, licence)
@@ -170,6 +169,7 @@ def place_upgrade_order(
         raise DomainError(
             ErrorCode.INVALID_PRODUCT_AT_INIT, f"the upgrade costs {chosen.amount}, not {expected_amount}"
         )
+    choice = gateway_choice(payment_method, chosen.quote.currency.value)
     merchant_uid = upgrade_merchant_uid(now)
     name = chosen.target.localization_for(language).name
     buyer: Account = store.repository.get(account_id)

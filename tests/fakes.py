@@ -107,6 +107,11 @@ class FakeGateway:
         self._keys: dict[str, IssuedBillingKey] = {}
         self._dry: set[str] = set()  # masked numbers whose charges fail
 
+    def prepared(self, merchant_uid: str) -> int | None:
+        """The amount prepared for an order, if any (what ``GET /payments/prepare/{merchant_uid}`` reads)."""
+        with self._lock:
+            return self._prepared.get(merchant_uid)
+
     # -- the PaymentGateway port ------------------------------------------------------
 
     def prepare(self, merchant_uid: str, amount: int) -> None:

@@ -1052,7 +1052,8 @@ export interface paths {
         };
         /**
          * Payment Settings
-         * @description Where to load PortOne's script from, and the merchant code to init it with.
+         * @description Where to load PortOne's script from, the merchant code to init it with, and what this visitor pays in
+         *     and with (the country decided by the server, never by the page's language).
          */
         get: operations["payment_settings_web_unicornpro_v1_payments_settings_get"];
         put?: never;
@@ -1721,8 +1722,11 @@ export interface components {
              * @description coupon or promotion code
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Email */
             email?: string | null;
             /** Licenseid */
@@ -1845,6 +1849,11 @@ export interface components {
             buyerEmail: string;
             /** Currency */
             currency: string;
+            /**
+             * Impuid
+             * @description payMethod none (nothing to pay): confirm with this id, no window is opened
+             */
+            impUid?: string | null;
             /** Merchantuid */
             merchantUid: string;
             /** Name */
@@ -1856,11 +1865,21 @@ export interface components {
         };
         /**
          * PaymentSettings
-         * @description What the browser needs to load the payment window script.
+         * @description The payment access settings the web app reads once at start: the payment window's script and merchant
+         *     code, the visitor's country and the currency its prices are paid in, and the methods that currency
+         *     takes (one-time purchases, and the windows that issue a billing key).
          */
         PaymentSettings: {
+            /** Billingkeymethods */
+            billingKeyMethods: string[];
+            /** Countrycode */
+            countryCode: string;
+            /** Currency */
+            currency: string;
             /** Impcode */
             impCode: string;
+            /** Paymentmethods */
+            paymentMethods: string[];
             /** Scripturl */
             scriptUrl: string;
         };
@@ -2050,8 +2069,11 @@ export interface components {
              * @description coupon code: discounts the first period only
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Licenseid */
             licenseId: number;
         };
@@ -2169,8 +2191,11 @@ export interface components {
              * @description coupon code: discounts the first period only
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Licenseid */
             licenseId: number;
         };
@@ -2186,8 +2211,11 @@ export interface components {
              * @description coupon code: discounts the first period only
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Customeruid */
             customerUid: string;
             /** Email */
@@ -2264,6 +2292,11 @@ export interface components {
             buyerEmail: string;
             /** Currency */
             currency: string;
+            /**
+             * Impuid
+             * @description payMethod none (nothing to pay): confirm with this id, no window is opened
+             */
+            impUid?: string | null;
             /** Merchantuid */
             merchantUid: string;
             /** Name */

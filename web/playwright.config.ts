@@ -63,6 +63,9 @@ const backendServer = {
     // The shared test clock and the harness's admin API, for the time-travel project (never in production).
     TEST_CLOCK: '1',
     TEST_ADMIN_TOKEN: adminToken,
+    // The visitor's country from a trusted proxy's header, as behind Cloudflare: tests that play a visitor
+    // from abroad send it; every other test is a visitor from the default country, KR.
+    COUNTRY_HEADER: 'CF-IPCountry',
   },
 };
 

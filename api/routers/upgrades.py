@@ -15,7 +15,7 @@ from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
 from api.routers.coupons import COUPON_REFUSALS
-from api.routers.payments import PaymentRequest
+from api.routers.payments import PaymentConfirmation, PaymentRequest
 from api.routers.subscriptions import SubscriptionState, _state, _subscription_id
 from api.schemas import CamelModel
 from api.services import ServicesDep
@@ -197,13 +197,6 @@ def start_upgrade(
     )
 
 
-class UpgradeConfirmationIn(CamelModel):
-    """The gateway's word on an upgrade payment, as the browser reports it."""
-
-    imp_uid: str = Field(min_length=1, max_length=64)
-    merchant_uid: str = Field(min_length=1, max_length=64)
-
-
 class ConfirmedUpgrade(CamelModel):
     """The licence an upgrade payment upgraded: same id and key, its new plan."""
 
@@ -227,7 +220,7 @@ class ConfirmedUpgrade(CamelModel):
     ),
 )
 def confirm_upgrade(
-    body: UpgradeConfirmationIn, request: Request, services: ServicesDep, caller: OptionalCallerDep
+    body: PaymentConfirmation, request: Request, services: ServicesDep, caller: OptionalCallerDep
 ) -> ConfirmedUpgrade:
     """Re-read the upgrade payment at the gateway and upgrade the licence once (idempotent; -302 and the money
     given back when another upgrade of the licence won meanwhile)."""

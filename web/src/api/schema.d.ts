@@ -2234,16 +2234,6 @@ export interface components {
             maxDevicesCount: number[];
         };
         /**
-         * UpgradeConfirmationIn
-         * @description The gateway's word on an upgrade payment, as the browser reports it.
-         */
-        UpgradeConfirmationIn: {
-            /** Impuid */
-            impUid: string;
-            /** Merchantuid */
-            merchantUid: string;
-        };
-        /**
          * UpgradeOptions
          * @description What a licence may be upgraded to now, and how: ``upgrade`` through a payment window (a purchased
          *     licence) or ``subscribe`` with a billing key (a subscription).
@@ -6808,7 +6798,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpgradeConfirmationIn"];
+                "application/json": components["schemas"]["PaymentConfirmation"];
             };
         };
         responses: {

@@ -118,3 +118,37 @@ test.describe('a US-only coupon', () => {
     });
   });
 });
+
+test.describe('a promotion that takes the whole price off', () => {
+  const code = unique('FREEMONTH');
+
+  test.beforeAll(async ({ request }) => {
+    await couponGroup(request, {
+      name: 'free month',
+      couponGroupType: 'public',
+      constraintType: 'none',
+      availableDuration: 30,
+      factor: '1',
+      subIssuedCount: 100000,
+      code,
+    });
+  });
+
+  test('buys a month for nothing: no payment window opens and the key is shown', async ({ page }, info) => {
+    test.setTimeout(60_000);
+    let windows = 0;
+    page.on('popup', () => {
+      windows += 1;
+    });
+    await page.goto(`/ko/purchase?code=${code}`);
+    await page.getByRole('radio', { name: /월간 구독/ }).check();
+    await page.getByLabel(ko.purchase.emailLabel, { exact: true }).fill(guestEmail(info.project.name));
+    await page.getByLabel(ko.purchase.agreeAll).check();
+    await page.getByRole('button', { name: '0원 결제하기' }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/ko/payment/confirm\\?code=${code}$`)); // the code travels on
+    await expect(page.getByText(ko.payments.confirm.paid)).toBeVisible();
+    await expect(page.getByTestId('license-key')).toHaveText(KEY_SHAPE);
+    expect(windows).toBe(0);
+  });
+});

@@ -24,7 +24,7 @@ from domain.errors import ErrorCode
 from domain.licences.upgrades import UpgradeOffer
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment
-from domain.payments.upgrade import load_own_licence, place_upgrade_order, upgrade_choice
+from domain.payments.upgrade import load_own_licence, place_upgrade_order, upgrade_choice, upgrade_methods_for
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.upgrade import subscription_upgrade_choice, upgrade_subscription
@@ -96,6 +96,9 @@ class UpgradeOptions(CamelModel):
     default_life: int
     upgradable_options: UpgradableOptions
     licenses: list[UpgradePlan]
+    payment_methods: list[str] = Field(
+        description="the methods an upgrade through the window may be paid with, in the plans' currency"
+    )
 
 
 @options.get(
@@ -144,6 +147,7 @@ def upgrade_options(
             life=lives, max_devices_count=sorted({offer.target.max_devices_count for offer in found})
         ),
         licenses=[UpgradePlan.of(offer, language) for offer in found],
+        payment_methods=upgrade_methods_for(found[0].quote.currency.value),
     )
 
 

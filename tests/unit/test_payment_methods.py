@@ -14,6 +14,7 @@ from domain.payments.methods import GatewayChoice, gateway_choice, methods_for
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment, no_gateway_imp_uid, settle_payment
 from domain.payments.reconciliation import OurPayment, compare
+from domain.payments.upgrade import upgrade_methods_for
 from tests.unit.billing_world import ANNUAL, MONTHLY, World, refused
 
 
@@ -163,3 +164,8 @@ def test_reconciliation_expects_no_gateway_record_of_a_payment_of_nothing() -> N
     assert compare("unc-free", OurPayment("unc-free", "paid", 0, "KRW", 0), None) == []
     [missing] = compare("unc-paid", OurPayment("unc-paid", "paid", 100, "KRW", 0), None)
     assert missing.kind == "missing_at_gateway"
+
+
+def test_an_upgrade_is_paid_at_once_so_never_by_virtual_account_and_abroad_only_by_card() -> None:
+    assert upgrade_methods_for("KRW") == ["creditCard", "bankTransfer", "kakaopay", "naverpay", "point"]
+    assert upgrade_methods_for("USD") == ["creditCard"]

@@ -2245,6 +2245,11 @@ export interface components {
             defaultLife: number;
             /** Licenses */
             licenses: components["schemas"]["UpgradePlan"][];
+            /**
+             * Paymentmethods
+             * @description the methods an upgrade through the window may be paid with, in the plans' currency
+             */
+            paymentMethods: string[];
             upgradableOptions: components["schemas"]["UpgradableOptions"];
             /** Upgrademethod */
             upgradeMethod: string;

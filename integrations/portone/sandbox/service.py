@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from integrations.portone.sandbox import cards
+from integrations.portone.sandbox.channels import window_refusal
 from integrations.portone.sandbox.errors import (
     BadRequestError,
     CardRejectedError,
@@ -42,16 +43,6 @@ logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 
 PAY_METHODS = frozenset({"card", "trans", "vbank", "point"})
-# What each gateway's window takes, as PortOne's channels do: the pay_methods, and the currencies (None: any).
-GATEWAY_METHODS: dict[str, frozenset[str]] = {
-    "nice": frozenset({"card", "trans", "vbank"}),
-    "kcp": frozenset({"card", "trans", "vbank", "point"}),
-    "kcp_billing": frozenset({"card"}),
-    "kakaopay": frozenset({"card", "point"}),
-    "naverpay": frozenset({"card", "point"}),
-}
-WON_ONLY_METHODS = frozenset({"trans", "vbank", "point"})
-FOREIGN_CURRENCY_GATEWAYS = frozenset({"kcp", "kcp_billing"})
 TRANS_BANK_NAME = "KB국민은행"
 TOKEN_EXTENSION_WINDOW = 60
 
@@ -394,14 +385,9 @@ class Sandbox:
     def _check_checkout(self, params: CheckoutParams) -> None:
         if params.pay_method not in PAY_METHODS:
             raise RefusedError(f"unsupported pay_method: use one of {', '.join(sorted(PAY_METHODS))}")
-        provider, _ = split_pg(params.pg)
-        if provider not in GATEWAY_METHODS:
-            raise RefusedError(f"unknown pg: use one of {', '.join(sorted(GATEWAY_METHODS))}")
-        if params.pay_method not in GATEWAY_METHODS[provider]:
-            raise RefusedError(f"{provider} does not take pay_method {params.pay_method}")
-        currency = params.currency.upper()
-        if currency != "KRW" and (params.pay_method in WON_ONLY_METHODS or provider not in FOREIGN_CURRENCY_GATEWAYS):
-            raise RefusedError(f"{provider} {params.pay_method} takes KRW only, not {currency}")
+        refusal = window_refusal(split_pg(params.pg)[0], params.pay_method, params.currency)
+        if refusal is not None:
+            raise RefusedError(refusal)
         if params.customer_uid and params.pay_method != "card":
             raise RefusedError("a billing key (customer_uid) needs pay_method card")
         if params.amount == 0 and not params.customer_uid:

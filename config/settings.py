@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET", repr=False)
     portone_imp_code: str = Field(default="imp_sandbox", alias="PORTONE_IMP_CODE")
     portone_script_url: str = Field(default="", alias="PORTONE_SCRIPT_URL")
+    # The buyer's country: DEFAULT_COUNTRY, or what a trusted proxy puts in the header COUNTRY_HEADER names
+    # (for example CF-IPCountry); never the page's language (api/country.py).
+    default_country: str = Field(default="KR", pattern="^[A-Z]{2}$", alias="DEFAULT_COUNTRY")
+    country_header: str = Field(default="", alias="COUNTRY_HEADER")
     portone_timeout_seconds: float = Field(default=10.0, gt=0, alias="PORTONE_TIMEOUT_SECONDS")
     audit_signing_key: str = Field(default="", alias="AUDIT_SIGNING_KEY", repr=False)
     audit_log_origin: str = Field(default="unicornpro.local/storefront/log", alias="AUDIT_LOG_ORIGIN")

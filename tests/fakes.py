@@ -25,6 +25,7 @@ from domain.ports import MailMessage
 from domain.store import Storefront
 from integrations.portone.errors import PortOneError
 from integrations.portone.sandbox import cards
+from integrations.portone.sandbox.channels import window_refusal
 from integrations.portone.sandbox.errors import CardRejectedError
 from integrations.portone.sandbox.vbank import VBANK_CODE, VBANK_NAME
 
@@ -106,6 +107,11 @@ class FakeGateway:
         self._prepared: dict[str, int] = {}
         self._keys: dict[str, IssuedBillingKey] = {}
         self._dry: set[str] = set()  # masked numbers whose charges fail
+
+    def prepared(self, merchant_uid: str) -> int | None:
+        """The amount prepared for an order, if any (what ``GET /payments/prepare/{merchant_uid}`` reads)."""
+        with self._lock:
+            return self._prepared.get(merchant_uid)
 
     # -- the PaymentGateway port ------------------------------------------------------
 
@@ -208,16 +214,19 @@ class FakeGateway:
         A card is paid at once (or fails: declined card, amount other than the prepared one);
         ``vbank`` issues a virtual account that waits for ``deposit``.
         """
+        refusal = window_refusal(_provider(pg), pay_method, currency)
+        if refusal is not None:  # the sandbox's window refuses it before any payment exists
+            raise PortOneError(refusal)
         with self._lock:
             newest = self._payments.get(self._newest.get(merchant_uid, ""))
             if newest is not None and newest.status is GatewayStatus.PAID:
                 raise PortOneError("a payment for this merchant_uid is already made", code=1)
             failure = AMOUNT_MISMATCH if self._prepared.get(merchant_uid, amount) != amount else None
-            if pay_method == "vbank":
-                vbank = self._new_payment(
-                    merchant_uid, amount, currency, pay_method="vbank", pg_provider=_provider(pg), failure=failure
+            if pay_method != "card":  # points and a transfer are paid at once, a virtual account waits; no card
+                other = self._new_payment(
+                    merchant_uid, amount, currency, pay_method=pay_method, pg_provider=_provider(pg), failure=failure
                 )
-                return vbank.imp_uid
+                return other.imp_uid
             masked = cards.mask(card_number)
             paid = self._new_payment(
                 merchant_uid,

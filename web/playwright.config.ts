@@ -76,6 +76,9 @@ const backendServer = {
     CHAT_SCRIPT_URL: `${standInUrl}/chat/plugin.js`,
     CHAT_PLUGIN_KEY: chatPluginKey,
     CHAT_MEMBER_SECRET: standInSecrets.chatMember,
+    // The visitor's country from a trusted proxy's header, as behind Cloudflare: tests that play a visitor
+    // from abroad send it; every other test is a visitor from the default country, KR.
+    COUNTRY_HEADER: 'CF-IPCountry',
   },
 };
 

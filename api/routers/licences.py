@@ -6,15 +6,16 @@ from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
 from api.auth import CallerDep
+from api.country import visitor_country
 from api.error_docs import errors
 from api.routers.payments import PaymentRecord
 from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
-from domain.catalogue.licences import Catalogue, PurchasableLicence
+from domain.catalogue.licences import Catalogue, Price, PurchasableLicence
 from domain.coupons.redemption import Coupon, find_coupon
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action, LicenceFacts, in_display_order, licence_actions
@@ -26,7 +27,7 @@ from domain.licences.management import (
     remove_device,
     rename_device,
 )
-from domain.pricing.quotes import quote_price
+from domain.pricing.quotes import Quote, quote_price
 from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions, with_subscription
 from projections.licences import licence_rows
 from projections.payments import payment_rows
@@ -64,13 +65,22 @@ class PurchasableLicenceOut(CamelModel):
     discount_factors: list[DiscountFactorOut]
 
     @classmethod
-    def of(cls, licence: PurchasableLicence, coupon: Coupon | None = None) -> PurchasableLicenceOut:
+    def of(
+        cls, licence: PurchasableLicence, coupon: Coupon | None = None, visitor: str | None = None
+    ) -> PurchasableLicenceOut:
         """The wire form of a catalogue licence, each price quoted as a buyer in its country pays it (with the
-        coupon, in the countries it discounts)."""
-        quotes = [
-            coupon.quote(licence, price.country_code) if coupon else quote_price(licence, price)
-            for price in licence.prices
-        ]
+        coupon, in the countries it discounts). The price the visitor's country falls back to (when it has
+        none of its own) is quoted as the visitor pays it: with the coupon only when the group admits that
+        country or ``applyDefaultCountry``."""
+        visitor_price = licence.price_for(visitor).country_code if visitor else None
+
+        def quoted(price: Price) -> Quote:
+            if coupon is None:
+                return quote_price(licence, price)
+            buyer = visitor if visitor and price.country_code == visitor_price else price.country_code
+            return coupon.quote(licence, buyer)
+
+        quotes = [quoted(price) for price in licence.prices]
         return cls(
             id=licence.id,
             product_code=licence.product_code,
@@ -113,6 +123,7 @@ def _parse_ids(raw: str) -> list[int]:
     ),
 )
 def purchasable_licences(
+    request: Request,
     services: ServicesDep,
     code: Annotated[str | None, Query(description="coupon or promotion code")] = None,
     op: Annotated[str | None, Query(description="comparison; only 'eq'")] = None,
@@ -144,7 +155,8 @@ def purchasable_licences(
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot filter on {prop}") from None
     if not chosen:
         raise DomainError(ErrorCode.NOTHING_PURCHASABLE)
-    return [PurchasableLicenceOut.of(licence, coupon) for licence in chosen]
+    visitor = visitor_country(request, services.settings)
+    return [PurchasableLicenceOut.of(licence, coupon, visitor) for licence in chosen]
 
 
 mine = APIRouter(prefix="/licenses", tags=["licences"])

@@ -12,12 +12,14 @@ from pydantic import EmailStr, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.auth import CallerDep, OptionalCallerDep
+from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
 from api.language import request_language
 from api.routers.coupons import COUPON_REFUSALS
 from api.schemas import CamelModel, DiscountFactorOut
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
+from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import confirm_payment, place_order, settle_payment
 from projections.payments import payment_of, payments_of
@@ -28,23 +30,41 @@ VIEWS = ("licences", "payments")
 
 
 class PaymentSettings(CamelModel):
-    """What the browser needs to load the payment window script."""
+    """The payment access settings the web app reads once at start: the payment window's script and merchant
+    code, the visitor's country and the currency its prices are paid in, and the methods that currency
+    takes (one-time purchases, and the windows that issue a billing key)."""
 
     imp_code: str
     script_url: str
+    country_code: str
+    currency: str
+    payment_methods: list[str]
+    billing_key_methods: list[str]
 
 
 @router.get("/settings", response_model=PaymentSettings)
-def payment_settings(services: ServicesDep) -> PaymentSettings:
-    """Where to load PortOne's script from, and the merchant code to init it with."""
-    return PaymentSettings(imp_code=services.settings.portone_imp_code, script_url=services.settings.payment_script_url)
+def payment_settings(request: Request, services: ServicesDep) -> PaymentSettings:
+    """Where to load PortOne's script from, the merchant code to init it with, and what this visitor pays in
+    and with (the country decided by the server, never by the page's language)."""
+    country = visitor_country(request, services.settings)
+    currency = services.catalogue.currency_for(country)
+    return PaymentSettings(
+        imp_code=services.settings.portone_imp_code,
+        script_url=services.settings.payment_script_url,
+        country_code=country,
+        currency=currency,
+        payment_methods=list(methods_for(currency)),
+        billing_key_methods=list(BILLING_KEY_WINDOWS),
+    )
 
 
 class NewLicencePayment(CamelModel):
     """A purchase of a new licence; guests give an email."""
 
     license_id: int = Field(gt=0)
-    country_code: str = Field(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$")
+    country_code: str | None = Field(
+        default=None, min_length=2, max_length=2, pattern="^[A-Za-z]{2}$", description=COUNTRY_IGNORED
+    )
     payment_method: str = Field(min_length=1)
     email: EmailStr | None = None
     code: str | None = Field(default=None, max_length=50, description="coupon or promotion code")
@@ -60,6 +80,9 @@ class PaymentRequest(CamelModel):
     pg: str
     pay_method: str
     buyer_email: str
+    imp_uid: str | None = Field(
+        default=None, description="payMethod none (nothing to pay): confirm with this id, no window is opened"
+    )
 
 
 @router.post(
@@ -77,7 +100,7 @@ def new_licence_payment(
         services.payments,
         services.catalogue,
         licence_id=body.license_id,
-        country_code=body.country_code.upper(),
+        country_code=visitor_country(request, services.settings),
         language=request_language(request),
         payment_method=body.payment_method,
         account_id=caller.account_id if caller else None,
@@ -92,6 +115,7 @@ def new_licence_payment(
         pg=order.pg,
         pay_method=order.pay_method,
         buyer_email=order.buyer_email,
+        imp_uid=order.imp_uid,
     )
 
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from pydantic import EmailStr, Field
 
 from api.auth import CallerDep, OptionalCallerDep
+from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
@@ -41,7 +42,9 @@ class SubscriptionOrder(CamelModel):
     """Subscribe to a monthly or annual licence."""
 
     license_id: int = Field(gt=0)
-    country_code: str = Field(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$")
+    country_code: str | None = Field(
+        default=None, min_length=2, max_length=2, pattern="^[A-Za-z]{2}$", description=COUNTRY_IGNORED
+    )
     billingkey_id: str | None = None
     code: str | None = Field(default=None, max_length=50, description="coupon code: discounts the first period only")
 
@@ -109,7 +112,7 @@ def _start(
         services.catalogue,
         account_id=account_id,
         licence_id=order.license_id,
-        country_code=order.country_code.upper(),
+        country_code=visitor_country(request, services.settings),
         language=request_language(request),
         key=key,
         coupon_code=order.code,
@@ -188,7 +191,7 @@ def subscribe_with_key_from_window(
         email=str(order.email) if order.email else None,
         customer_uid=order.customer_uid,
         licence_id=order.license_id,
-        country_code=order.country_code.upper(),
+        country_code=visitor_country(request, services.settings),
         language=request_language(request),
         coupon_code=order.code,
     )

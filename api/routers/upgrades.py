@@ -15,7 +15,7 @@ from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey
 from api.routers.coupons import COUPON_REFUSALS
-from api.routers.payments import PaymentRequest
+from api.routers.payments import PaymentConfirmation, PaymentRequest
 from api.routers.subscriptions import SubscriptionState, _state, _subscription_id
 from api.schemas import CamelModel
 from api.services import ServicesDep
@@ -24,7 +24,7 @@ from domain.errors import ErrorCode
 from domain.licences.upgrades import UpgradeOffer
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment
-from domain.payments.upgrade import load_own_licence, place_upgrade_order, upgrade_choice
+from domain.payments.upgrade import load_own_licence, place_upgrade_order, upgrade_choice, upgrade_methods_for
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.upgrade import subscription_upgrade_choice, upgrade_subscription
@@ -96,6 +96,9 @@ class UpgradeOptions(CamelModel):
     default_life: int
     upgradable_options: UpgradableOptions
     licenses: list[UpgradePlan]
+    payment_methods: list[str] = Field(
+        description="the methods an upgrade through the window may be paid with, in the plans' currency"
+    )
 
 
 @options.get(
@@ -144,6 +147,7 @@ def upgrade_options(
             life=lives, max_devices_count=sorted({offer.target.max_devices_count for offer in found})
         ),
         licenses=[UpgradePlan.of(offer, language) for offer in found],
+        payment_methods=upgrade_methods_for(found[0].quote.currency.value),
     )
 
 
@@ -197,13 +201,6 @@ def start_upgrade(
     )
 
 
-class UpgradeConfirmationIn(CamelModel):
-    """The gateway's word on an upgrade payment, as the browser reports it."""
-
-    imp_uid: str = Field(min_length=1, max_length=64)
-    merchant_uid: str = Field(min_length=1, max_length=64)
-
-
 class ConfirmedUpgrade(CamelModel):
     """The licence an upgrade payment upgraded: same id and key, its new plan."""
 
@@ -227,7 +224,7 @@ class ConfirmedUpgrade(CamelModel):
     ),
 )
 def confirm_upgrade(
-    body: UpgradeConfirmationIn, request: Request, services: ServicesDep, caller: OptionalCallerDep
+    body: PaymentConfirmation, request: Request, services: ServicesDep, caller: OptionalCallerDep
 ) -> ConfirmedUpgrade:
     """Re-read the upgrade payment at the gateway and upgrade the licence once (idempotent; -302 and the money
     given back when another upgrade of the licence won meanwhile)."""

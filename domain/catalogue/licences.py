@@ -107,6 +107,11 @@ class Catalogue(_Model):
         """The licence with this id, if on sale."""
         return next((licence for licence in self.licences if licence.id == licence_id), None)
 
+    def currency_for(self, country_code: str) -> str:
+        """The currency a buyer from ``country_code`` pays in: that of the price the country fallback picks
+        (the first licence's; every licence prices the same countries in the same currencies)."""
+        return self.licences[0].price_for(country_code).currency.value
+
     def select(
         self,
         *,

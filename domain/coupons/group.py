@@ -79,8 +79,8 @@ class GroupRules:
     def __post_init__(self) -> None:
         if not self.name.strip() or len(self.name) > 100:
             raise DomainError(ErrorCode.INVALID_VALUE, "a group's name is 1-100 characters")
-        if not Decimal(0) < self.factor < Decimal(1):
-            raise DomainError(ErrorCode.INVALID_VALUE, "a multiply factor is a fraction in (0, 1)")
+        if not Decimal(0) < self.factor <= Decimal(1):
+            raise DomainError(ErrorCode.INVALID_VALUE, "a multiply factor is a fraction in (0, 1]")
         if self.available_duration < 0 or not 1 <= self.sub_issued_count <= UNLIMITED_USES:
             raise DomainError(ErrorCode.INVALID_VALUE, "availableDuration >= 0 and 1 <= subIssuedCount <= 2^32-1")
         if not 1 <= self.issued_count <= 10_000 or (self.group_type is GroupType.PUBLIC and self.issued_count != 1):

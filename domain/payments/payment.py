@@ -42,6 +42,10 @@ class PaymentState(Enum):
 class Payment(Aggregate):
     """What a customer owes and paid for one order; the amount is fixed when ordering."""
 
+    # How it was paid, once it succeeded (``none`` for an order with nothing to pay).
+    pay_method: str | None = None
+    pg_provider: str | None = None
+
     @staticmethod
     def id_for(merchant_uid: str) -> UUID:
         """The aggregate id of a merchantUid (so repeating an order id is a conflict)."""
@@ -290,6 +294,7 @@ class Payment(Aggregate):
     def _succeeded(self, event: PaymentSucceeded) -> None:
         self.state = PaymentState.PAID
         self.imp_uid = event.imp_uid
+        self.pay_method, self.pg_provider = event.pay_method, event.pg_provider
 
     @when.register
     def _reserved(self, event: PaymentReserved) -> None:

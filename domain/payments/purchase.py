@@ -31,7 +31,7 @@ from domain.payments.gateway import (
     PaymentGateway,
     PaymentNotFoundAtGatewayError,
 )
-from domain.payments.methods import gateway_choice
+from domain.payments.methods import NO_GATEWAY, NONE, gateway_choice
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.upgrade import apply_upgrade, stale_upgrade
 from domain.pricing.quotes import quote_licence
@@ -56,6 +56,7 @@ class Order:
     pay_method: str
     buyer_email: str
     notification_id: int
+    imp_uid: str | None = None  # an order with nothing to pay: the id to confirm it with, no window opened
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,6 @@ def place_order(
     licence = catalogue.get(licence_id)
     if licence is None:
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not on sale")
-    choice = gateway_choice(payment_method)
     buyer_email = _buyer_email(store, account_id, email)
     now = clock.now()
     merchant_uid = new_merchant_uid(now)
@@ -114,6 +114,8 @@ def place_order(
             user_licence_id=UserLicence.id_for_payment(merchant_uid),
         )
         code = coupon.code
+    free = quote.amount == 0
+    choice = NO_GATEWAY if free else gateway_choice(payment_method, quote.currency.value)
     name = licence.localization_for(language).name
     payment = Payment.order(
         merchant_uid=merchant_uid,
@@ -128,7 +130,8 @@ def place_order(
         buyer_country=country_code,
     )
     recordings = store.save(payment)
-    gateway.prepare(merchant_uid, quote.amount)
+    if not free:
+        gateway.prepare(merchant_uid, quote.amount)
     return Order(
         merchant_uid,
         quote.amount,
@@ -138,6 +141,30 @@ def place_order(
         choice.pay_method,
         buyer_email,
         recordings[-1].notification.id,
+        no_gateway_imp_uid(merchant_uid) if free else None,
+    )
+
+
+def no_gateway_imp_uid(merchant_uid: str) -> str:
+    """The payment id of an order with nothing to pay, which never reaches the gateway."""
+    return f"{NONE}-{merchant_uid}"
+
+
+def _no_gateway_report(store: Storefront, clock: Clock, imp_uid: str, merchant_uid: str) -> GatewayPayment:
+    """What an order with nothing to pay reports in place of the gateway: paid, 0, method ``none``. Only an
+    order fixed at 0 settles this way; any other answers -301 (its money must come through the gateway)."""
+    payment = _load_payment(store, merchant_uid)
+    if payment.amount != 0 or imp_uid != no_gateway_imp_uid(merchant_uid):
+        raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, "this order is paid through the gateway")
+    return GatewayPayment(
+        imp_uid=imp_uid,
+        merchant_uid=merchant_uid,
+        status=GatewayStatus.PAID,
+        amount=0,
+        currency=payment.currency.value,
+        pay_method=NONE,
+        pg_provider=NONE,
+        paid_at=clock.now(),
     )
 
 
@@ -179,10 +206,13 @@ def settle_payment(
     The gateway's webhook and the deadline sweep call this directly; a browser goes through
     ``confirm_payment``. A repeated or losing call answers what the first one recorded.
     """
-    try:
-        reported = gateway.get_payment(imp_uid)
-    except PaymentNotFoundAtGatewayError:
-        raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, f"no payment {imp_uid} at the gateway") from None
+    if imp_uid.startswith(f"{NONE}-"):
+        reported = _no_gateway_report(store, clock, imp_uid, merchant_uid)
+    else:
+        try:
+            reported = gateway.get_payment(imp_uid)
+        except PaymentNotFoundAtGatewayError:
+            raise DomainError(ErrorCode.RESERVED_PAYMENT_MISSING, f"no payment {imp_uid} at the gateway") from None
     if reported.merchant_uid != merchant_uid:
         raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, "imp_uid belongs to another order")
 
@@ -376,7 +406,7 @@ def _confirmation(payment: Payment, licence: UserLicence, notification_id: int) 
 
 def _give_money_back(gateway: PaymentGateway, reported: GatewayPayment, reason: str = TAMPERED) -> None:
     """Cancel a payment we called off at the gateway; the refundable balance is the checksum."""
-    if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY):
+    if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY) or reported.pay_method == NONE:
         return
     try:
         gateway.cancel(reported.imp_uid, None, reported.amount - reported.cancel_amount, reason)

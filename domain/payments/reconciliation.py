@@ -105,6 +105,8 @@ def compare(merchant_uid: str, our: OurPayment | None, their: GatewayPayment | N
 
 
 def _expected_statuses(our: OurPayment) -> set[str | None]:
+    if our.state == "paid" and our.amount == 0:
+        return {None}  # nothing to pay: settled with method none, never sent to the gateway
     if our.state == "paid" and our.amount and our.cancel_amount >= our.amount:
         return {GatewayStatus.CANCELLED.value}  # refunded in full
     return ALLOWED.get(our.state, set())

@@ -24,13 +24,18 @@ from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence, expiry
 from domain.licences.upgrades import PaidPeriod, UpgradeOffer, chosen_offer, offers
 from domain.payments.gateway import PaymentGateway
-from domain.payments.methods import gateway_choice
+from domain.payments.methods import gateway_choice, methods_for
 from domain.payments.payment import Payment, PaymentState
 from domain.store import Storefront
 from events.values import Language
 
 # Upgrades are paid at once: a virtual account would leave the licence between two plans.
-UPGRADE_METHODS = ("creditCard", "bankTransfer", "kakaopay", "naverpay")
+UPGRADE_METHODS = ("creditCard", "bankTransfer", "kakaopay", "naverpay", "point")
+
+
+def upgrade_methods_for(currency: str) -> list[str]:
+    """The payment methods an upgrade priced in ``currency`` may be paid with (a window's, no virtual account)."""
+    return [method for method in UPGRADE_METHODS if method in methods_for(currency)]
 
 
 def upgrade_merchant_uid(now: datetime) -> str:
@@ -149,7 +154,6 @@ def place_upgrade_order(
     settles."""
     if payment_method not in UPGRADE_METHODS:
         raise DomainError(ErrorCode.INVALID_VALUE, f"upgrades are paid with one of {', '.join(UPGRADE_METHODS)}")
-    choice = gateway_choice(payment_method)
     licence = load_own_licence(store, account_id, user_licence_id)
     now = clock.now()
     period = licence_period(store, licence)
@@ -170,6 +174,7 @@ def place_upgrade_order(
         raise DomainError(
             ErrorCode.INVALID_PRODUCT_AT_INIT, f"the upgrade costs {chosen.amount}, not {expected_amount}"
         )
+    choice = gateway_choice(payment_method, chosen.quote.currency.value)
     merchant_uid = upgrade_merchant_uid(now)
     name = chosen.target.localization_for(language).name
     buyer: Account = store.repository.get(account_id)

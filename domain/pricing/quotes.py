@@ -36,14 +36,14 @@ DISCOUNT_ORDER = (DiscountKind.BASE, DiscountKind.REMAINING, DiscountKind.COUPON
 
 @dataclass(frozen=True)
 class DiscountFactor:
-    """One discount: a fraction in [0, 1) of the price it applies to."""
+    """One discount: a fraction in [0, 1] of the price it applies to (1: a coupon that makes it free)."""
 
     kind: DiscountKind
     factor: Decimal
 
     def __post_init__(self) -> None:
-        if not Decimal(0) <= self.factor < Decimal(1):
-            raise ValueError("a discount factor is a fraction in [0, 1)")
+        if not Decimal(0) <= self.factor <= Decimal(1):
+            raise ValueError("a discount factor is a fraction in [0, 1]")
 
     def as_record(self) -> dict[str, Any]:
         """The plain form events and records carry: ``{"type": "base", "factor": Decimal("0.3")}``."""
@@ -57,8 +57,8 @@ class DiscountFactor:
 
 def discounted(amount: int, fraction: Decimal) -> int:
     """``amount`` less ``fraction`` of it, rounded down to a whole minor unit."""
-    if not Decimal(0) <= fraction < Decimal(1):
-        raise ValueError("a discount is a fraction in [0, 1)")
+    if not Decimal(0) <= fraction <= Decimal(1):
+        raise ValueError("a discount is a fraction in [0, 1]")
     return int((Decimal(amount) * (Decimal(1) - fraction)).to_integral_value(rounding=ROUND_FLOOR))
 
 

@@ -81,7 +81,7 @@ def test_redemptions_never_exceed_the_groups_limits_and_every_coupon_price_has_a
 @given(
     licence_index=st.integers(0, 23),
     country=st.sampled_from(["KR", "US", "JP", "FR"]),
-    factor=st.decimals(min_value=Decimal("0.01"), max_value=Decimal("0.99"), places=2),
+    factor=st.decimals(min_value=Decimal("0.01"), max_value=Decimal("1"), places=2),
 )
 def test_a_coupon_never_raises_a_price_nor_takes_it_below_zero(
     licence_index: int, country: str, factor: Decimal
@@ -93,3 +93,4 @@ def test_a_coupon_never_raises_a_price_nor_takes_it_below_zero(
     assert 0 <= with_coupon.amount <= plain.amount
     assert with_coupon.price_after(DiscountKind.REMAINING) == plain.amount
     assert with_coupon.factor(DiscountKind.COUPON) == factor
+    assert (with_coupon.amount == 0) == (factor == 1), "only a whole-price coupon makes it free"

@@ -244,7 +244,7 @@ def test_a_guest_paying_with_a_members_address_buys_for_that_account_without_ope
 
 def test_a_tampered_currency_is_cancelled_at_the_gateway_and_recorded_as_cancelled(world: World) -> None:
     order = world.order(ANNUAL, email="guest@example.com")
-    imp_uid = world.gateway.pay(order.merchant_uid, order.amount, currency="USD")
+    imp_uid = world.gateway.pay(order.merchant_uid, order.amount, currency="USD", pg="kcp")
     with refused(ErrorCode.PAYMENT_DIFFERS_FROM_INIT):
         _settle(world, order.merchant_uid, imp_uid)
     assert world.payment(order.merchant_uid).state is PaymentState.CANCELLED

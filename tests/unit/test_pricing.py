@@ -64,11 +64,12 @@ def test_discounts_out_of_order_or_twice_are_refused() -> None:
         Quote(1, "KR", Currency.KRW, 1000, (base, base))
 
 
-def test_a_discount_outside_zero_to_one_is_refused() -> None:
+def test_a_discount_outside_zero_to_one_is_refused_and_a_whole_one_makes_it_free() -> None:
     with pytest.raises(ValueError, match="fraction"):
-        discounted(1000, Decimal("1"))
+        discounted(1000, Decimal("1.01"))
     with pytest.raises(ValueError, match="fraction"):
         DiscountFactor(DiscountKind.BASE, Decimal("-0.1"))
+    assert discounted(1000, Decimal("1")) == 0
 
 
 def test_factors_survive_their_plain_form() -> None:

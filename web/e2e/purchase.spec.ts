@@ -61,10 +61,10 @@ test.describe('purchase page', () => {
     await expect(summary.getByText('유니콘 프로 윈도우 1개월 구독 (3대)')).toBeVisible();
   });
 
-  test('prices follow the language: dollars in English', async ({ page }) => {
+  test('prices do not follow the language: a visitor from Korea pays in won in English too', async ({ page }) => {
     await page.goto('/en/purchase');
     await expect(page.getByRole('radio', { name: /Annual subscription/ })).toBeChecked();
-    await expect(page.getByRole('button', { name: 'Pay $25.11' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pay 24,360 KRW' })).toBeVisible();
   });
 });
 

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from integrations.portone.sandbox import cards
+from integrations.portone.sandbox.channels import window_refusal
 from integrations.portone.sandbox.errors import (
     BadRequestError,
     CardRejectedError,
@@ -384,6 +385,9 @@ class Sandbox:
     def _check_checkout(self, params: CheckoutParams) -> None:
         if params.pay_method not in PAY_METHODS:
             raise RefusedError(f"unsupported pay_method: use one of {', '.join(sorted(PAY_METHODS))}")
+        refusal = window_refusal(split_pg(params.pg)[0], params.pay_method, params.currency)
+        if refusal is not None:
+            raise RefusedError(refusal)
         if params.customer_uid and params.pay_method != "card":
             raise RefusedError("a billing key (customer_uid) needs pay_method card")
         if params.amount == 0 and not params.customer_uid:

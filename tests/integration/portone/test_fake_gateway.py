@@ -34,13 +34,27 @@ class Gateway:
     port: PaymentGateway
     pay: Callable[[str, int, str], str]  # merchant_uid, amount, card number -> imp_uid
     issue_in_window: Callable[[str, str], object]  # customer_uid, card number
+    window_accepts: Callable[[str, str, str], bool]  # pg, pay_method, currency: does a channel take it?
 
 
 @pytest.fixture(params=["fake", "sandbox"])
 def gateway(request: pytest.FixtureRequest) -> Iterator[Gateway]:
     if request.param == "fake":
         fake = FakeGateway(ManualClock(START))
-        yield Gateway(fake, lambda uid, amount, number: fake.pay(uid, amount, card_number=number), fake.issue_in_window)
+
+        def fake_accepts(pg: str, pay_method: str, currency: str) -> bool:
+            try:
+                fake.pay(f"order-{pg}-{pay_method}-{currency}", 1000, pg=pg, pay_method=pay_method, currency=currency)
+            except PortOneError:
+                return False
+            return True
+
+        yield Gateway(
+            fake,
+            lambda uid, amount, number: fake.pay(uid, amount, card_number=number),
+            fake.issue_in_window,
+            fake_accepts,
+        )
         return
     sandbox: RunningSandbox = request.getfixturevalue("sandbox")
     adapter = PortOneGateway(sandbox.client())
@@ -54,7 +68,12 @@ def gateway(request: pytest.FixtureRequest) -> Iterator[Gateway]:
             pg="kakaopay", merchant_uid=f"issue-{customer_uid}", amount=0, customer_uid=customer_uid, card_number=number
         )
 
-    yield Gateway(adapter, pay, issue_in_window)
+    def sandbox_accepts(pg: str, pay_method: str, currency: str) -> bool:
+        order = f"order-{pg}-{pay_method}-{currency}"
+        result = sandbox.checkout(pg=pg, pay_method=pay_method, merchant_uid=order, amount=1000, currency=currency)
+        return result.get("error_code") != "INVALID_REQUEST"
+
+    yield Gateway(adapter, pay, issue_in_window, sandbox_accepts)
     adapter.close()
 
 
@@ -128,3 +147,12 @@ def test_a_pg_window_issues_a_key_the_server_reads_back(gateway: Gateway) -> Non
     for never_issued in ("cust-declined", "cust-closed"):
         with pytest.raises(BillingKeyNotFoundAtGatewayError):
             gateway.port.billing_key(never_issued)
+
+
+def test_both_take_the_windows_portone_channels_take_and_refuse_the_others(gateway: Gateway) -> None:
+    accepted = [("kcp", "point", "KRW"), ("kcp", "card", "USD"), ("nice", "trans", "KRW"), ("kakaopay", "card", "KRW")]
+    refused = [("nice", "point", "KRW"), ("nice", "card", "JPY"), ("kcp", "point", "USD"), ("paypal", "card", "USD")]
+    for window in accepted:
+        assert gateway.window_accepts(*window), window
+    for window in refused:
+        assert not gateway.window_accepts(*window), window

@@ -77,6 +77,7 @@ def test_a_monthly_licence_halfway_through_becomes_annual_3_devices_for_the_quot
     plans = _plans(desk, licence_id)
     assert (plans["upgradeMethod"], plans["currentLicenseId"], plans["defaultLife"]) == ("upgrade", MONTHLY, 365)
     assert plans["upgradableOptions"] == {"life": [30, 365, 36500], "maxDevicesCount": [1, 3]}
+    assert plans["paymentMethods"] == ["creditCard", "bankTransfer", "kakaopay", "naverpay", "point"], "won: no vbank"
     annual_3 = next(plan for plan in plans["licenses"] if plan["id"] == ANNUAL_3)
     credit = annual_3["remainingCredit"]
     assert 1440 <= credit <= 1450  # 2,900 won × the unused half, less the seconds the test itself takes

@@ -1095,7 +1095,8 @@ export interface paths {
         };
         /**
          * Payment Settings
-         * @description Where to load PortOne's script from, and the merchant code to init it with.
+         * @description Where to load PortOne's script from, the merchant code to init it with, and what this visitor pays in
+         *     and with (the country decided by the server, never by the page's language).
          */
         get: operations["payment_settings_web_unicornpro_v1_payments_settings_get"];
         put?: never;
@@ -1774,8 +1775,11 @@ export interface components {
              * @description coupon or promotion code
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Email */
             email?: string | null;
             /** Licenseid */
@@ -1898,6 +1902,11 @@ export interface components {
             buyerEmail: string;
             /** Currency */
             currency: string;
+            /**
+             * Impuid
+             * @description payMethod none (nothing to pay): confirm with this id, no window is opened
+             */
+            impUid?: string | null;
             /** Merchantuid */
             merchantUid: string;
             /** Name */
@@ -1909,11 +1918,21 @@ export interface components {
         };
         /**
          * PaymentSettings
-         * @description What the browser needs to load the payment window script.
+         * @description The payment access settings the web app reads once at start: the payment window's script and merchant
+         *     code, the visitor's country and the currency its prices are paid in, and the methods that currency
+         *     takes (one-time purchases, and the windows that issue a billing key).
          */
         PaymentSettings: {
+            /** Billingkeymethods */
+            billingKeyMethods: string[];
+            /** Countrycode */
+            countryCode: string;
+            /** Currency */
+            currency: string;
             /** Impcode */
             impCode: string;
+            /** Paymentmethods */
+            paymentMethods: string[];
             /** Scripturl */
             scriptUrl: string;
         };
@@ -2103,8 +2122,11 @@ export interface components {
              * @description coupon code: discounts the first period only
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Licenseid */
             licenseId: number;
         };
@@ -2222,8 +2244,11 @@ export interface components {
              * @description coupon code: discounts the first period only
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Licenseid */
             licenseId: number;
         };
@@ -2239,8 +2264,11 @@ export interface components {
              * @description coupon code: discounts the first period only
              */
             code?: string | null;
-            /** Countrycode */
-            countryCode: string;
+            /**
+             * Countrycode
+             * @description ignored: the server decides the buyer's country (GET /payments/settings tells it)
+             */
+            countryCode?: string | null;
             /** Customeruid */
             customerUid: string;
             /** Email */
@@ -2259,16 +2287,6 @@ export interface components {
             maxDevicesCount: number[];
         };
         /**
-         * UpgradeConfirmationIn
-         * @description The gateway's word on an upgrade payment, as the browser reports it.
-         */
-        UpgradeConfirmationIn: {
-            /** Impuid */
-            impUid: string;
-            /** Merchantuid */
-            merchantUid: string;
-        };
-        /**
          * UpgradeOptions
          * @description What a licence may be upgraded to now, and how: ``upgrade`` through a payment window (a purchased
          *     licence) or ``subscribe`` with a billing key (a subscription).
@@ -2280,6 +2298,11 @@ export interface components {
             defaultLife: number;
             /** Licenses */
             licenses: components["schemas"]["UpgradePlan"][];
+            /**
+             * Paymentmethods
+             * @description the methods an upgrade through the window may be paid with, in the plans' currency
+             */
+            paymentMethods: string[];
             upgradableOptions: components["schemas"]["UpgradableOptions"];
             /** Upgrademethod */
             upgradeMethod: string;
@@ -2317,6 +2340,11 @@ export interface components {
             buyerEmail: string;
             /** Currency */
             currency: string;
+            /**
+             * Impuid
+             * @description payMethod none (nothing to pay): confirm with this id, no window is opened
+             */
+            impUid?: string | null;
             /** Merchantuid */
             merchantUid: string;
             /** Name */
@@ -6938,7 +6966,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpgradeConfirmationIn"];
+                "application/json": components["schemas"]["PaymentConfirmation"];
             };
         };
         responses: {

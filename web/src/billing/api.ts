@@ -7,22 +7,18 @@ import type { ApiClient } from '../api/client';
 import type {
   BillingKey,
   BillingKeyWindow,
-  PaymentSettings,
   Subscription,
   WindowKeySubscriptionBody,
 } from '../api/models';
 import { apiGet, apiPost, apiPut } from '../api/typed';
 import type { KeyRequestType } from './paymentMethods';
 import { preparePortOne, type Imp } from './portone';
+import { appStore } from '../store';
 
-/** GET /payments/settings: where the PortOne script comes from, and the merchant code. */
-export function getPaymentSettings(client?: ApiClient): Promise<PaymentSettings> {
-  return apiGet('/payments/settings', { client });
-}
-
-/** IMP, loaded and initialised once per page life; pages call it early so the gateway's window opens at once. */
+/** IMP, loaded and initialised once per page life with the payment settings the app store fetched once;
+ * pages call it early so the gateway's window opens at once. */
 export function loadPortOne(): Promise<Imp> {
-  return preparePortOne(() => getPaymentSettings());
+  return preparePortOne(() => appStore.getState().loadPaymentSettings());
 }
 
 /** A customerUid for a PG window to issue a billing key under (guests too: the token is optional). */

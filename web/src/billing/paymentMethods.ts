@@ -1,7 +1,10 @@
 /** How a buyer can pay (spec section 3, "Payment methods"), as the purchase and subscription pages offer them. */
 
-/** Methods of a one-time purchase through the gateway's window. */
-export const PAYMENT_METHODS = ['creditCard', 'bankTransfer', 'virtualAccount', 'kakaopay', 'naverpay'] as const;
+/**
+ * Methods of a one-time purchase through the gateway's window that the page knows how to show; which of
+ * them a visitor is offered is the server's word (GET /payments/settings, by the currency they pay in).
+ */
+export const PAYMENT_METHODS = ['creditCard', 'bankTransfer', 'virtualAccount', 'kakaopay', 'naverpay', 'point'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** Methods whose PG window issues a billing key (GET /billingkeys/customerUid?requestType). */

@@ -160,6 +160,7 @@ export const en: Catalogue = {
       virtualAccount: 'Virtual account',
       kakaopay: 'KakaoPay',
       naverpay: 'Naver Pay',
+      point: 'Points',
     },
     emailLabel: 'Email',
     emailHint: 'Your account is created with this address and the licence key is sent to it.',
@@ -276,6 +277,7 @@ export const en: Catalogue = {
       point: 'Points',
       kakaopay: 'KakaoPay',
       naverpay: 'Naver Pay',
+      none: 'Nothing to pay',
     },
     errorTitles: {
       payment: 'Payment error',

@@ -160,6 +160,7 @@ export const ja: Catalogue = {
       virtualAccount: 'バーチャル口座',
       kakaopay: 'KakaoPay',
       naverpay: 'Naver Pay',
+      point: 'ポイント',
     },
     emailLabel: 'メールアドレス',
     emailHint: 'このアドレスでアカウントが作成され、ライセンスキーが送信されます。',
@@ -275,6 +276,7 @@ export const ja: Catalogue = {
       point: 'ポイント',
       kakaopay: 'KakaoPay',
       naverpay: 'Naver Pay',
+      none: 'お支払いなし',
     },
     errorTitles: {
       payment: '決済エラー',

@@ -165,6 +165,7 @@ export const ko = {
       virtualAccount: '가상계좌',
       kakaopay: '카카오페이',
       naverpay: '네이버페이',
+      point: '포인트',
     },
     emailLabel: '이메일',
     emailHint: '이 주소로 계정이 만들어지고 라이선스 키를 보내 드립니다.',
@@ -280,6 +281,7 @@ export const ko = {
       point: '포인트',
       kakaopay: '카카오페이',
       naverpay: '네이버페이',
+      none: '결제할 금액 없음',
     },
     errorTitles: {
       payment: '결제 오류',

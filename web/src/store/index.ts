@@ -1,19 +1,28 @@
 import { useStore } from 'zustand';
 import { devtools } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
+import type { PaymentSettings } from '../api/models';
+import { apiGet } from '../api/typed';
+import { createPaymentSettingsSlice } from '../billing/paymentSettingsSlice';
 import type { AppState } from './types';
 import { createSessionSlice } from '../session/sessionSlice';
 import { createUiSlice } from './uiSlice';
 
 export type { AppState } from './types';
 
-/** A fresh store; tests make their own, the app uses `appStore`. */
-export function createAppStore() {
+/** GET /payments/settings: the payment access settings. */
+export function fetchPaymentSettings(): Promise<PaymentSettings> {
+  return apiGet('/payments/settings', {});
+}
+
+/** A fresh store; tests make their own (with their own settings call), the app uses `appStore`. */
+export function createAppStore({ paymentSettings = fetchPaymentSettings }: { paymentSettings?: () => Promise<PaymentSettings> } = {}) {
   return createStore<AppState>()(
     devtools(
       (...args) => ({
         ...createUiSlice(...args),
         ...createSessionSlice(...args),
+        ...createPaymentSettingsSlice(paymentSettings)(...args),
       }),
       { name: 'unicornpro', enabled: import.meta.env.DEV },
     ),

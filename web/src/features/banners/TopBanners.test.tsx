@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appStore } from '../../store';
+import { dollarSettings } from '../../test/paymentSettings';
 import { TopBanners } from './TopBanners';
 
 const NOW = new Date('2026-11-22T12:00:00+09:00');
@@ -37,6 +39,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  appStore.setState({ paymentSettings: null });
 });
 
 describe('TopBanners', () => {
@@ -52,6 +55,16 @@ describe('TopBanners', () => {
     expect(url.searchParams.get('countryCode')).toBe('KR');
     const link = screen.getByRole('link', { name: /Black Friday/ });
     expect(link.getAttribute('target')).toBe('_blank');
+  });
+
+  it('asks for the banners of the country the server placed the visitor in, whatever the language', async () => {
+    appStore.setState({ paymentSettings: dollarSettings });
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify(answer), { headers: { 'Content-Type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    renderAt('/ko');
+    await screen.findByRole('region', { name: '공지' });
+    const url = new URL(String((fetchMock.mock.calls[0] as unknown[])[0]), 'http://x');
+    expect(url.searchParams.get('countryCode')).toBe('US');
   });
 
   it('closes a banner and remembers it in a cookie', async () => {

@@ -2,12 +2,13 @@ import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
+import { useAppStore } from '../../store';
 import { ExternalLink } from '../../ui/ExternalLink';
 import { fetchEventBanners, type BannerLocalization, type EventBannersAnswer } from './api';
 import { dismissalCookie, shownBanners, type ShownBanner } from './visibility';
 import './TopBanners.css';
 
-/** Country of the shell: the server side forces KR (spec section 2). */
+/** Country of the shell until the payment settings say the visitor's (spec section 2: the server forces KR). */
 const SHELL_COUNTRY = 'KR';
 
 function CloseIcon() {
@@ -105,14 +106,16 @@ export function TopBanners() {
   const code = searchParams.get('code');
   const [answer, setAnswer] = useState<EventBannersAnswer | null>(null);
   const [, setClosedCount] = useState(0);
+  // The visitor's country as the server decided it (fetched once at start); never the UI language.
+  const country = useAppStore((s) => s.paymentSettings?.countryCode) ?? SHELL_COUNTRY;
 
   useEffect(() => {
     const controller = new AbortController();
-    void fetchEventBanners({ code, countryCode: SHELL_COUNTRY, signal: controller.signal }).then((next) => {
+    void fetchEventBanners({ code, countryCode: country, signal: controller.signal }).then((next) => {
       if (!controller.signal.aborted) setAnswer(next);
     });
     return () => controller.abort();
-  }, [code]);
+  }, [code, country]);
 
   if (!answer) return null;
   const now = new Date();

@@ -5,7 +5,7 @@
 import type { FieldError as FormFieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { useT } from '../../i18n/useT';
-import { methodChoices } from './checkout';
+import { methodChoices, type OfferedMethods } from './checkout';
 
 export function PaymentMethodChoice({
   canSubscribe,
@@ -14,6 +14,7 @@ export function PaymentMethodChoice({
   method,
   error,
   hint,
+  offered,
 }: {
   /** Whether the chosen period can renew automatically. */
   canSubscribe: boolean;
@@ -24,6 +25,8 @@ export function PaymentMethodChoice({
   error: FormFieldError | undefined;
   /** What the chosen flow says under the methods. */
   hint: string | undefined;
+  /** The methods the server offers this visitor. */
+  offered: OfferedMethods;
 }) {
   const t = useT();
   const subscribing = canSubscribe && autoRenew;
@@ -41,7 +44,7 @@ export function PaymentMethodChoice({
       <fieldset className="content-section">
         <legend>{t.purchase.methodHeading}</legend>
         <div className="purchase__options purchase__options--methods">
-          {methodChoices(subscribing).map((choice) => (
+          {methodChoices(subscribing, offered).map((choice) => (
             <label key={choice} className="purchase-option">
               <input type="radio" value={choice} {...method} />
               <span className="purchase-option__name">{t.purchase.methods[choice]}</span>

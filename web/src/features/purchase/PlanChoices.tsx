@@ -7,7 +7,6 @@ import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import {
-  countryForLang,
   deviceCountsOf,
   findLicence,
   livesOf,
@@ -20,16 +19,18 @@ import {
 export function PlanChoices({
   licences,
   selection,
+  country,
   onChange,
 }: {
   licences: readonly PurchasableLicence[];
   selection: Selection;
+  /** The visitor's country as the server decided it. */
+  country: string;
   onChange: (wanted: Selection) => void;
 }) {
   const t = useT();
   const count = useCount();
   const lang = useLang();
-  const country = countryForLang(lang);
   const priceOf = (wanted: Selection) => {
     const licence = findLicence(licences, wanted);
     const plan = licence && planOf(licence, lang, country);

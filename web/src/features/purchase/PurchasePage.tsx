@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router-dom';
 import { loadPortOne } from '../../billing/api';
+import { usePaymentSettings } from '../../billing/usePaymentSettings';
 import { CouponBox } from '../../billing/CouponBox';
 import { useCoupon } from '../../billing/useCoupon';
 import { formatPrice } from '../../display/currency';
@@ -22,7 +23,6 @@ import { PageMeta } from '../../ui/PageMeta';
 import { useAlert } from '../../ui/useAlert';
 import { BuyerEmail } from './BuyerEmail';
 import {
-  countryForLang,
   findLicence,
   isSubscriptionLife,
   planOf,
@@ -60,7 +60,9 @@ export default function PurchasePage() {
   const lang = useLang();
   const paths = usePaths();
   const preselect = (useLocation().state as PurchaseLocationState | null)?.licenseId;
-  const country = countryForLang(lang);
+  // The country (so the currency) is the server's word, fetched once at start: a language switch keeps it.
+  const settings = usePaymentSettings();
+  const country = settings?.countryCode ?? '';
   const member = useAppStore((s) => s.user);
   const sessionChecked = useAppStore((s) => s.sessionChecked);
   const { alert, show, close } = useAlert();
@@ -108,7 +110,7 @@ export default function PurchasePage() {
   const couponPrices = useCouponPrices(coupon.applied?.code);
   // With a coupon applied, the chosen licence is priced by the server's quote for that code.
   const licence = (listedLicence && couponPrices?.find((item) => item.id === listedLicence.id)) || listedLicence;
-  const plan = licence ? planOf(licence, lang, country) : undefined;
+  const plan = licence && settings ? planOf(licence, lang, country) : undefined;
 
   const canSubscribe = canAutoRenew(selection?.life);
   const subscribing = canSubscribe && autoRenew;
@@ -157,7 +159,7 @@ export default function PurchasePage() {
       <h1 className="page__heading">{t.purchase.heading}</h1>
     </>
   );
-  if (licences === null) {
+  if (licences === null || settings === null) {
     return (
       <section className="content-page">
         {heading}
@@ -178,7 +180,7 @@ export default function PurchasePage() {
       ) : (
         <form className="purchase" noValidate onSubmit={(event) => void checkout.submit(event)}>
           <div className="purchase__choices">
-            <PlanChoices licences={licences} selection={selection} onChange={setWanted} />
+            <PlanChoices licences={licences} selection={selection} country={country} onChange={setWanted} />
             <PaymentMethodChoice
               canSubscribe={canSubscribe}
               autoRenew={autoRenew}
@@ -186,6 +188,7 @@ export default function PurchasePage() {
               method={register('paymentMethod')}
               error={errors.paymentMethod}
               hint={checkout.methodHint}
+              offered={settings}
             />
             {checkout.fields}
           </div>

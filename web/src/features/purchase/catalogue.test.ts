@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { PurchasableLicence } from '../../api/models';
 import {
   baseDiscount,
-  countryForLang,
   deviceCountsOf,
   findLicence,
   isSubscriptionLife,
@@ -42,14 +41,6 @@ const catalogue = [
   licence(131, 'uncpa', 36500, 1, 59000),
   licence(999, 'uncea', 365, 1, 1000),
 ];
-
-describe('countryForLang', () => {
-  it('maps ko, en and ja to KR, US and JP', () => {
-    expect(countryForLang('ko')).toBe('KR');
-    expect(countryForLang('en')).toBe('US');
-    expect(countryForLang('ja')).toBe('JP');
-  });
-});
 
 describe('choices', () => {
   it('lists Pro products in the page order, leaving out other products', () => {

@@ -17,18 +17,6 @@ export const LIFETIME_LIFE = 36500;
 /** Spec section 9: the period selected by default. */
 export const DEFAULT_LIFE = ANNUAL_LIFE;
 
-/** Country of the visitor from the page's language (spec section 9: KR ko, US en, JP ja). */
-export function countryForLang(lang: Lang): 'KR' | 'US' | 'JP' {
-  switch (lang) {
-    case 'en':
-      return 'US';
-    case 'ja':
-      return 'JP';
-    default:
-      return 'KR';
-  }
-}
-
 export interface Selection {
   productCode: string;
   life: number;

@@ -3,6 +3,12 @@ import type { ConfirmedPurchase } from '../../api/models';
 import { bindPaths } from '../../routing/paths';
 import { canAutoRenew, checkoutKind, methodChoices, methodWhenAutoRenewing, orderEmail, purchaseStep } from './checkout';
 
+const won = {
+  paymentMethods: ['creditCard', 'bankTransfer', 'virtualAccount', 'kakaopay', 'naverpay', 'point'],
+  billingKeyMethods: ['creditCard', 'kakaopay', 'naverpay'],
+};
+const dollars = { paymentMethods: ['creditCard'], billingKeyMethods: ['creditCard', 'kakaopay', 'naverpay'] };
+
 describe('which flow pays', () => {
   it('pays once in the gateway window unless auto-renewing', () => {
     expect(checkoutKind({ subscribing: false, member: true, method: 'creditCard' })).toBe('oneTime');
@@ -27,10 +33,15 @@ describe('auto-renewal choices', () => {
     expect(canAutoRenew(undefined)).toBe(false);
   });
   it('offers only the billing-key windows, keeping such a method and replacing others by the card', () => {
-    expect(methodChoices(true)).toEqual(['creditCard', 'kakaopay', 'naverpay']);
-    expect(methodChoices(false)).toContain('virtualAccount');
+    expect(methodChoices(true, won)).toEqual(['creditCard', 'kakaopay', 'naverpay']);
+    expect(methodChoices(false, won)).toContain('virtualAccount');
     expect(methodWhenAutoRenewing('naverpay')).toBe('naverpay');
     expect(methodWhenAutoRenewing('bankTransfer')).toBe('creditCard');
+  });
+  it('offers what the server offers for the currency: points in won, only the card in dollars', () => {
+    expect(methodChoices(false, won)).toEqual(['creditCard', 'bankTransfer', 'virtualAccount', 'kakaopay', 'naverpay', 'point']);
+    expect(methodChoices(false, dollars)).toEqual(['creditCard']);
+    expect(methodChoices(false, { ...won, paymentMethods: ['creditCard', 'crypto'] })).toEqual(['creditCard']);
   });
   it('sends the email of guests only', () => {
     expect(orderEmail(false, 'guest@example.com')).toEqual({ email: 'guest@example.com' });

@@ -10,6 +10,7 @@ import {
   type KeyRequestType,
   type PaymentMethod,
 } from '../../billing/paymentMethods';
+import type { PaymentSettings } from '../../api/models';
 import type { FeatureError } from '../../errors/featureError';
 import type { BoundPaths } from '../../routing/paths';
 import { isSubscriptionLife } from './catalogue';
@@ -35,9 +36,17 @@ export function checkoutKind(choice: { subscribing: boolean; member: boolean; me
   return choice.member && choice.method === 'creditCard' ? 'cardSubscription' : 'windowSubscription';
 }
 
-/** Methods offered: every method for a one-time purchase, the billing-key windows for an auto-renewal. */
-export function methodChoices(subscribing: boolean): readonly PaymentMethod[] {
-  return subscribing ? KEY_REQUEST_TYPES : PAYMENT_METHODS;
+/** What the server offers this visitor (GET /payments/settings). */
+export type OfferedMethods = Pick<PaymentSettings, 'paymentMethods' | 'billingKeyMethods'>;
+
+/**
+ * Methods offered: those the server offers for a one-time purchase in the visitor's currency, or its
+ * billing-key windows for an auto-renewal (only methods the page knows how to show).
+ */
+export function methodChoices(subscribing: boolean, offered: OfferedMethods): readonly PaymentMethod[] {
+  const known: readonly PaymentMethod[] = subscribing ? KEY_REQUEST_TYPES : PAYMENT_METHODS;
+  const allowed: readonly string[] = subscribing ? offered.billingKeyMethods : offered.paymentMethods;
+  return known.filter((method) => allowed.includes(method));
 }
 
 /** The method kept when auto-renewal is turned on: a method that issues billing keys stays, others become the card. */

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PurchasableLicence } from '../../api/models';
 import { routes } from '../../app/routes';
 import { ko } from '../../i18n/ko';
+import { appStore } from '../../store';
+import { wonSettings } from '../../test/paymentSettings';
 
 function licence(id: number, life: number, krw: number, coupon: boolean): PurchasableLicence {
   const base = life === 365 ? 0.3 : 0;
@@ -42,6 +44,7 @@ function calledUrls(): string[] {
 }
 
 beforeEach(() => {
+  appStore.setState({ paymentSettings: wonSettings });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {

@@ -49,6 +49,16 @@ const order = {
 };
 
 describe('runPurchase', () => {
+  it('confirms an order with nothing to pay at once, never opening the window', async () => {
+    const { deps: d, calls, init, confirmation } = deps({ success: false });
+    const free: PaymentRequest = { ...init, amount: 0, pg: 'none', payMethod: 'none', impUid: `none-${init.merchantUid}` };
+    calls.postPurchase.mockResolvedValue(free);
+    const result = await runPurchase({ ...order, request: { ...order.request, code: 'FREEMONTH' } }, d);
+    expect(result).toEqual({ kind: 'confirmed', confirmation });
+    expect(calls.requestPay).not.toHaveBeenCalled();
+    expect(calls.postConfirm).toHaveBeenCalledWith({ impUid: free.impUid, merchantUid: free.merchantUid }, 'ko', null);
+  });
+
   it('orders, pays with the order and confirms', async () => {
     const { deps: d, calls, init, confirmation } = deps((params) => ({
       success: true,

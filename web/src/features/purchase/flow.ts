@@ -69,6 +69,10 @@ export async function runPurchase({ request, lang, redirectUrl }: PurchaseOrder,
   } catch (error) {
     return { kind: 'orderFailed', error: toFeatureError(error) };
   }
+  if (init.payMethod === 'none' && init.impUid) {
+    // Nothing to pay (a coupon took the whole price): no window, the server settles it on confirm.
+    return settlePayment({ kind: 'success', impUid: init.impUid, merchantUid: init.merchantUid }, lang, token, deps);
+  }
   deps.savePending({ merchantUid: init.merchantUid, licenseId: request.licenseId });
   const response = await deps.requestPay(imp, {
     pg: init.pg,

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
@@ -6,6 +6,7 @@ import { appStore } from '../../store';
 import { ko } from '../../i18n/ko';
 import { en } from '../../i18n/en';
 import type { PurchasableLicence } from '../../api/models';
+import { dollarSettings, wonSettings } from '../../test/paymentSettings';
 
 function licence(id: number, life: number, devices: number, krw: number, usd: number): PurchasableLicence {
   return {
@@ -43,6 +44,8 @@ function renderAt(url: string) {
 }
 
 beforeEach(() => {
+  // The settings the app fetched once at start: a visitor from Korea unless a story says otherwise.
+  appStore.setState({ paymentSettings: wonSettings });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
@@ -70,12 +73,39 @@ describe('purchase page', () => {
     expect(within(summary).getByText('34,800원')).toBeTruthy();
   });
 
-  it('prices in dollars in English and follows the chosen period', async () => {
+  it('prices in dollars for a visitor the server places in the US, and follows the chosen period', async () => {
+    appStore.setState({ paymentSettings: dollarSettings });
     renderAt('/en/purchase');
     await screen.findByRole('button', { name: 'Pay $25.11' });
     fireEvent.click(screen.getByRole('radio', { name: /Lifetime licence/ }));
     expect(screen.getByRole('button', { name: 'Pay $49.99' })).toBeTruthy();
     expect(screen.queryByRole('radio', { name: /3 devices/ })).toBeNull();
+  });
+
+  it('keeps the currency when the visitor switches language (the server decides the country, not the language)', async () => {
+    const router = renderAt('/ko/purchase');
+    await screen.findByRole('button', { name: '24,360원 결제하기' });
+    await act(async () => {
+      await router.navigate('/en/purchase');
+    });
+    expect(await screen.findByRole('button', { name: 'Pay 24,360 KRW' })).toBeTruthy();
+    await act(async () => {
+      await router.navigate('/ja/purchase');
+    });
+    expect(await screen.findByRole('button', { name: /24,360 KRW/ })).toBeTruthy();
+    const calls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    expect(calls.some((url) => url.includes('/payments/settings'))).toBe(false);
+  });
+
+  it('offers points to a visitor paying in won and only the card to one paying in dollars', async () => {
+    renderAt('/ko/purchase');
+    expect(await screen.findByRole('radio', { name: ko.purchase.methods.point })).toBeTruthy();
+    cleanup();
+    appStore.setState({ paymentSettings: dollarSettings });
+    renderAt('/ko/purchase');
+    await screen.findByRole('radio', { name: ko.purchase.methods.creditCard });
+    expect(screen.queryByRole('radio', { name: ko.purchase.methods.point })).toBeNull();
+    expect(screen.queryByRole('radio', { name: ko.purchase.methods.virtualAccount })).toBeNull();
   });
 
   it('asks a guest for the email and the agreements before ordering', async () => {

@@ -39,10 +39,10 @@ describe('purchaseSchema', () => {
   });
 
   it('takes only the known payment methods', () => {
-    for (const method of ['creditCard', 'bankTransfer', 'virtualAccount', 'kakaopay', 'naverpay']) {
+    for (const method of ['creditCard', 'bankTransfer', 'virtualAccount', 'kakaopay', 'naverpay', 'point']) {
       expect(purchaseSchema.safeParse({ ...valid, paymentMethod: method }).success).toBe(true);
     }
-    expect(messages(purchaseSchema.safeParse({ ...valid, paymentMethod: 'point' }))).toEqual({
+    expect(messages(purchaseSchema.safeParse({ ...valid, paymentMethod: 'none' }))).toEqual({
       paymentMethod: 'selectMethod',
     });
   });

@@ -52,8 +52,9 @@ import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelecti
 import '../../ui/kit.css';
 import './upgrade.css';
 
-/** Window methods of a one-time upgrade (no virtual account: an upgrade is paid at once). */
-const WINDOW_METHODS = ['creditCard', 'bankTransfer', 'kakaopay', 'naverpay'] as const;
+/** Window methods of a one-time upgrade the page can show (no virtual account: an upgrade is paid at once);
+ * which of them are offered is the server's word, by the currency of the plans (`paymentMethods`). */
+const WINDOW_METHODS = ['creditCard', 'bankTransfer', 'kakaopay', 'naverpay', 'point'] as const;
 type WindowMethod = (typeof WINDOW_METHODS)[number];
 
 type AgreementsForm = Record<AgreementName, boolean>;
@@ -308,7 +309,7 @@ function Upgrade() {
             {ways.includes('window') && (
               <fieldset className="card">
                 <legend>{t.upgrades.method}</legend>
-                {WINDOW_METHODS.map((name) => (
+                {WINDOW_METHODS.filter((name) => options.paymentMethods.includes(name)).map((name) => (
                   <label key={name} >
                     <input type="radio" name="upgrade-method" checked={method === name} onChange={() => setMethod(name)} />{' '}
                     {t.purchase.methods[name]}

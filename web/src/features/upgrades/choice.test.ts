@@ -29,6 +29,7 @@ const monthly: UpgradeOptions = {
   upgradeMethod: 'upgrade',
   defaultLife: 365,
   upgradableOptions: { life: [30, 365, 36500], maxDevicesCount: [1, 3] },
+  paymentMethods: ['creditCard', 'bankTransfer', 'kakaopay', 'naverpay', 'point'],
   licenses: [
     plan(113, 30, 3, { price: 4900, discountedPrice: 4900, remainingPrice: 3450, requestPrice: 3450, discount: '0' }),
     plan(121, 365, 1, { price: 34800, discountedPrice: 24360, remainingPrice: 22910, requestPrice: 22910 }),

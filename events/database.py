@@ -154,6 +154,7 @@ class PostgresViewDatabase:
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
+        self.conninfo = conninfo  # what else needs a connection of its own (the projector's leases)
         # check: a connection is tested when it leaves the pool, so one broken by a database restart
         # is replaced instead of failing a request (the pool recovers without restarting the process).
         self._pool = ConnectionPool(

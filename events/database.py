@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
+
+from events.pools import checked_when_idle
 
 _NAMED = re.compile(r"%\((\w+)\)s")
 # A pooled PostgreSQL connection idle longer than this is tested before it is used again.
@@ -163,42 +164,29 @@ class PostgresViewDatabase:
         from psycopg_pool import ConnectionPool
 
         self.conninfo = conninfo  # what else needs a connection of its own (the projector's leases)
-        self._returned: dict[int, float] = {}
         # check: a connection that sat in the pool a while is tested as it leaves, so one broken by a database
         # restart is replaced instead of failing a request (the pool recovers without restarting the process).
-        # One used a moment ago is not: under load that test was a round trip per read. A connection that broke
+        # One taken out a moment ago is not: under load that test was a round trip per read. A connection that broke
         # while in use is not put back (psycopg_pool drops it).
         self._pool = ConnectionPool(
             conninfo,
             min_size=1,
             max_size=max_size,
             kwargs={"row_factory": dict_row, "autocommit": True},
-            check=self._check_if_idle,
+            check=checked_when_idle(ConnectionPool.check_connection, IDLE_CHECK_SECONDS),
             open=True,
         )
-
-    def _check_if_idle(self, conn: Any) -> None:
-        if time.monotonic() - self._returned.get(id(conn), 0.0) > IDLE_CHECK_SECONDS:
-            type(self._pool).check_connection(conn)
-
-    @contextmanager
-    def _connection(self) -> Iterator[Any]:
-        with self._pool.connection() as conn:
-            try:
-                yield conn
-            finally:
-                self._returned[id(conn)] = time.monotonic()
 
     @contextmanager
     def transaction(self) -> Iterator[ViewCursor]:
         """One transaction on a pooled connection."""
-        with self._connection() as conn, conn.transaction(), conn.cursor() as cursor:
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
             yield _PostgresCursor(cursor)
 
     @contextmanager
     def read(self) -> Iterator[ViewCursor]:
         """Reads on a pooled connection, each statement seeing what was committed when it started."""
-        with self._connection() as conn, conn.cursor() as cursor:
+        with self._pool.connection() as conn, conn.cursor() as cursor:
             yield _PostgresCursor(cursor)
 
     def close(self) -> None:

@@ -9,7 +9,6 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import JSONTranscoder
 
 import events  # noqa: F401  (registers every event topic before anything is read)
-from events.pools import checked_when_idle
 from events.transcodings import storefront_transcodings
 
 
@@ -26,12 +25,6 @@ class EventLog(Application[Any]):
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(dict(env or {}))
-        pool = getattr(getattr(self.recorder, "datastore", None), "pool", None)
-        if pool is not None and getattr(pool, "_check", None) is not None:
-            # POSTGRES_PRE_PING tested every connection as it left the pool: a round trip before each aggregate
-            # read, 31% of a renewal worker's time. Tested only after a second unused, a connection broken by a
-            # database restart is still replaced before it fails anything.
-            pool._check = checked_when_idle(pool._check)
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)

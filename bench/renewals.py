@@ -114,7 +114,7 @@ def _renewal_round(stack: Stack, subscriber: Subscriber, beat: Celery, latency: 
     before = _charges(stack)
     subscriber.a_month_passes()
     started = time.monotonic()
-    beat.send_task("subscriptions.renew_due", queue="storefront")
+    beat.send_task("subscriptions.renew_due", queue="renewals")
     until(lambda: _charges(stack) - before >= subscriber.count, "every renewal is charged", seconds=1800)
     return time.monotonic() - started
 

@@ -33,8 +33,9 @@ PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own subscriber
 REDIS_DB = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 COUNTS = tuple(int(item) for item in os.environ.get("BENCH_RENEWAL_COUNTS", "1000").split(","))
 CONCURRENCY = os.environ.get("BENCH_WORKER_CONCURRENCY", "64")
-# Worker processes charging renewals: the stack's own and as many more beside it (the production layout runs
-# several; one process is bound by its GIL long before the gateway's latency is covered).
+# Worker processes charging renewals: the stack's own (both queues: mails and renewals) and as many more beside
+# it taking only renewals (`-Q renewals`), as production runs dedicated renewal workers; one process is bound by
+# its GIL long before the gateway's latency is covered.
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 GATEWAY_LATENCY = 0.3
 CHARGE_PATH = "/subscribe/payments/again"
@@ -145,8 +146,9 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> l
             stack.wait_until_healthy()
             for number in range(2, WORKERS + 1):
                 stack.spawn(
-                    f"worker{number}", "workers", "worker", "--loglevel", "WARNING", "--pool", "threads",
-                    "--concurrency", CONCURRENCY, "--without-gossip", "--without-mingle", "--hostname", f"w{number}@%h",
+                    f"worker{number}", "workers", "worker", "--loglevel", "WARNING", "-Q", "renewals",
+                    "--pool", "threads", "--concurrency", CONCURRENCY,
+                    "--without-gossip", "--without-mingle", "--hostname", f"w{number}@%h",
                 )  # fmt: skip
             subscriber = Subscriber(stack)
             per_renewal: list[float] = []

@@ -100,7 +100,7 @@ class PostgresLeases:
         while not self._closed.is_set():
             try:
                 self._try_all()
-            except (psycopg.Error, OSError) as error:
+            except Exception as error:  # the database went away, or anything else: stand by rather than run blind
                 if self._held:
                     log.warning("lost the view leases (%s); standing by", error)
                 self._lose_all()

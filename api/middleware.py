@@ -41,7 +41,9 @@ class BudgetAndBoundary:
             await send(message)
 
         try:
-            await asyncio.wait_for(self.app(scope, receive, watched_send), timeout=self.budget_seconds)
+            # asyncio.timeout cancels the request's own task: no second task per request, as wait_for made.
+            async with asyncio.timeout(self.budget_seconds):
+                await self.app(scope, receive, watched_send)
         except TimeoutError:
             log.warning("request over its %ss budget: %s %s", self.budget_seconds, scope["method"], scope["path"])
             if not started:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from fastapi import Request
-from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from config.settings import Settings
@@ -61,6 +60,8 @@ class SecurityHeaders:
             "Referrer-Policy": "strict-origin-when-cross-origin",
             "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
         }
+        # Encoded once: each answer only appends the ones its handler did not set.
+        self._raw = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in self.headers.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -70,11 +71,12 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in self.headers.items():
-                    headers.setdefault(name, value)
-                if https:
-                    headers.setdefault("Strict-Transport-Security", HSTS)
+                raw = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in raw}
+                raw += [(name, value) for name, value in self._raw if name not in present]
+                if https and b"strict-transport-security" not in present:
+                    raw.append((b"strict-transport-security", HSTS.encode()))
+                message["headers"] = raw
             await send(message)
 
         await self.app(scope, receive, with_headers)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+PROFILES = Path(__file__).resolve().parent / "profiles"  # summaries kept with the code (the raw stacks in results/)
 FRAME = re.compile(r"^(?P<function>[^ ]+) \((?P<file>[^:]+)(?::\d+)?\)$")
 
 
@@ -73,3 +74,30 @@ def report(title: str, collapsed: Path, top: int = 25) -> str:
     lines = [f"profile of {title} ({collapsed.name}): share of busy samples with the function on the stack"]
     lines += [f"  {share:6.1%}  {function}" for function, share in summary(collapsed, top)]
     return "\n".join(lines)
+
+
+def self_summary(collapsed: Path, top: int = 15) -> list[tuple[str, float]]:
+    """The ``top`` functions by the share of samples in which they were the innermost frame (their own time)."""
+    innermost: Counter[str] = Counter()
+    total = 0
+    for line in collapsed.read_text(encoding="utf-8", errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        total += int(count_text)
+        innermost[_function(stack.split(";")[-1])] += int(count_text)
+    if total == 0:
+        return []
+    return [(function, count / total) for function, count in innermost.most_common(top)]
+
+
+def saved_report(title: str, collapsed: Path, label: str = "") -> str:
+    """``report`` plus the functions' own time, also written to ``bench/profiles/<title>[-label].txt``."""
+    text = report(title, collapsed)
+    text += "\nown time (innermost frame):\n" + "\n".join(
+        f"  {share:6.1%}  {function}" for function, share in self_summary(collapsed)
+    )
+    PROFILES.mkdir(exist_ok=True)
+    name = title.replace(" ", "-") + (f"-{label}" if label else "")
+    (PROFILES / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    return text

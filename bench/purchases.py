@@ -8,10 +8,13 @@ the views show what it wrote, as the browser's next page expects.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
 
@@ -19,7 +22,8 @@ import httpx
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from bench.harness import Result
+from bench.harness import RESULTS, Result
+from bench.profile import recording, saved_report
 from tests.conftest import make_settings
 from tests.faults.stack import V1, Stack
 
@@ -121,15 +125,29 @@ def purchases_per_second(stack: Stack, seconds: int) -> float:
     return rate
 
 
-def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
-    """Purchases per second through the stack, and the bare save rate on the same store."""
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int, profile: bool = False) -> list[Result]:
+    """Purchases per second through the stack, and the bare save rate on the same store; with ``profile``, py-spy
+    samples the API while the purchases are measured (the confirm is most of a purchase's time)."""
     del connections  # BUYERS buyers, as the issue measured
     with tempfile.TemporaryDirectory(prefix="bench-purchases-") as tmp:
         baseline = bare_saves_per_second(env, Path(tmp), seconds)
         stack = Stack(Path(tmp) / "var", **env)
         try:
             stack.wait_until_healthy()
-            ours = purchases_per_second(stack, seconds)
+            with _profiled(profile, stack, f"purchases on {store}"):
+                ours = purchases_per_second(stack, seconds)
         finally:
             stack.stop()
     return [Result("whole purchases/s (8 buyers)", store, "per s", ours, baseline, 0.25, note="baseline: bare saves/s")]
+
+
+@contextmanager
+def _profiled(wanted: bool, stack: Stack, title: str) -> Iterator[None]:
+    if not wanted:
+        yield
+        return
+    RESULTS.mkdir(exist_ok=True)
+    output = RESULTS / f"profile-{title.replace(' ', '-')}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.txt"
+    with recording(stack.pid("api"), output):
+        yield
+    print(saved_report(title, output, os.environ.get("BENCH_PROFILE_LABEL", "")), flush=True)

@@ -19,7 +19,7 @@ import httpx
 
 from bench.harness import RESULTS, Result
 from bench.load import Load, hammer
-from bench.profile import recording, report
+from bench.profile import recording, saved_report
 from tests.faults.stack import ROOT, V1, Stack, free_port, until
 
 PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own customer
@@ -120,7 +120,7 @@ def _profiled(wanted: bool, stack: Stack, title: str) -> Iterator[None]:
     output = RESULTS / f"profile-{title.replace(' ', '-')}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.txt"
     with recording(stack.pid("api"), output):
         yield
-    print(report(title, output), flush=True)
+    print(saved_report(title, output, os.environ.get("BENCH_PROFILE_LABEL", "")), flush=True)
 
 
 def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -178,14 +178,17 @@ class Settings(BaseSettings):
 
 def _postgres_env(url: str) -> dict[str, str]:
     parts = urlsplit(url)
+    query = parse_qs(parts.query)
     env = {
         "POSTGRES_DBNAME": parts.path.lstrip("/") or "postgres",
         "POSTGRES_HOST": parts.hostname or "127.0.0.1",
         "POSTGRES_PORT": str(parts.port or 5432),
         "POSTGRES_USER": unquote(parts.username or "postgres"),
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
-        "POSTGRES_POOL_SIZE": "5",
-        "POSTGRES_MAX_OVERFLOW": "10",
+        # Connections each process keeps open and may add under load: DATABASE_URL's ?pool_size=&max_overflow=
+        # (several API processes, workers and projectors must fit the server's max_connections together).
+        "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
+        "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
         "POSTGRES_CONNECT_TIMEOUT": "5",
         "POSTGRES_PRE_PING": "y",
     }

@@ -15,7 +15,11 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+from events.pools import checked_when_idle
+
 _NAMED = re.compile(r"%\((\w+)\)s")
+# A pooled PostgreSQL connection idle longer than this is tested before it is used again.
+IDLE_CHECK_SECONDS = 1.0
 
 
 class ViewCursor(Protocol):
@@ -146,7 +150,12 @@ class _PostgresCursor:
 
 
 class PostgresViewDatabase:
-    """Views in PostgreSQL, through a psycopg 3 connection pool."""
+    """Views in PostgreSQL, through a psycopg 3 connection pool.
+
+    Connections are in autocommit mode: ``transaction`` opens a transaction block, while ``read`` runs its
+    statements without one (PostgreSQL's READ COMMITTED gives each statement its own snapshot inside a block too,
+    so a BEGIN and a ROLLBACK around reads were two round trips that changed nothing).
+    """
 
     dialect = "postgres"
 
@@ -154,14 +163,17 @@ class PostgresViewDatabase:
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
-        # check: a connection is tested when it leaves the pool, so one broken by a database restart
-        # is replaced instead of failing a request (the pool recovers without restarting the process).
+        self.conninfo = conninfo  # what else needs a connection of its own (the projector's leases)
+        # check: a connection that sat in the pool a while is tested as it leaves, so one broken by a database
+        # restart is replaced instead of failing a request (the pool recovers without restarting the process).
+        # One taken out a moment ago is not: under load that test was a round trip per read. A connection that broke
+        # while in use is not put back (psycopg_pool drops it).
         self._pool = ConnectionPool(
             conninfo,
             min_size=1,
             max_size=max_size,
-            kwargs={"row_factory": dict_row},
-            check=ConnectionPool.check_connection,
+            kwargs={"row_factory": dict_row, "autocommit": True},
+            check=checked_when_idle(ConnectionPool.check_connection, IDLE_CHECK_SECONDS),
             open=True,
         )
 
@@ -173,8 +185,8 @@ class PostgresViewDatabase:
 
     @contextmanager
     def read(self) -> Iterator[ViewCursor]:
-        """A read transaction on a pooled connection."""
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+        """Reads on a pooled connection, each statement seeing what was committed when it started."""
+        with self._pool.connection() as conn, conn.cursor() as cursor:
             yield _PostgresCursor(cursor)
 
     def close(self) -> None:

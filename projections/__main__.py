@@ -20,8 +20,12 @@ from bootstrap import Services
 from bootstrap.audit import open_audit
 from events.audit import Audit
 from projections.catalogue import all_views
+from projections.database import ViewDatabase
+from projections.leases import AlwaysHeld, Leases, PostgresLeases
 from projections.runner import Projector, retrying
 from projections.tracking import positions
+
+TREE = "transparency_log"  # the lease of the transparency log's follower
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +42,9 @@ def main(argv: list[str] | None = None) -> int:
 
     services = Services.build()
     log_app, db, settings = services.store, services.views, services.settings
-    projector = Projector(log_app, db, all_views(), settings.projector_poll_seconds)
+    views = all_views()
+    leases = _leases(db, log_app.name, [view.name for view in views]) if args.command in (None, "run") else None
+    projector = Projector(log_app, db, views, settings.projector_poll_seconds, leases)
     try:
         if args.command == "rebuild":
             projector.rebuild(args.views)
@@ -57,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, lambda *_: stop.set())
         logging.getLogger(__name__).info("following the %s log", settings.store_kind)
         audit = open_audit(settings, log_app)
-        tree = threading.Thread(target=_follow_tree, args=(audit, stop), name="transparency-log")
+        assert leases is not None
+        tree = threading.Thread(target=_follow_tree, args=(audit, leases, stop), name="transparency-log")
         tree.start()
         try:
             projector.run(stop)
@@ -67,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             audit.close()
         return 0
     finally:
+        if leases is not None:
+            leases.close()
         services.close()
 
 
@@ -80,8 +89,22 @@ def _bar(bars: ExitStack, view: str, total: int) -> Callable[[int], None]:
     return applied
 
 
-def _follow_tree(audit: Audit, stop: threading.Event) -> None:
-    """Append every new event to the transparency log; a failure is retried with back-off, as a view's is."""
+def _leases(db: ViewDatabase, application_name: str, views: list[str]) -> Leases:
+    """Advisory locks on PostgreSQL, so that replicas of the projector run each view once; on SQLite, none."""
+    conninfo = getattr(db, "conninfo", None)
+    if conninfo is None:
+        return AlwaysHeld()
+    return PostgresLeases(conninfo, application_name, [*views, TREE])
+
+
+def _follow_tree(audit: Audit, leases: Leases, stop: threading.Event) -> None:
+    """Append every new event to the transparency log whenever this replica holds its lease; a failure is retried
+    with back-off, as a view's is."""
+    while (tenure := leases.tenure(TREE, stop)) is not None:
+        _follow_tree_while(audit, tenure)
+
+
+def _follow_tree_while(audit: Audit, stop: threading.Event) -> None:
     attempts = 0
 
     def failed(error: Exception) -> int:

@@ -99,6 +99,11 @@ class ViewProcessor:
                     self.view.apply(event, cursor)
             self._passed_over = None
 
+    def forget_passed_over(self) -> None:
+        """Drop what this process passed over (its position is read again from the database)."""
+        with self._lock:
+            self._passed_over = None
+
     def flush(self, waited: float = 0.0) -> None:
         """Commit the position past the events passed over, once the first of them has waited ``waited`` seconds."""
         with self._lock:

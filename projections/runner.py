@@ -25,6 +25,7 @@ from eventsourcing import persistence
 from events.application import EventLog
 from projections.database import ViewDatabase
 from projections.follower import Processor, ViewProcessor, follow, process_until
+from projections.leases import AlwaysHeld, Leases
 from projections.stalls import clear_stall, ensure_stalls_table, note_stall
 from projections.view import View
 
@@ -176,11 +177,15 @@ class Projector:
         db: ViewDatabase,
         views: Sequence[View],
         poll_interval: float = 0.1,
+        leases: Leases | None = None,
     ) -> None:
         self._log = log_app
         self._poll_interval = poll_interval
         self.processors = {view.name: ViewProcessor(view, db, log_app.name) for view in views}
         self._stalls = StallLog(db, log_app.name)
+        # Replicas of the projector run each view in one of them at a time (``projections.leases``).
+        self._leases: Leases = leases or AlwaysHeld()
+        self._running: set[str] = set()
 
     @property
     def stalls(self) -> dict[str, Stall]:
@@ -208,14 +213,23 @@ class Projector:
     def _flush(self, stop: threading.Event) -> None:
         """Move each view's position past the events it did not use once they have waited FLUSH_SECONDS."""
         while not stop.wait(FLUSH_SECONDS / 2):
-            for processor in self.processors.values():
+            for processor in [self.processors[name] for name in list(self._running)]:
                 try:
                     processor.flush(FLUSH_SECONDS)
                 except Exception:  # the database is away: the view's own follower reports the stall
                     log.debug("could not move %s past the events it did not use", processor.name)
 
     def _follow(self, processor: ViewProcessor, stop: threading.Event) -> None:
-        keep_following(self._log, processor, stop, self._poll_interval, self._stalls)
+        """Follow the view whenever this replica holds its lease; stand by while another one does."""
+        while (tenure := self._leases.tenure(processor.name, stop)) is not None:
+            processor.forget_passed_over()  # another replica may have moved it meanwhile
+            self._running.add(processor.name)
+            try:
+                keep_following(self._log, processor, tenure, self._poll_interval, self._stalls)
+            finally:
+                self._running.discard(processor.name)
+            if not stop.is_set():
+                log.info("%s: lease lost; standing by", processor.name)
 
     def rebuild(self, names: Sequence[str]) -> None:
         """Empty the named views (all when none named) and rewind them to the start of the log."""

@@ -6,11 +6,13 @@ import threading
 from datetime import timedelta
 
 from celery import Celery, Task
+from kombu.entity import Queue
 
 from bootstrap import Services
 from config.settings import Settings
 from integrations.broker import broker_transport_options
 
+RENEWALS_QUEUE = "renewals"
 TASK_MODULES = [
     "workers.tasks.audit",
     "workers.tasks.maintenance",
@@ -57,6 +59,14 @@ def create_celery(settings: Settings) -> StorefrontCelery:
         broker_transport_options=broker_transport_options(settings),
         broker_connection_retry_on_startup=True,
         task_default_queue="storefront",
+        # Renewals have a queue of their own, which every worker also consumes (taking from each queue in turn):
+        # a renewal pass is not queued behind a backlog of mails, and dedicated renewal workers can take only it
+        # (`python -m workers worker -Q renewals --pool threads --concurrency 64`).
+        task_queues=(Queue("storefront"), Queue(RENEWALS_QUEUE)),  # type: ignore[no-untyped-call]
+        task_routes={
+            "subscriptions.renew_due": {"queue": RENEWALS_QUEUE},
+            "subscriptions.renew_one": {"queue": RENEWALS_QUEUE},
+        },
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_ignore_result=True,

@@ -12,6 +12,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -62,7 +63,9 @@ def _encode(secret: str, claims: dict[str, Any]) -> str:
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
-def _decode(secret: str, token: str, audience: str, now: datetime) -> dict[str, Any]:
+def _decode(secret: str, token: str, audience: str, now: datetime | None) -> dict[str, Any]:
+    """The claims of a token signed with ``secret`` for ``audience``, not expired at ``now`` (not checked when
+    None: the caller checks it)."""
     try:
         claims: dict[str, Any] = jwt.decode(
             token,
@@ -74,7 +77,7 @@ def _decode(secret: str, token: str, audience: str, now: datetime) -> dict[str, 
     except jwt.PyJWTError as error:
         raise InvalidTokenError(str(error)) from error
     exp = claims["exp"]
-    if not isinstance(exp, int | float) or now.timestamp() >= exp:
+    if not isinstance(exp, int | float) or (now is not None and now.timestamp() >= exp):
         raise InvalidTokenError("expired", expired=True)
     return claims
 
@@ -97,9 +100,21 @@ def issue_access_token(secret: str, account_id: UUID, scope: int, now: datetime)
 
 def read_access_token(secret: str, token: str, now: datetime) -> AccessClaims:
     """The claims of a valid access token (InvalidTokenError otherwise)."""
-    claims = _decode(secret, token, ACCESS, now)
+    claims, exp = _verified_access(secret, token)
+    if now.timestamp() >= exp:
+        raise InvalidTokenError("expired", expired=True)
+    return claims
+
+
+@lru_cache(maxsize=4096)
+def _verified_access(secret: str, token: str) -> tuple[AccessClaims, float]:
+    """An access token's claims and expiry once its signature, audience and claims are checked. Kept for the
+    tokens seen last (an API process sees the same ones on every call of a page), so a call costs a dictionary
+    look-up instead of an HMAC and a JSON parse; only the expiry depends on the time, and it is checked each time.
+    A token that fails raises, and raising is never kept."""
+    claims = _decode(secret, token, ACCESS, None)
     try:
-        return AccessClaims(UUID(str(claims["sub"])), int(claims.get("scope", 0)))
+        return AccessClaims(UUID(str(claims["sub"])), int(claims.get("scope", 0))), float(claims["exp"])
     except (TypeError, ValueError) as error:
         raise InvalidTokenError("bad claims") from error
 

@@ -61,6 +61,8 @@ class Stack:
             APP_BASE_URL=self.api_url,
             **env,
         )
+        self.environment = environment
+        self.replicas: dict[str, subprocess.Popen[bytes]] = {}
         self.console = (var_dir / "console.log").open("wb")
         command = [sys.executable, "-m", "bootstrap.stack", "--var-dir", str(var_dir)]
         self.supervisor = subprocess.Popen(
@@ -112,8 +114,29 @@ class Stack:
         """supervisord's own log."""
         return (self.var_dir / "supervisord.log").read_text(encoding="utf-8", errors="replace")
 
+    def spawn(self, name: str, *args: str, **env: str) -> subprocess.Popen[bytes]:
+        """Start one more process beside the supervised ones (a replica: ``python -m <args>``, the stack's settings
+        and ``env``), its output in ``logs/<name>.log``; ``stop`` ends it too."""
+        (self.var_dir / "logs").mkdir(exist_ok=True)
+        with (self.var_dir / "logs" / f"{name}.log").open("ab") as output:
+            process = subprocess.Popen(
+                [sys.executable, "-m", *args], cwd=ROOT, env={**self.environment, **env},
+                stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        self.replicas[name] = process
+        return process
+
     def stop(self) -> None:
-        """SIGTERM supervisord, which stops every process it started."""
+        """SIGTERM the replicas and supervisord, which stops every process it started."""
+        for process in self.replicas.values():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.replicas.values():
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
         if self.supervisor.poll() is None:
             self.supervisor.send_signal(signal.SIGTERM)
             try:

@@ -7,10 +7,14 @@ import { createUiSlice } from './uiSlice';
 
 export type { AppState } from './types';
 
+/** Redux devtools in development; in production the slices as they are, so the bundle leaves the middleware out
+ * (slices' action names, the third argument of `set`, are then ignored). */
+const withDevtools = (import.meta.env.DEV ? devtools : (slices: unknown) => slices) as typeof devtools;
+
 /** A fresh store; tests make their own, the app uses `appStore`. */
 export function createAppStore() {
   return createStore<AppState>()(
-    devtools(
+    withDevtools(
       (...args) => ({
         ...createUiSlice(...args),
         ...createSessionSlice(...args),

@@ -1,9 +1,12 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useParams } from 'react-router-dom';
 import { isLang } from '../i18n/languages';
 import { LanguageRedirect } from './LanguageRedirect';
 
-/** Route element of `/:lang`: renders the app for a valid language, redirects otherwise. */
+/**
+ * Route element of `/:lang`: renders the app for a valid language, redirects otherwise. The boundary holds a
+ * page whose language's catalogue is still loading (router navigations keep the previous page meanwhile).
+ */
 export function LanguageGate() {
   const { lang } = useParams();
   const valid = isLang(lang);
@@ -12,5 +15,11 @@ export function LanguageGate() {
     if (valid) document.documentElement.lang = lang;
   }, [valid, lang]);
 
-  return valid ? <Outlet /> : <LanguageRedirect />;
+  return valid ? (
+    <Suspense fallback={null}>
+      <Outlet />
+    </Suspense>
+  ) : (
+    <LanguageRedirect />
+  );
 }

@@ -37,6 +37,30 @@ async function pay(page: Page, amount = '24,360원') {
 }
 
 test.describe('purchase page', () => {
+  test('does not shift its layout while the plans load', async ({ page }) => {
+    // The plans arrive late, so the loading view and the lazy footer have settled before the form replaces them.
+    await page.route(`**${API}/purchasable-licenses/**`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/ko/purchase');
+    await expect(page.getByRole('contentinfo')).toContainText('유니콘 주식회사');
+    await expect(page.getByRole('radio', { name: 'Android Pro' })).toBeChecked();
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+              if (!entry.hadRecentInput) total += entry.value;
+            }
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(total), 500);
+        }),
+    );
+    expect(shift).toBeLessThan(0.01);
+  });
+
   test('shows the annual Android Pro licence in won, and asks for the agreements and the email', async ({ page }) => {
     await page.goto('/ko/purchase');
     await expect(page.getByRole('radio', { name: /연간 구독/ })).toBeChecked();

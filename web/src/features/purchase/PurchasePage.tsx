@@ -165,9 +165,7 @@ export default function PurchasePage() {
     return (
       <section className="content-page">
         {heading}
-        <div className="purchase__placeholder">
-          <PageLoading />
-        </div>
+        <PageLoading />
       </section>
     );
   }

@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadCatalogue } from './i18n/catalogues';
 import { languageOfPath, readBrowserLanguageHints } from './routing/preferredLanguage';
+import { checkSession } from './session/session';
+import { appStore } from './store';
 import './styles/global.css';
 
 const container = document.getElementById('root');
@@ -18,4 +20,7 @@ function render() {
   );
 }
 
+// The session is restored (a renewal when the logged_in cookie is there) while React renders the first page, not
+// after it: pages behind login wait for it. SessionKeeper's own check at mount joins the renewal in flight.
+void checkSession(appStore);
 loadCatalogue(languageOfPath(window.location.pathname, readBrowserLanguageHints())).then(render, render);

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { lazyPageAt } from './app/routes';
 import { loadCatalogue } from './i18n/catalogues';
 import { languageOfPath, readBrowserLanguageHints } from './routing/preferredLanguage';
 import { checkSession } from './session/session';
@@ -20,6 +21,9 @@ function render() {
   );
 }
 
+// The first page's code is fetched now, beside the session and the catalogue, rather than once React has rendered
+// the shell around it.
+void lazyPageAt(window.location.pathname)?.preload();
 // The session is restored (a renewal when the logged_in cookie is there) while React renders the first page, not
 // after it: pages behind login wait for it. SessionKeeper's own check at mount joins the renewal in flight.
 void checkSession(appStore);

@@ -2,41 +2,55 @@
 default): the performance score of the home, purchase, login and licence pages, with LCP, CLS and TBT in the note.
 
 Needs `npx` (Node) and /usr/bin/chromium; the first run downloads Lighthouse into npm's cache. The licence page is
-measured as a logged-in member (the session cookies are sent as an extra header). Target: score ≥ 95, printed as
-the baseline.
+measured as a logged-in member with a confirmed email: the app reads its session cookies in the page, so a header
+would not do; the member's cookies are put into a Chromium of our own (over the DevTools protocol) and Lighthouse
+audits in that browser, its storage reset turned off so the cookies stay (the fresh profile's cache is empty).
+Target: score ≥ 95, printed as the baseline. ``BENCH_LIGHTHOUSE_PAGES=purchase,licences`` audits only those pages;
+each page's whole report is kept as bench/results/lighthouse-<page>.json, and the note names the elements that shifted.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import httpx
+from websockets.sync.client import connect
 
-from bench.harness import Result
+from bench.harness import RESULTS, Result
 from bench.reads import seed
-from tests.faults.stack import V1, Stack
+from tests.faults.stack import V1, Stack, free_port, until
 
 LIGHTHOUSE = os.environ.get("BENCH_LIGHTHOUSE", "lighthouse@12")
 CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-background-networking --disable-gpu"
 PAGES = {"home": "/ko", "purchase": "/ko/purchase", "login": "/ko/login", "licences": "/ko/license"}
+CHOSEN = [name for name in os.environ.get("BENCH_LIGHTHOUSE_PAGES", ",".join(PAGES)).split(",") if name]
 
 
-def _audit(url: str, folder: Path, headers: dict[str, str]) -> dict[str, float]:
-    """One Lighthouse run: the performance score (0-100) and its main metrics."""
+def _audit(url: str, folder: Path, browser_port: int | None = None) -> dict[str, Any]:
+    """One Lighthouse run (in its own Chromium, or the one at ``browser_port``): the performance score (0-100), its
+    main metrics and the report itself."""
     npx = shutil.which("npx")
     if npx is None or not Path(CHROMIUM).exists():
         raise SystemExit("the Lighthouse benchmark needs npx (Node) and Debian's chromium (apt-get install chromium)")
     report = folder / "report.json"
     command = [npx, "--yes", LIGHTHOUSE, url, "--only-categories=performance", "--output=json",
-               f"--output-path={report}", f"--chrome-flags={CHROME_FLAGS}", "--quiet"]  # fmt: skip
-    if headers:
-        command.append(f"--extra-headers={json.dumps(headers)}")
+               f"--output-path={report}", "--quiet"]  # fmt: skip
+    if browser_port is None:
+        command.append(f"--chrome-flags={CHROME_FLAGS}")
+    else:
+        command += [f"--port={browser_port}", "--disable-storage-reset"]
     subprocess.run(command, env={**os.environ, "CHROME_PATH": CHROMIUM}, check=True, timeout=600)
     found = json.loads(report.read_text(encoding="utf-8"))
     audits = found["audits"]
@@ -45,15 +59,82 @@ def _audit(url: str, folder: Path, headers: dict[str, str]) -> dict[str, float]:
         "lcp_ms": float(audits["largest-contentful-paint"]["numericValue"]),
         "cls": float(audits["cumulative-layout-shift"]["numericValue"]),
         "tbt_ms": float(audits["total-blocking-time"]["numericValue"]),
+        "shifted": _shifted(audits),
+        "report": found,
     }
 
 
-def _member_cookies(stack: Stack) -> str:
-    """The session cookies of a member with five licences, as a Cookie header."""
+def _shifted(audits: dict[str, Any]) -> str:
+    """The elements whose moves made up the layout shift, worst first ("" when nothing moved)."""
+    items = audits.get("layout-shifts", {}).get("details", {}).get("items", [])
+    named = [f"{item.get('node', {}).get('selector', '?')} {item.get('score', 0):.3f}" for item in items[:3]]
+    return "; ".join(named)
+
+
+def _confirm_email(stack: Stack, address: str) -> None:
+    """Follows the confirmation link of the mail to ``address`` (in the stack's outbox), as the member would."""
+    link = ""
+
+    def mailed() -> bool:
+        nonlocal link
+        for file in sorted((stack.var_dir / "outbox").glob("*.eml")):
+            mail = email.message_from_bytes(file.read_bytes(), policy=email.policy.default)
+            body = mail.get_body(preferencelist=("plain",)) if isinstance(mail, EmailMessage) else None
+            text = body.get_content() if body is not None else ""
+            words = [word for word in text.split() if "/accounts/confirm?t=" in word]
+            if mail["To"] == address and words:
+                link = words[0][words[0].index(V1) :]
+        return bool(link)
+
+    until(mailed, f"the confirmation mail to {address}", seconds=60)
+    httpx.get(f"{stack.api_url}{link}", timeout=30)
+
+
+def _member_cookies(stack: Stack) -> list[dict[str, Any]]:
+    """The session cookies of a confirmed member with five licences, as the DevTools protocol sets them."""
     seed(stack)
+    _confirm_email(stack, "reader@example.com")
     with httpx.Client(timeout=30) as http:
         http.post(f"{stack.api_url}{V1}/auth/login", json={"email": "reader@example.com", "pw": "bench2026"})
-        return "; ".join(f"{name}={value}" for name, value in http.cookies.items())
+        return [
+            {
+                "name": cookie.name,
+                "value": cookie.value or "",
+                "url": stack.api_url,
+                "path": cookie.path,
+                "httpOnly": cookie.has_nonstandard_attr("HttpOnly"),
+            }
+            for cookie in http.cookies.jar
+        ]
+
+
+@contextmanager
+def _browser_with(cookies: list[dict[str, Any]], folder: Path) -> Iterator[int]:
+    """A headless Chromium holding ``cookies``, for Lighthouse to audit in; yields its DevTools port."""
+    port = free_port()
+    profile = folder / "chromium-profile"
+    command = [CHROMIUM, *CHROME_FLAGS.split(), f"--remote-debugging-port={port}", f"--user-data-dir={profile}",
+               "--no-first-run", "about:blank"]  # fmt: skip
+    browser = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def listening() -> bool:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/json/version", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        until(listening, "Chromium answers on its DevTools port", seconds=30)
+        address = httpx.get(f"http://127.0.0.1:{port}/json/version", timeout=5).json()["webSocketDebuggerUrl"]
+        with connect(address, max_size=None) as devtools:
+            devtools.send(json.dumps({"id": 1, "method": "Storage.setCookies", "params": {"cookies": cookies}}))
+            answer = json.loads(devtools.recv(timeout=10))
+            if "error" in answer:
+                raise RuntimeError(f"Chromium refused the cookies: {answer['error']}")
+        yield port
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)
 
 
 def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
@@ -65,10 +146,20 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> l
         try:
             stack.wait_until_healthy()
             cookies = _member_cookies(stack)
-            for name, path in PAGES.items():
-                headers = {"Cookie": cookies} if name == "licences" else {}
-                found = _audit(f"{stack.api_url}{path}", Path(tmp), headers)
+            for name in CHOSEN:
+                path = PAGES[name]
+                if name == "licences":
+                    with _browser_with(cookies, Path(tmp)) as port:
+                        found = _audit(f"{stack.api_url}{path}", Path(tmp), port)
+                    if not found["report"]["finalDisplayedUrl"].endswith(path):
+                        raise RuntimeError(f"the member was not logged in: {found['report']['finalDisplayedUrl']}")
+                else:
+                    found = _audit(f"{stack.api_url}{path}", Path(tmp))
+                RESULTS.mkdir(parents=True, exist_ok=True)
+                (RESULTS / f"lighthouse-{name}.json").write_text(json.dumps(found["report"]), encoding="utf-8")
                 metrics = f"LCP {found['lcp_ms']:.0f} ms, CLS {found['cls']:.3f}, TBT {found['tbt_ms']:.0f} ms"
+                if found["shifted"]:
+                    metrics += f" (shifted: {found['shifted']})"
                 note = f"{metrics}; baseline = target"
                 results.append(Result(f"Lighthouse performance: {name}", store, "score", found["score"], 95.0, 1.0,
                                       note=note))  # fmt: skip

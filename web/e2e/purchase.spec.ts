@@ -36,7 +36,48 @@ async function pay(page: Page, amount = '24,360원') {
   return window;
 }
 
+/** The page's cumulative layout shift so far (shifts right after input excluded, as browsers count it). */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 500);
+      }),
+  );
+}
+
+test('the licence page does not shift its layout while the list loads', async ({ page }, info) => {
+  await signUpAndLogIn(page, guestEmail(info.project.name), PASSWORD);
+  await page.route(`**${API}/licenses/mine*`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.goto('/ko/license');
+  // A new member has no licence yet: the empty list's card replaces the loading view.
+  await expect(page.getByText(ko.licences.empty)).toBeVisible();
+  await expect(page.getByRole('button', { name: ko.licences.register.submit })).toBeVisible();
+  expect(await layoutShift(page)).toBeLessThan(0.01);
+});
+
 test.describe('purchase page', () => {
+  test('does not shift its layout while the plans load', async ({ page }) => {
+    // The plans arrive late, so the loading view and the lazy footer have settled before the form replaces them.
+    await page.route(`**${API}/purchasable-licenses/**`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/ko/purchase');
+    await expect(page.getByRole('contentinfo')).toContainText('유니콘 주식회사');
+    await expect(page.getByRole('radio', { name: 'Android Pro' })).toBeChecked();
+    expect(await layoutShift(page)).toBeLessThan(0.01);
+  });
+
   test('shows the annual Android Pro licence in won, and asks for the agreements and the email', async ({ page }) => {
     await page.goto('/ko/purchase');
     await expect(page.getByRole('radio', { name: /연간 구독/ })).toBeChecked();

@@ -87,6 +87,14 @@ test.describe('home page', () => {
     await expect(page.getByRole('heading', { level: 1, name: '로그인' })).toBeVisible();
   });
 
+  test('the lazy footer starts below the first screen, so a page growing as it loads moves nothing in view', async ({ page }) => {
+    await page.goto('/ko/login');
+    const footer = page.getByRole('contentinfo');
+    await expect(footer).toContainText('유니콘 주식회사');
+    const viewport = page.viewportSize();
+    expect((await footer.boundingBox())?.y).toBeGreaterThanOrEqual(viewport?.height ?? Infinity);
+  });
+
   test('header has the layout heights of the spec', async ({ page, isMobile }) => {
     await page.goto('/ko');
     const header = page.getByRole('banner');

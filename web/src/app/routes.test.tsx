@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../store';
-import { routes } from './routes';
+import { lazyPageAt, routes } from './routes';
 
 function renderAt(url: string) {
   const router = createMemoryRouter(routes, { initialEntries: [url] });
@@ -99,5 +99,20 @@ describe('layout', () => {
     await act(async () => (document.querySelector('.dimmer') as HTMLElement).click());
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(document.body.classList.contains('modal-open')).toBe(false);
+  });
+});
+
+describe('the first page preloaded', () => {
+  it('finds the lazily loaded page of a path, whose code preload then fetches', async () => {
+    const purchase = lazyPageAt('/ko/purchase');
+    expect(purchase).toBeDefined();
+    const loaded = (await purchase?.preload()) as { default: unknown };
+    expect(typeof loaded.default).toBe('function');
+    expect(lazyPageAt('/en/login')).not.toBe(purchase);
+  });
+
+  it('finds none where the page is part of the first bundle or the path is redirected', () => {
+    expect(lazyPageAt('/ko')).toBeUndefined();
+    expect(lazyPageAt('/')).toBeUndefined();
   });
 });

@@ -1,41 +1,48 @@
-import { lazy } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchRoutes, type RouteObject } from 'react-router-dom';
 import HomePage from '../features/home/HomePage';
 import { AppLayout } from '../layout/AppLayout';
 import { LanguageGate } from '../routing/LanguageGate';
 import { LanguageRedirect } from '../routing/LanguageRedirect';
 import { routePatterns } from '../routing/paths';
 
-const PurchasePage = lazy(() => import('../features/purchase/PurchasePage'));
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
-const RegisterAuthPage = lazy(() => import('../features/auth/RegisterAuthPage'));
-const RegisterConfirmPage = lazy(() => import('../features/auth/RegisterConfirmPage'));
-const EmailAuthPage = lazy(() => import('../features/auth/EmailAuthPage'));
-const PasswordFindPage = lazy(() => import('../features/auth/PasswordFindPage'));
-const PasswordFindAuthPage = lazy(() => import('../features/auth/PasswordFindAuthPage'));
-const PasswordResetPage = lazy(() => import('../features/auth/PasswordResetPage'));
-const PasswordResetConfirmPage = lazy(() => import('../features/auth/PasswordResetConfirmPage'));
-const AccountSettingsPage = lazy(() => import('../features/account/AccountSettingsPage'));
-const AccountDeletePage = lazy(() => import('../features/account/AccountDeletePage'));
-const AccountDeleteConfirmPage = lazy(() => import('../features/account/AccountDeleteConfirmPage'));
-const EmailChangeConfirmPage = lazy(() => import('../features/account/EmailChangeConfirmPage'));
-const PurchaseHistoryPage = lazy(() => import('../features/payments/PurchaseHistoryPage'));
-const PaymentDetailPage = lazy(() => import('../features/payments/PaymentDetailPage'));
-const LicensePage = lazy(() => import('../features/licences/LicensePage'));
-const LicenseDetailPage = lazy(() => import('./LicenseDetailRoute'));
-const LicenseUpgradePage = lazy(() => import('../features/upgrades/UpgradePage'));
-const PaymentConfirmPage = lazy(() => import('../features/purchase/PaymentConfirmPage'));
-const PaymentFailurePage = lazy(() => import('../features/purchase/PaymentFailurePage'));
-const PrivacyPolicyPage = lazy(() => import('../features/terms/PrivacyPolicyPage'));
-const TermsPage = lazy(() => import('../features/terms/TermsPage'));
-const LifetimePolicyPage = lazy(() => import('../features/terms/LifetimePolicyPage'));
-const SubscriptionPolicyPage = lazy(() => import('../features/terms/SubscriptionPolicyPage'));
-const ReleaseNotesPage = lazy(() => import('../features/release-notes/ReleaseNotesPage'));
-const ReportPage = lazy(() => import('../features/reports/ReportPage'));
-const AccountNamePage = lazy(() => import('../features/account/AccountNamePage'));
-const SsoZendeskPage = lazy(() => import('../features/support/SsoZendeskPage'));
-const NotFoundPage = lazy(() => import('./NotFoundPage'));
+/** A page whose code loads when it is first shown; `preload` starts that load sooner. */
+export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
+
+function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+  return Object.assign(lazy(load), { preload: load });
+}
+
+const PurchasePage = lazyPage(() => import('../features/purchase/PurchasePage'));
+const LoginPage = lazyPage(() => import('../features/auth/LoginPage'));
+const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'));
+const RegisterAuthPage = lazyPage(() => import('../features/auth/RegisterAuthPage'));
+const RegisterConfirmPage = lazyPage(() => import('../features/auth/RegisterConfirmPage'));
+const EmailAuthPage = lazyPage(() => import('../features/auth/EmailAuthPage'));
+const PasswordFindPage = lazyPage(() => import('../features/auth/PasswordFindPage'));
+const PasswordFindAuthPage = lazyPage(() => import('../features/auth/PasswordFindAuthPage'));
+const PasswordResetPage = lazyPage(() => import('../features/auth/PasswordResetPage'));
+const PasswordResetConfirmPage = lazyPage(() => import('../features/auth/PasswordResetConfirmPage'));
+const AccountSettingsPage = lazyPage(() => import('../features/account/AccountSettingsPage'));
+const AccountDeletePage = lazyPage(() => import('../features/account/AccountDeletePage'));
+const AccountDeleteConfirmPage = lazyPage(() => import('../features/account/AccountDeleteConfirmPage'));
+const EmailChangeConfirmPage = lazyPage(() => import('../features/account/EmailChangeConfirmPage'));
+const PurchaseHistoryPage = lazyPage(() => import('../features/payments/PurchaseHistoryPage'));
+const PaymentDetailPage = lazyPage(() => import('../features/payments/PaymentDetailPage'));
+const LicensePage = lazyPage(() => import('../features/licences/LicensePage'));
+const LicenseDetailPage = lazyPage(() => import('./LicenseDetailRoute'));
+const LicenseUpgradePage = lazyPage(() => import('../features/upgrades/UpgradePage'));
+const PaymentConfirmPage = lazyPage(() => import('../features/purchase/PaymentConfirmPage'));
+const PaymentFailurePage = lazyPage(() => import('../features/purchase/PaymentFailurePage'));
+const PrivacyPolicyPage = lazyPage(() => import('../features/terms/PrivacyPolicyPage'));
+const TermsPage = lazyPage(() => import('../features/terms/TermsPage'));
+const LifetimePolicyPage = lazyPage(() => import('../features/terms/LifetimePolicyPage'));
+const SubscriptionPolicyPage = lazyPage(() => import('../features/terms/SubscriptionPolicyPage'));
+const ReleaseNotesPage = lazyPage(() => import('../features/release-notes/ReleaseNotesPage'));
+const ReportPage = lazyPage(() => import('../features/reports/ReportPage'));
+const AccountNamePage = lazyPage(() => import('../features/account/AccountNamePage'));
+const SsoZendeskPage = lazyPage(() => import('../features/support/SsoZendeskPage'));
+const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
  * Every page lives under /:lang. `/` and any path whose first segment is not a language are
@@ -86,3 +93,14 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The lazily loaded page shown at `pathname`, if the page there is one. */
+export function lazyPageAt(pathname: string): LazyPage | undefined {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const { element } = match.route;
+    if (isValidElement(element) && typeof (element.type as Partial<LazyPage>).preload === 'function') {
+      return element.type as LazyPage;
+    }
+  }
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
-import { catalogues } from '../i18n/catalogues';
+import { catalogues } from '../test/catalogues';
 import { featureErrorMessage, isNotFoundGoingHome, isSilentLoadError, parseErrorCode, toFeatureError } from './featureError';
 
 const ko = catalogues.ko;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, format } from './catalogues';
+import { format, loadCatalogue, loadedCatalogue } from './catalogues';
+import { en } from './en';
+import { ja } from './ja';
+import { ko } from './ko';
 import { LANGUAGES } from './languages';
 import { isPlural } from './plural';
 
@@ -26,6 +29,8 @@ function leaves(node: unknown, prefix = ''): Map<string, unknown> {
   return found;
 }
 
+const catalogues = { ko, en, ja };
+
 const keysOf = (catalogue: unknown) => [...leaves(catalogue).keys()].sort();
 
 describe('catalogues', () => {
@@ -49,6 +54,17 @@ describe('catalogues', () => {
   it('has the loading text the spec names', () => {
     expect(catalogues.ko.common.loadingPage).toBe('페이지를 불러오는 중입니다..');
     expect(catalogues.en.common.loadingPage).toBe('Loading the page..');
+  });
+});
+
+describe('loading', () => {
+  it('has Korean at once and fetches another language once, when first asked', async () => {
+    expect(loadedCatalogue('ko')).toBe(ko);
+    expect(loadedCatalogue('ja')).toBeUndefined();
+    const first = loadCatalogue('ja');
+    expect(loadCatalogue('ja')).toBe(first);
+    await expect(first).resolves.toBe(ja);
+    expect(loadedCatalogue('ja')).toBe(ja);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues } from './catalogues';
+import { catalogues } from '../test/catalogues';
 import { LANGUAGES } from './languages';
 import { formatCount, isPlural, pluralCategories } from './plural';
 

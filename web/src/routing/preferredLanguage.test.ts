@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchBrowserLanguage, pickPreferredLanguage } from './preferredLanguage';
+import { languageOfPath, matchBrowserLanguage, pickPreferredLanguage } from './preferredLanguage';
 
 describe('pickPreferredLanguage', () => {
   it('prefers a valid langCode cookie over the browser language', () => {
@@ -23,5 +23,18 @@ describe('matchBrowserLanguage', () => {
   });
   it('does not match a language that only starts with a supported code', () => {
     expect(matchBrowserLanguage(['kok-IN'])).toBeUndefined();
+  });
+});
+
+describe('languageOfPath', () => {
+  it('is the language prefix of the path, in any case', () => {
+    expect(languageOfPath('/ja/login', { cookie: 'en' })).toBe('ja');
+    expect(languageOfPath('/EN/login', {})).toBe('en');
+  });
+
+  it('is the language a redirect would add to a path without one', () => {
+    expect(languageOfPath('/purchase', { cookie: 'en' })).toBe('en');
+    expect(languageOfPath('/', { browserLanguages: ['ja-JP'] })).toBe('ja');
+    expect(languageOfPath('/xx/login', {})).toBe('ko');
   });
 });

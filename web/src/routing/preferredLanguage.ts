@@ -36,3 +36,9 @@ export function readBrowserLanguageHints(): LanguageHints {
     browserLanguages,
   };
 }
+
+/** The language a page at `pathname` is shown in: its language prefix (in any case), or the one a redirect adds. */
+export function languageOfPath(pathname: string, hints: LanguageHints): Lang {
+  const first = pathname.split('/')[1]?.toLowerCase();
+  return isLang(first) ? first : pickPreferredLanguage(hints);
+}

@@ -15,10 +15,14 @@ export function fetchPaymentSettings(): Promise<PaymentSettings> {
   return apiGet('/payments/settings', {});
 }
 
+/** Redux devtools in development; in production the slices as they are, so the bundle leaves the middleware out
+ * (slices' action names, the third argument of `set`, are then ignored). */
+const withDevtools = (import.meta.env.DEV ? devtools : (slices: unknown) => slices) as typeof devtools;
+
 /** A fresh store; tests make their own (with their own settings call), the app uses `appStore`. */
 export function createAppStore({ paymentSettings = fetchPaymentSettings }: { paymentSettings?: () => Promise<PaymentSettings> } = {}) {
   return createStore<AppState>()(
-    devtools(
+    withDevtools(
       (...args) => ({
         ...createUiSlice(...args),
         ...createSessionSlice(...args),

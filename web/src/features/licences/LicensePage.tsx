@@ -200,38 +200,41 @@ function LicenceList() {
         </ul>
       )}
 
-      <div className="licences__tools">
-        <form className="card" noValidate onSubmit={onRegister}>
-          <h2 className="content-section__heading">{t.licences.register.heading}</h2>
-          <div className="field">
-            <label className="field__label" htmlFor="licence-key">
-              {t.licences.register.label}
-            </label>
-            <div className="button-row">
-              <input
-                id="licence-key"
-                className="field__input licences__key-input"
-                autoComplete="off"
-                placeholder={t.licences.register.placeholder}
-                aria-invalid={keyError ? true : undefined}
-                aria-describedby={keyError ? 'licence-key-error' : undefined}
-                {...register('licenseKey')}
-              />
-              <Button type="submit" loading={isSubmitting}>
-                {t.licences.register.submit}
-              </Button>
+      {/* Shown with the list, not before it: tools under the loading view would move down when the list came. */}
+      {licences !== null && (
+        <div className="licences__tools">
+          <form className="card" noValidate onSubmit={onRegister}>
+            <h2 className="content-section__heading">{t.licences.register.heading}</h2>
+            <div className="field">
+              <label className="field__label" htmlFor="licence-key">
+                {t.licences.register.label}
+              </label>
+              <div className="button-row">
+                <input
+                  id="licence-key"
+                  className="field__input licences__key-input"
+                  autoComplete="off"
+                  placeholder={t.licences.register.placeholder}
+                  aria-invalid={keyError ? true : undefined}
+                  aria-describedby={keyError ? 'licence-key-error' : undefined}
+                  {...register('licenseKey')}
+                />
+                <Button type="submit" loading={isSubmitting}>
+                  {t.licences.register.submit}
+                </Button>
+              </div>
+              <FieldError id="licence-key-error">{keyError}</FieldError>
             </div>
-            <FieldError id="licence-key-error">{keyError}</FieldError>
+          </form>
+          <div className="card">
+            <h2 className="content-section__heading">{t.licences.openBeta.heading}</h2>
+            <p className="hint">{t.licences.openBeta.lead}</p>
+            <Button variant="secondary" loading={joining} onClick={() => void onJoinBeta()}>
+              {t.licences.openBeta.join}
+            </Button>
           </div>
-        </form>
-        <div className="card">
-          <h2 className="content-section__heading">{t.licences.openBeta.heading}</h2>
-          <p className="hint">{t.licences.openBeta.lead}</p>
-          <Button variant="secondary" loading={joining} onClick={() => void onJoinBeta()}>
-            {t.licences.openBeta.join}
-          </Button>
         </div>
-      </div>
+      )}
       <AlertDialog alert={alert} onClose={close} />
     </section>
   );

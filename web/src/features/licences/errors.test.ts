@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues } from '../../i18n/catalogues';
+import { catalogues } from '../../test/catalogues';
 import { deviceRenameMessage, LICENCE_REGISTER_TEXT_CODES, openBetaMessage } from './errors';
 
 const ko = catalogues.ko;

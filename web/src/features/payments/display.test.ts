@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues } from '../../i18n/catalogues';
+import { catalogues } from '../../test/catalogues';
 import { labelOf, payMethodKey, paymentStatus } from './display';
 
 const ko = catalogues.ko;

@@ -153,10 +153,14 @@ export default function PurchasePage() {
     if (on) setValue('paymentMethod', methodWhenAutoRenewing(watch('paymentMethod')));
   };
 
+  // The heading and lead need no data, so they are shown at once and stay where they are when the plans arrive.
   const heading = (
     <>
       <PageMeta title={t.purchase.heading} />
       <h1 className="page__heading">{t.purchase.heading}</h1>
+      <p className="content-page__lead">
+        {t.purchase.lead} <strong>{t.purchase.guarantee}</strong>
+      </p>
     </>
   );
   if (licences === null || settings === null) {
@@ -171,9 +175,6 @@ export default function PurchasePage() {
   return (
     <section className="content-page">
       {heading}
-      <p className="content-page__lead">
-        {t.purchase.lead} <strong>{t.purchase.guarantee}</strong>
-      </p>
 
       {!selection || !plan ? (
         <p className="status-line">{t.purchase.unavailable}</p>

@@ -9,20 +9,12 @@ broker of the test's own, with the shared test clock so that a month passes betw
 from __future__ import annotations
 
 import email
-import json
-import os
-import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from celery import Celery
 
@@ -30,109 +22,21 @@ from config.settings import Settings
 from domain.store import Storefront
 from events.tracking import wait_for_views
 from projections.catalogue import all_views
-from projections.database import ViewDatabase, open_view_database
+from projections.database import open_view_database
 from tests.conftest import make_settings
-from tests.faults.stack import ROOT, V1, Stack, until
-from tests.integration.purchases.desk import GOOD_CARD, PASSWORD
+from tests.faults.customers import ADMIN_TOKEN, Customers
+from tests.faults.ledgers import assert_views_equal_a_rebuild, paid_once_and_recorded, renewal_charges
+from tests.faults.stack import Stack, until
 
 pytestmark = pytest.mark.integration
 KILLED_IN_TURN = ("api", "projector", "reactor", "worker", "beat")
-ADMIN_TOKEN = "faults-admin"
 SUBSCRIBERS = ("sub0@example.com", "sub1@example.com")
-TRANSIENT = (httpx.TransportError, httpx.HTTPStatusError)
 
 
-@dataclass
-class Shop:
-    """Customers of the running stack, over HTTP, as their browsers would be."""
-
-    stack: Stack
-    http: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=30))
-    paid_guests: list[str] = field(default_factory=list)
-    stop: threading.Event = field(default_factory=threading.Event)
-
-    def post(self, path: str, **kwargs: Any) -> Any:
-        """A call that a customer repeats until the site answers (a dead API is being restarted)."""
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                answer = self.http.post(f"{self.stack.api_url}{V1}{path}", **kwargs)
-                if answer.status_code != 503:  # the store or the broker was away a moment: try again
-                    answer.raise_for_status()
-                    return answer.json()
-            except TRANSIENT:
-                if time.monotonic() > deadline:
-                    raise
-            time.sleep(0.3)
-
-    def buy_as_guest(self, address: str) -> None:
-        """Order, pay in the PG window, confirm (a confirm is repeated until answered: it is idempotent)."""
-        order = self.post(
-            "/payments/licenses/new",
-            json={"licenseId": 121, "countryCode": "KR", "paymentMethod": "creditCard", "email": address},
-        )
-        window = {"pg": order["pg"], "pay_method": order["payMethod"], "merchant_uid": order["merchantUid"]}
-        window |= {"name": order["name"], "amount": order["amount"], "currency": order["currency"]}
-        window |= {"buyer_email": address, "card_number": GOOD_CARD["cardNumber"]}
-        paid = self.http.post(f"{self.stack.sandbox_url}/sandbox/checkout", json=window).json()
-        confirmed = self.post(
-            "/payments/licenses/new/confirm", json={"impUid": paid["imp_uid"], "merchantUid": order["merchantUid"]}
-        )
-        assert confirmed["state"] == "paid", confirmed
-        self.paid_guests.append(address)
-
-    def keep_buying(self) -> None:
-        """A steady stream of guest purchases until told to stop."""
-        number = 0
-        while not self.stop.is_set():
-            self.buy_as_guest(f"guest{number}@example.com")
-            number += 1
-
-    def subscribe(self, address: str) -> None:
-        """Register, log in and subscribe monthly with a typed card."""
-        self.post("/accounts", json={"email": address, "pw": PASSWORD, "language": "ko"})
-        token = self.post("/auth/login", json={"email": address, "pw": PASSWORD})["accessToken"]
-        started = self.post(
-            "/payments/licenses/subscribe/new/new-billingkey",
-            headers={"Authorization": f"Bearer {token}"},
-            json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
-        )
-        assert started["status"] == "active", started
-
-    def a_month_passes(self) -> None:
-        """Every process's clock moves 30 days on."""
-        self.post("/test-harness/clock/advance", headers={"X-Admin-Token": ADMIN_TOKEN}, json={"days": 30})
-
-
-@dataclass
-class Ledgers:
-    """What the gateway, the outbox and the views hold."""
-
-    settings: Settings
-    sandbox_db: Path
-
-    def gateway_payments(self) -> list[dict[str, Any]]:
-        with sqlite3.connect(self.sandbox_db) as db:
-            return [json.loads(data) for (data,) in db.execute("SELECT data FROM payments ORDER BY seq")]
-
-    def renewal_charges(self) -> int:
-        """Paid billing-key charges after each subscription's first."""
-        paid = [p for p in self.gateway_payments() if p["status"] == "paid" and p.get("customer_uid")]
-        return len(paid) - len(SUBSCRIBERS)
-
-    def mails(self) -> Counter[str]:
-        """How many mails went to each address."""
-        outbox = self.settings.outbox_dir.glob("*.eml")
-        return Counter(str(email.message_from_bytes(path.read_bytes())["To"]) for path in outbox)
-
-    def views(self, db: ViewDatabase) -> dict[str, list[tuple[Any, ...]]]:
-        """Every row of every view, in a fixed order."""
-        rows = {}
-        with db.read() as cursor:
-            for table in (table for view in all_views() for table in view.tables):
-                cursor.execute(f"SELECT * FROM {table}")
-                rows[table] = sorted(tuple(str(value) for value in row.values()) for row in cursor.fetchall())
-        return rows
+def mails(settings: Settings) -> Counter[str]:
+    """How many mails went to each address."""
+    outbox = settings.outbox_dir.glob("*.eml")
+    return Counter(str(email.message_from_bytes(path.read_bytes())["To"]) for path in outbox)
 
 
 @pytest.fixture
@@ -159,8 +63,8 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
     running: tuple[Stack, Settings], redis_url: str
 ) -> None:
     stack, settings = running
-    shop = Shop(stack)
-    ledgers = Ledgers(settings, stack.var_dir / "portone-sandbox.sqlite3")
+    shop = Customers([stack.api_url], stack.sandbox_url, patience=90)
+    sandbox_db = stack.var_dir / "portone-sandbox.sqlite3"
     beat = Celery("faults", broker=redis_url)
     for address in SUBSCRIBERS:
         shop.subscribe(address)
@@ -175,7 +79,7 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
         expected_renewals = month * len(SUBSCRIBERS)
 
         def renewed(expected: int = expected_renewals) -> bool:
-            if ledgers.renewal_charges() >= expected:
+            if renewal_charges(sandbox_db, len(SUBSCRIBERS)) >= expected:
                 return True
             beat.send_task("subscriptions.renew_due", queue="storefront")  # as beat's next tick would
             time.sleep(1)
@@ -201,28 +105,20 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
         # A mail task a killed worker held comes back after the broker's visibility timeout (5 s here); one
         # it lost (popped from Redis, not yet recorded as unacknowledged) is started again by the sweep.
         deadline = time.monotonic() + 60
-        while ledgers.mails() != expected_mails and time.monotonic() < deadline:
+        while mails(settings) != expected_mails and time.monotonic() < deadline:
             time.sleep(0.5)
         time.sleep(2)  # a mail sent twice would land now
-        assert ledgers.mails() == expected_mails, "each customer got exactly their mails"
-        assert ledgers.renewal_charges() == len(KILLED_IN_TURN) * len(SUBSCRIBERS), "no renewal charged twice"
+        assert mails(settings) == expected_mails, "each customer got exactly their mails"
+        assert renewal_charges(sandbox_db, len(SUBSCRIBERS)) == len(KILLED_IN_TURN) * len(SUBSCRIBERS), (
+            "no renewal charged twice"
+        )
 
-        # Nothing charged twice or without a record: the gateway's paid charges are the payments view's.
-        gateway_paid = Counter(p["merchant_uid"] for p in ledgers.gateway_payments() if p["status"] == "paid")
-        assert max(gateway_paid.values()) == 1
-        with db.read() as cursor:
-            cursor.execute("SELECT merchant_uid FROM payments_view WHERE state = 'paid'")
-            recorded = Counter(row["merchant_uid"] for row in cursor.fetchall())
-        assert recorded == gateway_paid
+        recorded = paid_once_and_recorded(sandbox_db, db)
         assert len(recorded) == len(shop.paid_guests) + len(SUBSCRIBERS) * (1 + len(KILLED_IN_TURN))
 
         # No view row missing or doubled: the views the killed projector kept equal a rebuild from the log.
         stack.stop()
-        live = ledgers.views(db)
-        environment = {"DATABASE_URL": str(settings.database_url), "APP_VAR_DIR": str(settings.var_dir)}
-        rebuild = [sys.executable, "-m", "projections", "rebuild"]
-        subprocess.run(rebuild, cwd=ROOT, env={**_plain_env(), **environment}, check=True, timeout=120)
-        assert ledgers.views(db) == live
+        assert_views_equal_a_rebuild(db, str(settings.database_url), settings.var_dir)
     finally:
         db.close()
         store.close()
@@ -230,7 +126,3 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
         f"{len(shop.paid_guests)} guest purchases and {len(KILLED_IN_TURN)} renewal months: {events} events, "
         f"{len(recorded)} paid charges, {sum(expected_mails.values())} mails, each once; views equal a rebuild"
     )
-
-
-def _plain_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "REDIS_", "CI"))}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from eventsourcing.persistence import Notification
@@ -21,6 +22,7 @@ from events.tracking import PositionMovedError
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 200
+BUSY_POLL_SECONDS = 0.01  # how soon to look again after finding news; backs off to the idle interval
 
 
 class Processor(Protocol):
@@ -33,15 +35,35 @@ class Processor(Protocol):
     def process(self, event: Any, notification_id: int, previous: int) -> None: ...
 
 
+@dataclass
+class PollBackoff:
+    """How long to wait before the next look at the log: soon after news, so that a busy log is followed within
+    about BUSY_POLL_SECONDS (a purchase's confirm waits for the views and should not wait out a whole idle
+    interval), doubling while there is none, up to the idle interval."""
+
+    idle_interval: float
+    wait: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.wait = self.idle_interval
+
+    def after(self, found_news: bool) -> float:
+        """The wait after a look that did or did not find new notifications."""
+        quickest = min(BUSY_POLL_SECONDS, self.idle_interval)
+        self.wait = quickest if found_news else min(max(self.wait, quickest) * 2, self.idle_interval)
+        return self.wait
+
+
 def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Notification]:
     position = after
+    backoff = PollBackoff(interval)
     while not stop.is_set():
         batch = log_app.recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
         for notification in batch:
             yield notification
             position = notification.id
         if len(batch) < BATCH_SIZE:
-            stop.wait(interval)
+            stop.wait(backoff.after(found_news=bool(batch)))
 
 
 def _listen(subscription: Any, stop: threading.Event) -> Iterator[Notification]:

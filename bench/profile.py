@@ -8,13 +8,17 @@ query, the validation of the answer.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
+
+from bench.harness import RESULTS
 
 PROFILES = Path(__file__).resolve().parent / "profiles"  # summaries kept with the code (the raw stacks in results/)
 FRAME = re.compile(r"^(?P<function>[^ ]+) \((?P<file>[^:]+)(?::\d+)?\)$")
@@ -52,17 +56,21 @@ def _function(frame: str) -> str:
     return f"{match.group('function')} ({path})"
 
 
+def _stacks(collapsed: Path) -> Iterator[tuple[list[str], int]]:
+    """Each collapsed line's frames (outermost first, the thread's name left out) and its sample count."""
+    for line in collapsed.read_text(encoding="utf-8", errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if stack and count_text.isdigit():
+            yield stack.split(";")[1:], int(count_text)
+
+
 def summary(collapsed: Path, top: int = 25) -> list[tuple[str, float]]:
     """The ``top`` functions by the share of samples with them on the stack (0..1), busiest first."""
     on_stack: Counter[str] = Counter()
     total = 0
-    for line in collapsed.read_text(encoding="utf-8", errors="replace").splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        if not stack or not count_text.isdigit():
-            continue
-        count = int(count_text)
+    for frames, count in _stacks(collapsed):
         total += count
-        for function in {_function(frame) for frame in stack.split(";")[1:]}:  # the first frame is the thread
+        for function in {_function(frame) for frame in frames}:
             on_stack[function] += count
     if total == 0:
         return []
@@ -80,12 +88,9 @@ def self_summary(collapsed: Path, top: int = 15) -> list[tuple[str, float]]:
     """The ``top`` functions by the share of samples in which they were the innermost frame (their own time)."""
     innermost: Counter[str] = Counter()
     total = 0
-    for line in collapsed.read_text(encoding="utf-8", errors="replace").splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        if not stack or not count_text.isdigit():
-            continue
-        total += int(count_text)
-        innermost[_function(stack.split(";")[-1])] += int(count_text)
+    for frames, count in _stacks(collapsed):
+        total += count
+        innermost[_function(frames[-1] if frames else "")] += count
     if total == 0:
         return []
     return [(function, count / total) for function, count in innermost.most_common(top)]
@@ -101,3 +106,17 @@ def saved_report(title: str, collapsed: Path, label: str = "") -> str:
     name = title.replace(" ", "-") + (f"-{label}" if label else "")
     (PROFILES / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
     return text
+
+
+@contextmanager
+def profiled(wanted: bool, pid: Callable[[], int], title: str) -> Iterator[None]:
+    """With ``wanted``, sample the process ``pid()`` names while the block runs and print ``saved_report``
+    (the raw stacks are kept in bench/results/); without, just run the block."""
+    if not wanted:
+        yield
+        return
+    RESULTS.mkdir(exist_ok=True)
+    output = RESULTS / f"profile-{title.replace(' ', '-')}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.txt"
+    with recording(pid(), output):
+        yield
+    print(saved_report(title, output, os.environ.get("BENCH_PROFILE_LABEL", "")), flush=True)

@@ -8,13 +8,10 @@ the views show what it wrote, as the browser's next page expects.
 
 from __future__ import annotations
 
-import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from collections.abc import Callable
 from pathlib import Path
 from uuid import UUID
 
@@ -22,8 +19,8 @@ import httpx
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from bench.harness import RESULTS, Result
-from bench.profile import recording, saved_report
+from bench.harness import Result
+from bench.profile import profiled
 from tests.conftest import make_settings
 from tests.faults.stack import V1, Stack
 
@@ -134,20 +131,8 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
         stack = Stack(Path(tmp) / "var", **env)
         try:
             stack.wait_until_healthy()
-            with _profiled(profile, stack, f"purchases on {store}"):
+            with profiled(profile, lambda: stack.pid("api"), f"purchases on {store}"):
                 ours = purchases_per_second(stack, seconds)
         finally:
             stack.stop()
     return [Result("whole purchases/s (8 buyers)", store, "per s", ours, baseline, 0.25, note="baseline: bare saves/s")]
-
-
-@contextmanager
-def _profiled(wanted: bool, stack: Stack, title: str) -> Iterator[None]:
-    if not wanted:
-        yield
-        return
-    RESULTS.mkdir(exist_ok=True)
-    output = RESULTS / f"profile-{title.replace(' ', '-')}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.txt"
-    with recording(stack.pid("api"), output):
-        yield
-    print(saved_report(title, output, os.environ.get("BENCH_PROFILE_LABEL", "")), flush=True)

@@ -8,18 +8,15 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
-from bench.harness import RESULTS, Result
+from bench.harness import Result
 from bench.load import Load, hammer
-from bench.profile import recording, saved_report
+from bench.profile import profiled
 from tests.faults.stack import ROOT, V1, Stack, free_port, until
 
 PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own customer
@@ -98,7 +95,7 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
             try:
                 for name, path in reads.items():
                     baseline = hammer(f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections)
-                    with _profiled(profile, stack, f"read {name} on {store}"):
+                    with profiled(profile, lambda: stack.pid("api"), f"read {name} on {store}"):
                         ours = hammer(
                             f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer
                         )
@@ -109,18 +106,6 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
         finally:
             stack.stop()
     return results
-
-
-@contextmanager
-def _profiled(wanted: bool, stack: Stack, title: str) -> Iterator[None]:
-    if not wanted:
-        yield
-        return
-    RESULTS.mkdir(exist_ok=True)
-    output = RESULTS / f"profile-{title.replace(' ', '-')}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.txt"
-    with recording(stack.pid("api"), output):
-        yield
-    print(saved_report(title, output, os.environ.get("BENCH_PROFILE_LABEL", "")), flush=True)
 
 
 def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:

@@ -3,9 +3,12 @@ import { ko } from '../src/i18n/ko';
 import { waitForMail } from './mail';
 
 /**
- * The guest's whole journey: buy without an account, follow the receipt's link to register with the
- * same address, confirm it by mail, log in, find the licence, rename the device an app activated, and
- * see the payment in the purchase history.
+ * The guest's whole journey: buy without an account, follow a licence link (spec section 4, as the apps
+ * send it: an unregistered address goes to register with the key and the address) and the receipt's
+ * register link,
+ * confirm the address by mail, follow the licence link again (a confirmed address logs in, then comes
+ * back to the licence page), rename the device an app activated, and see the payment in the purchase
+ * history. A licence link with a key nobody holds leads home.
  */
 
 const API = '/web/unicornpro/v1';
@@ -18,6 +21,10 @@ test.skip(({ isMobile }) => isMobile, 'one run is enough: the backend limits mai
 test('a guest buys an annual Android Pro licence, registers from the receipt, and manages it', async ({ page }) => {
   test.setTimeout(180_000);
   const email = `e2e-guest-journey-${Date.now()}@example.com`;
+
+  // A licence link whose key nobody holds leads home.
+  await page.goto('/ko/license?userLicenseKey=0000-0000-0000-0000&email=nobody%40example.com');
+  await expect(page).toHaveURL(/\/ko$/);
 
   // Buy as a guest through the sandbox's payment window.
   await page.goto('/ko/purchase');
@@ -34,6 +41,10 @@ test('a guest buys an annual Android Pro licence, registers from the receipt, an
   // The receipt carries the key and a link to register with the same address.
   const receipt = await waitForMail(email, { match: (mail) => mail.text.includes('userLicenseKey=') });
   expect(receipt.text).toContain(key);
+  const licenceLink = `/ko/license?userLicenseKey=${key}&email=${encodeURIComponent(email)}`;
+  await page.goto(licenceLink);
+  await expect(page).toHaveURL(/\/ko\/register\?/);
+  await expect(page.getByLabel(ko.auth.fields.email, { exact: true })).toHaveValue(email);
   const registerLink = /https?:\/\/\S+\/register\?\S+/.exec(receipt.text)?.[0] ?? '';
   await page.goto(registerLink);
   await expect(page.getByLabel(ko.auth.fields.email, { exact: true })).toHaveValue(email);
@@ -43,19 +54,17 @@ test('a guest buys an annual Android Pro licence, registers from the receipt, an
   await page.getByRole('button', { name: ko.auth.register.submit }).click();
   await expect(page).toHaveURL(/\/ko\/email-auth\?email=/);
 
-  // Confirm the address from the mail, then log in.
+  // Confirm the address from the mail; the licence link now asks to log in, then shows the licence.
   const confirmation = await waitForMail(email, { match: (mail) => mail.text.includes('/accounts/confirm?t=') });
   const confirmLink = /https?:\/\/\S+\/accounts\/confirm\?t=\S+/.exec(confirmation.text)?.[0] ?? '';
   await page.goto(confirmLink);
   await expect(page.getByRole('heading', { level: 1, name: ko.auth.registerConfirm.heading })).toBeVisible();
-  await page.goto('/ko/login');
-  await page.getByLabel(ko.auth.fields.email, { exact: true }).fill(email);
+  await page.goto(licenceLink);
+  await expect(page).toHaveURL(/\/ko\/login/);
+  await expect(page.getByLabel(ko.auth.fields.email, { exact: true })).toHaveValue(email);
   await page.getByLabel(ko.auth.fields.password, { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: ko.auth.login.submit }).click();
-  await expect(page).not.toHaveURL(/\/ko\/login/);
-
-  // The licence is in the list.
-  await page.goto('/ko/license');
+  await expect(page).toHaveURL(/\/ko\/license\?userLicenseKey=/);
   const item = page.getByRole('listitem').filter({ hasText: key });
   await expect(item.getByRole('link', { name: LICENCE })).toBeVisible();
 

@@ -3,12 +3,11 @@ import { ko } from '../src/i18n/ko';
 import { waitForMail } from './mail';
 
 /**
- * The guest's whole journey: buy without an account, follow a licence link (spec section 4, as the apps
- * send it: an unregistered address goes to register with the key and the address) and the receipt's
- * register link,
- * confirm the address by mail, follow the licence link again (a confirmed address logs in, then comes
- * back to the licence page), rename the device an app activated, and see the payment in the purchase
- * history. A licence link with a key nobody holds leads home.
+ * The guest's whole journey: buy without an account, follow a licence link (spec section 4, as the
+ * apps send it: an unregistered address goes to register with the key and the address) and the
+ * receipt's register link, confirm the address by mail, follow the licence link again (a confirmed
+ * address logs in, then comes back to the licence page), rename the device an app activated, and see
+ * the payment in the purchase history. A licence link with a key nobody holds leads home.
  */
 
 const API = '/web/unicornpro/v1';

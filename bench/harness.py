@@ -64,7 +64,8 @@ def table(results: list[Result]) -> str:
     lines = [
         "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]
     ]
-    return "\n".join(line.rstrip() for line in lines)
+    notes = [f"  {item.benchmark} on {item.store}: {item.note}" for item in results if item.note]
+    return "\n".join([*(line.rstrip() for line in lines), *(["notes:", *notes] if notes else [])])
 
 
 def keep(results: list[Result]) -> Path:

@@ -8,6 +8,7 @@ the views show what it wrote, as the browser's next page expects.
 
 from __future__ import annotations
 
+import statistics
 import tempfile
 import threading
 import time
@@ -52,7 +53,7 @@ class BareSaves(Application[UUID]):
     name = "BenchBareSaves"
 
 
-def _in_threads(seconds: int, work: Callable[[int, int], None]) -> int:
+def _in_threads(seconds: int, work: Callable[[int, int], object]) -> int:
     """Run ``work(thread number, round)`` in BUYERS threads for ``seconds``; how many rounds finished."""
     done = [0] * BUYERS
     deadline = time.monotonic() + seconds
@@ -91,35 +92,56 @@ def bare_saves_per_second(env: dict[str, str], folder: Path, seconds: int) -> fl
     return rate
 
 
-def purchases_per_second(stack: Stack, seconds: int) -> float:
-    """Guest purchases (order, window, confirm) per second by BUYERS buyers."""
-    clients = [httpx.Client(timeout=60) for _ in range(BUYERS)]
+STEPS = ("order", "window", "confirm")
 
-    def buy(number: int, round_number: int) -> None:
-        http = clients[number]
+
+class Buyers:
+    """BUYERS guest customers of a stack, each with a connection of their own."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.clients = [httpx.Client(timeout=60) for _ in range(BUYERS)]
+
+    def buy(self, number: int, round_number: int) -> tuple[float, float, float]:
+        """One whole guest purchase by buyer ``number``: how long the order, the window and the confirm took."""
+        http, api = self.clients[number], f"{self.stack.api_url}{V1}"
         email = f"buyer{number}-{round_number}@example.com"
+        started = time.perf_counter()
         order = http.post(
-            f"{stack.api_url}{V1}/payments/licenses/new",
+            f"{api}/payments/licenses/new",
             json={"licenseId": 121, "countryCode": "KR", "paymentMethod": "creditCard", "email": email},
         ).json()
+        ordered = time.perf_counter()
         window = {"pg": order["pg"], "pay_method": order["payMethod"], "merchant_uid": order["merchantUid"]}
         window |= {"name": order["name"], "amount": order["amount"], "currency": order["currency"]}
         window |= {"buyer_email": email, "card_number": "4111111111111111"}
-        paid = http.post(f"{stack.sandbox_url}/sandbox/checkout", json=window).json()
+        paid = http.post(f"{self.stack.sandbox_url}/sandbox/checkout", json=window).json()
+        windowed = time.perf_counter()
         confirmed = http.post(
-            f"{stack.api_url}{V1}/payments/licenses/new/confirm",
+            f"{api}/payments/licenses/new/confirm",
             json={"impUid": paid["imp_uid"], "merchantUid": order["merchantUid"]},
         )
         confirmed.raise_for_status()
         assert confirmed.json()["state"] == "paid"
+        return ordered - started, windowed - ordered, time.perf_counter() - windowed
 
-    buy(0, -1)  # warm up
-    started = time.monotonic()
-    bought = _in_threads(seconds, buy)
-    rate = bought / (time.monotonic() - started)
-    for client in clients:
-        client.close()
-    return rate
+    def per_second(self, seconds: int) -> float:
+        """Guest purchases (order, window, confirm) per second by all BUYERS at once."""
+        self.buy(0, -1)  # warm up
+        started = time.monotonic()
+        bought = _in_threads(seconds, self.buy)
+        return bought / (time.monotonic() - started)
+
+    def alone(self, purchases: int = 20) -> dict[str, float]:
+        """The median milliseconds of each step when one buyer buys alone: where a purchase's time goes."""
+        timings = [self.buy(0, 1_000_000 + round_number) for round_number in range(purchases)]
+        by_step = zip(STEPS, zip(*timings, strict=True), strict=True)
+        return {step: statistics.median(durations) * 1000 for step, durations in by_step}
+
+    def close(self) -> None:
+        """Hang up."""
+        for client in self.clients:
+            client.close()
 
 
 def run(store: str, env: dict[str, str], *, seconds: int, connections: int, profile: bool = False) -> list[Result]:
@@ -131,8 +153,13 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
         stack = Stack(Path(tmp) / "var", **env)
         try:
             stack.wait_until_healthy()
+            buyers = Buyers(stack)
             with profiled(profile, lambda: stack.pid("api"), f"purchases on {store}"):
-                ours = purchases_per_second(stack, seconds)
+                ours = buyers.per_second(seconds)
+            alone = buyers.alone()
+            buyers.close()
         finally:
             stack.stop()
-    return [Result("whole purchases/s (8 buyers)", store, "per s", ours, baseline, 0.25, note="baseline: bare saves/s")]
+    steps = ", ".join(f"{step} {alone[step]:.0f} ms" for step in STEPS)
+    note = f"baseline: bare saves/s; one buyer alone, medians: {steps}"
+    return [Result("whole purchases/s (8 buyers)", store, "per s", ours, baseline, 0.25, note=note)]

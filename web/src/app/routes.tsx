@@ -2,15 +2,26 @@ import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } fr
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 import HomePage from '../features/home/HomePage';
 import { AppLayout } from '../layout/AppLayout';
+import { loadCatalogue } from '../i18n/catalogues';
 import { LanguageGate } from '../routing/LanguageGate';
 import { LanguageRedirect } from '../routing/LanguageRedirect';
 import { routePatterns } from '../routing/paths';
+import { languageOfPath, readBrowserLanguageHints } from '../routing/preferredLanguage';
 
 /** A page whose code loads when it is first shown; `preload` starts that load sooner. */
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
+/** The catalogue's pages part of the current address's language, fetched beside a page's code (useT waits for it). */
+function loadPageTexts(): Promise<unknown> {
+  return loadCatalogue(languageOfPath(window.location.pathname, readBrowserLanguageHints())).catch(() => undefined);
+}
+
 function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
-  return Object.assign(lazy(load), { preload: load });
+  const loadWithTexts = () => {
+    void loadPageTexts();
+    return load();
+  };
+  return Object.assign(lazy(loadWithTexts), { preload: loadWithTexts });
 }
 
 const PurchasePage = lazyPage(() => import('../features/purchase/PurchasePage'));

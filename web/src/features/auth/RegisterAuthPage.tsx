@@ -64,7 +64,7 @@ function RegisterAuth() {
           {t.auth.registerAuth.checkAgain}
         </Button>
         <button type="button" className="button button--secondary" onClick={() => void logout()}>
-          {t.auth.menu.logout}
+          {t.menu.logout}
         </button>
       </div>
       <AlertDialog alert={alert} onClose={close} />

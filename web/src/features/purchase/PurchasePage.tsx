@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
@@ -9,11 +9,28 @@ export interface PurchaseLocationState {
   licenseId?: number;
 }
 
-// The order and its validation (react-hook-form, zod) are fetched as soon as this module runs, but the heading and
-// lead (the page's largest paint) need none of it, so they are drawn without waiting.
-const loadOrder = () => import('./PurchaseOrder');
-const PurchaseOrder = lazy(loadOrder);
-void loadOrder();
+const PurchaseOrder = lazy(() => import('./PurchaseOrder'));
+
+/**
+ * False until the browser has painted once after mounting. The order's code (react-hook-form, zod, the checkout
+ * flows: some twenty chunks) is asked for only then, so the heading and lead, the page's largest paint, never wait
+ * behind its download and parsing.
+ */
+function usePaintedOnce(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    // A timeout set inside an animation frame runs after that frame's paint.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
 
 /**
  * Purchase page (spec section 2): the heading and lead at once, then the order (`PurchaseOrder`) under them, its
@@ -21,6 +38,7 @@ void loadOrder();
  */
 export default function PurchasePage() {
   const t = useT();
+  const painted = usePaintedOnce();
   return (
     <section className="content-page">
       <PageMeta title={t.purchase.heading} />
@@ -28,9 +46,7 @@ export default function PurchasePage() {
       <p className="content-page__lead">
         {t.purchase.lead} <strong>{t.purchase.guarantee}</strong>
       </p>
-      <Suspense fallback={<PageLoading />}>
-        <PurchaseOrder />
-      </Suspense>
+      <Suspense fallback={<PageLoading />}>{painted ? <PurchaseOrder /> : <PageLoading />}</Suspense>
     </section>
   );
 }

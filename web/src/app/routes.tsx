@@ -11,16 +11,17 @@ import { languageOfPath, readBrowserLanguageHints } from '../routing/preferredLa
 /** A page whose code loads when it is first shown; `preload` starts that load sooner. */
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-/** The catalogue's pages part of the current address's language, fetched beside a page's code (useT waits for it). */
+/** The catalogue's pages part in the current address's language; a failure is left to useT, which asks again. */
 function loadPageTexts(): Promise<unknown> {
   return loadCatalogue(languageOfPath(window.location.pathname, readBrowserLanguageHints())).catch(() => undefined);
 }
 
+/**
+ * A page's code and its texts (the catalogue's pages part) load side by side, and the page renders once both are
+ * there, so its first render finds the texts loaded rather than suspending again on them.
+ */
 function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
-  const loadWithTexts = () => {
-    void loadPageTexts();
-    return load();
-  };
+  const loadWithTexts = () => Promise.all([load(), loadPageTexts()]).then(([page]) => page);
   return Object.assign(lazy(loadWithTexts), { preload: loadWithTexts });
 }
 

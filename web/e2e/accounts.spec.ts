@@ -23,7 +23,7 @@ async function cookie(page: Page, name: string): Promise<string | undefined> {
 
 async function openUserMenu(page: Page, t: Catalogue) {
   await page.getByRole('button', { name: t.header.myAccount }).click();
-  await expect(page.getByRole('region', { name: t.auth.menu.label })).toBeVisible();
+  await expect(page.getByRole('region', { name: t.menu.label })).toBeVisible();
 }
 
 /**
@@ -81,7 +81,7 @@ for (const [lang, next] of [
 
     // Account settings from the My Account menu.
     await openUserMenu(page, t);
-    await page.getByRole('link', { name: t.auth.menu.accountSettings }).click();
+    await page.getByRole('link', { name: t.menu.accountSettings }).click();
     await expect(page).toHaveURL(new RegExp(`/${lang}/account$`));
     await expect(page.getByRole('heading', { level: 1, name: t.account.heading })).toBeVisible();
     await expect(page.getByText(email)).toBeVisible();
@@ -100,7 +100,7 @@ for (const [lang, next] of [
 
     // Log out from a page that needs scope 1: to login, cookies gone.
     await openUserMenu(page, tNext);
-    await page.getByRole('button', { name: tNext.auth.menu.logout }).click();
+    await page.getByRole('button', { name: tNext.menu.logout }).click();
     await expect(page).toHaveURL(new RegExp(`/${next}/login$`));
     await expect(page.getByRole('heading', { level: 1, name: tNext.auth.login.heading })).toBeVisible();
     expect(await cookie(page, 'logged_in')).toBeUndefined();

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadIntegrations } from './config/integrations';
 import { lazyPageAt } from './app/routes';
-import { loadCatalogue } from './i18n/catalogues';
+import { loadShellCatalogue } from './i18n/catalogues';
 import { languageOfPath, readBrowserLanguageHints } from './routing/preferredLanguage';
 import { checkSession } from './session/session';
 import { appStore } from './store';
@@ -13,7 +13,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 const root = createRoot(container);
 
-/** The first render waits for the page's catalogue (at once for Korean, which is part of this bundle). */
+/** The first render waits for the shell part of the page's catalogue (at once for Korean, part of this bundle). */
 function render() {
   root.render(
     <StrictMode>
@@ -22,13 +22,13 @@ function render() {
   );
 }
 
-// The first page's code is fetched now, beside the session and the catalogue, rather than once React has rendered
-// the shell around it.
+// The first page's code (and its catalogue's pages part) is fetched now, beside the session and the shell's
+// catalogue, rather than once React has rendered the shell around it.
 void lazyPageAt(window.location.pathname)?.preload();
 // The session is restored (a renewal when the logged_in cookie is there) while React renders the first page, not
 // after it: pages behind login wait for it. SessionKeeper's own check at mount joins the renewal in flight.
 void checkSession(appStore);
-loadCatalogue(languageOfPath(window.location.pathname, readBrowserLanguageHints())).then(render, render);
+loadShellCatalogue(languageOfPath(window.location.pathname, readBrowserLanguageHints())).then(render, render);
 
 // The payment access settings (the visitor's country, currency and payment methods), fetched once at start.
 void appStore.getState().loadPaymentSettings().catch(() => undefined);

@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../routing/router';
 import { announceNotFound } from '../errors/notFound';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import { usePaths } from '../routing/usePaths';
 import { PageMeta } from '../ui/PageMeta';
 
 /** Unknown path under a valid language. */
 export default function NotFoundPage() {
-  const t = useT();
+  const t = useShellT();
   const paths = usePaths();
   useEffect(() => announceNotFound(), []);
   return (

@@ -1,16 +1,28 @@
 import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router-dom';
+import { matchRoutes, type RouteObject } from '../routing/router';
 import HomePage from '../features/home/HomePage';
 import { AppLayout } from '../layout/AppLayout';
+import { loadCatalogue } from '../i18n/catalogues';
 import { LanguageGate } from '../routing/LanguageGate';
 import { LanguageRedirect } from '../routing/LanguageRedirect';
 import { routePatterns } from '../routing/paths';
+import { languageOfPath, readBrowserLanguageHints } from '../routing/preferredLanguage';
 
 /** A page whose code loads when it is first shown; `preload` starts that load sooner. */
 export type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
+/** The catalogue's pages part in the current address's language; a failure is left to useT, which asks again. */
+function loadPageTexts(): Promise<unknown> {
+  return loadCatalogue(languageOfPath(window.location.pathname, readBrowserLanguageHints())).catch(() => undefined);
+}
+
+/**
+ * A page's code and its texts (the catalogue's pages part) load side by side, and the page renders once both are
+ * there, so its first render finds the texts loaded rather than suspending again on them.
+ */
 function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
-  return Object.assign(lazy(load), { preload: load });
+  const loadWithTexts = () => Promise.all([load(), loadPageTexts()]).then(([page]) => page);
+  return Object.assign(lazy(loadWithTexts), { preload: loadWithTexts });
 }
 
 const PurchasePage = lazyPage(() => import('../features/purchase/PurchasePage'));

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { format, loadCatalogue, loadedCatalogue } from './catalogues';
+import { format, loadCatalogue, loadedCatalogue, loadedShellCatalogue, loadShellCatalogue } from './catalogues';
 import { en } from './en';
 import { ja } from './ja';
 import { ko } from './ko';
+import { koPages } from './pages/ko';
+import { jaShell } from './shell/ja';
+import { koShell } from './shell/ko';
 import { LANGUAGES } from './languages';
 import { isPlural } from './plural';
 
@@ -58,13 +61,25 @@ describe('catalogues', () => {
 });
 
 describe('loading', () => {
-  it('has Korean at once and fetches another language once, when first asked', async () => {
-    expect(loadedCatalogue('ko')).toBe(ko);
+  it("has Korean's shell part at once and fetches the pages part and other languages once, when first asked", async () => {
+    expect(loadedShellCatalogue('ko')).toBe(koShell);
+    expect(loadedCatalogue('ko')).toBeUndefined();
+    expect(loadedShellCatalogue('ja')).toBeUndefined();
+    const shell = loadShellCatalogue('ja');
+    expect(loadShellCatalogue('ja')).toBe(shell);
+    await expect(shell).resolves.toBe(jaShell);
     expect(loadedCatalogue('ja')).toBeUndefined();
     const first = loadCatalogue('ja');
     expect(loadCatalogue('ja')).toBe(first);
-    await expect(first).resolves.toBe(ja);
-    expect(loadedCatalogue('ja')).toBe(ja);
+    await expect(first).resolves.toEqual(ja);
+    expect(loadedCatalogue('ja')).toBe(await first);
+  });
+
+  it('keeps the parts apart: the shell part holds no page but home', () => {
+    expect(Object.keys(koShell).sort()).toEqual(
+      ['banners', 'common', 'errors', 'footer', 'header', 'home', 'menu', 'meta', 'notFound'].sort(),
+    );
+    expect(Object.keys(koPages)).not.toContain('home');
   });
 });
 

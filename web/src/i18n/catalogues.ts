@@ -1,35 +1,80 @@
 /**
- * The catalogues, loaded one language at a time: Korean, the default, is part of the first load; English and
- * Japanese are separate chunks fetched when a page in that language is first shown (main.tsx waits for the
- * URL's language before the first render, so no key or other language ever flashes).
+ * The catalogues, loaded one language at a time and in two parts. The shell part (header, menu, footer, banners,
+ * loading and error views, the home page) of Korean, the default, is part of the first load; the pages part (every
+ * other page's texts) and other languages' parts are chunks fetched when first needed. main.tsx waits for the URL's
+ * shell part before the first render, and a page's code preload fetches its pages part beside it, so no key or
+ * other language ever flashes.
  */
-import { ko, type Catalogue } from './ko';
+import type { Catalogue, PagesCatalogue, ShellCatalogue } from './catalogue';
 import type { Lang } from './languages';
+import { koShell } from './shell/ko';
 
-export type { Catalogue };
+export type { Catalogue, PagesCatalogue, ShellCatalogue };
 
-const importers: Record<Lang, () => Promise<Catalogue>> = {
-  ko: () => Promise.resolve(ko),
-  en: () => import('./en').then((module) => module.en),
-  ja: () => import('./ja').then((module) => module.ja),
-};
-
-const loaded: Partial<Record<Lang, Catalogue>> = { ko };
-const loading = new Map<Lang, Promise<Catalogue>>();
-
-/** The catalogue of `lang` if it is already loaded. */
-export function loadedCatalogue(lang: Lang): Catalogue | undefined {
-  return loaded[lang];
+/** Loads each part once per language; every caller gets the same promise, so React's `use` can wait on it. */
+function partLoader<Part>(importers: Record<Lang, () => Promise<Part>>, loaded: Partial<Record<Lang, Part>>) {
+  const loading = new Map<Lang, Promise<Part>>();
+  return (lang: Lang): Promise<Part> => {
+    let promise = loading.get(lang);
+    if (!promise) {
+      promise = importers[lang]().then((part) => (loaded[lang] = part));
+      // A failed chunk load is not remembered, so the next render tries again.
+      promise.catch(() => loading.delete(lang));
+      loading.set(lang, promise);
+    }
+    return promise;
+  };
 }
 
-/** Loads the catalogue of `lang` once; every caller gets the same promise, so React's `use` can wait on it. */
+const shells: Partial<Record<Lang, ShellCatalogue>> = { ko: koShell };
+const pages: Partial<Record<Lang, PagesCatalogue>> = {};
+const whole: Partial<Record<Lang, Catalogue>> = {};
+
+const loadShell = partLoader<ShellCatalogue>(
+  {
+    ko: () => Promise.resolve(koShell),
+    en: () => import('./shell/en').then((module) => module.enShell),
+    ja: () => import('./shell/ja').then((module) => module.jaShell),
+  },
+  shells,
+);
+
+const loadPages = partLoader<PagesCatalogue>(
+  {
+    ko: () => import('./pages/ko').then((module) => module.koPages),
+    en: () => import('./pages/en').then((module) => module.enPages),
+    ja: () => import('./pages/ja').then((module) => module.jaPages),
+  },
+  pages,
+);
+
+/** The shell part of `lang` if it is already loaded. */
+export function loadedShellCatalogue(lang: Lang): ShellCatalogue | undefined {
+  return shells[lang];
+}
+
+/** Loads the shell part of `lang` once (the first render waits for it). */
+export function loadShellCatalogue(lang: Lang): Promise<ShellCatalogue> {
+  return loadShell(lang);
+}
+
+/** The whole catalogue of `lang` if both its parts are loaded (always the same object). */
+export function loadedCatalogue(lang: Lang): Catalogue | undefined {
+  const shell = shells[lang];
+  const pagePart = pages[lang];
+  if (!shell || !pagePart) return undefined;
+  return (whole[lang] ??= { ...shell, ...pagePart });
+}
+
+const wholeLoading = new Map<Lang, Promise<Catalogue>>();
+
+/** Loads both parts of `lang` once; every caller gets the same promise, so React's `use` can wait on it. */
 export function loadCatalogue(lang: Lang): Promise<Catalogue> {
-  let promise = loading.get(lang);
+  let promise = wholeLoading.get(lang);
   if (!promise) {
-    promise = importers[lang]().then((catalogue) => (loaded[lang] = catalogue));
-    // A failed chunk load is not remembered, so the next render tries again.
-    promise.catch(() => loading.delete(lang));
-    loading.set(lang, promise);
+    promise = Promise.all([loadShell(lang), loadPages(lang)]).then(() => loadedCatalogue(lang) as Catalogue);
+    promise.catch(() => wholeLoading.delete(lang));
+    wholeLoading.set(lang, promise);
   }
   return promise;
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
-import { useT } from '../i18n/useT';
+import { Outlet, useLocation } from '../routing/router';
+import { useShellT } from '../i18n/useT';
 import { useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';
 import { QuietBoundary } from '../ui/QuietBoundary';
@@ -14,7 +14,7 @@ const TopBanners = lazy(() => import('../features/banners/TopBanners').then((mod
 
 /** Notice and event banner, header, main area and footer around every page of a language; banners and footer load lazily. */
 export function AppLayout() {
-  const t = useT();
+  const t = useShellT();
   const { pathname } = useLocation();
   const dimmer = useAppStore((s) => s.dimmer);
   const closeMenus = useAppStore((s) => s.closeMenus);

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../routing/router';
 import { supportSite } from '../config/supportSite';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import { useLang } from '../routing/useLang';
 import { usePaths } from '../routing/usePaths';
 import { ExternalLink } from '../ui/ExternalLink';
@@ -18,7 +18,7 @@ function CompanyItem({ label, children }: { label: string; children: ReactNode }
 
 /** Site footer: links and the company block. Loaded lazily by the layout. */
 export default function Footer() {
-  const t = useT();
+  const t = useShellT();
   const lang = useLang();
   const paths = usePaths();
   const links = t.footer.links;

@@ -1,7 +1,7 @@
-import { Link, NavLink } from 'react-router-dom';
+import { Link, NavLink } from '../routing/router';
 import { supportSite } from '../config/supportSite';
 import { AccountMenu } from '../features/account/AccountMenu';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import { usePaths } from '../routing/usePaths';
 import { useLang } from '../routing/useLang';
 import { useAppStore } from '../store';
@@ -26,7 +26,7 @@ function MenuIcon({ open }: { open: boolean }) {
 }
 
 export function Header() {
-  const t = useT();
+  const t = useShellT();
   const lang = useLang();
   const paths = usePaths();
   const navigationOpen = useAppStore((s) => s.navigationMenuOpen);

@@ -1,6 +1,6 @@
 /** The alert of spec section 8: a modal with the feature's title and the message, closed with OK. */
 import { useEffect, useId, useRef } from 'react';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import { ModalFrame } from './ModalFrame';
 
 export interface AlertContent {
@@ -12,7 +12,7 @@ export interface AlertContent {
 
 /** Shows `alert` until OK (or Escape); nothing when it is null. OK takes the focus. */
 export function AlertDialog({ alert, onClose }: { alert: AlertContent | null; onClose: () => void }) {
-  const t = useT();
+  const t = useShellT();
   const titleId = useId();
   const messageId = useId();
   const okRef = useRef<HTMLButtonElement>(null);

@@ -1,6 +1,6 @@
 /** A yes/no question in a modal; Cancel (or Escape) says no and takes the focus first. */
 import { useEffect, useId, useRef } from 'react';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import { ModalFrame } from './ModalFrame';
 
 /** Shows `message` with Cancel and `confirmLabel`; nothing when the message is null. */
@@ -15,7 +15,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const t = useT();
+  const t = useShellT();
   const messageId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 
 interface ExternalLinkProps {
   href: string;
@@ -9,7 +9,7 @@ interface ExternalLinkProps {
 
 /** A link to another site: opens in a new window, without giving it access to this one. */
 export function ExternalLink({ href, children, className }: ExternalLinkProps) {
-  const t = useT();
+  const t = useShellT();
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
       {children}

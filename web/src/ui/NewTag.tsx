@@ -1,9 +1,9 @@
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import './NewTag.css';
 
 /** The small 'New' tag a navigation link may carry (spec section 2, "Layout"). */
 export function NewTag() {
-  const t = useT();
+  const t = useShellT();
   // The space keeps the tag a separate word in the link's accessible name ("Purchase New").
   return (
     <>

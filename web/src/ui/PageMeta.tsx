@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { format } from '../i18n/catalogues';
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 
 interface PageMetaProps {
   /** Page name shown before the brand in the tab title; the home page leaves it out. */
@@ -19,7 +19,7 @@ function setDescription(content: string) {
 
 /** Sets the document title and description for the current page and language. */
 export function PageMeta({ title }: PageMetaProps) {
-  const t = useT();
+  const t = useShellT();
   const documentTitle = title ? format(t.meta.pageTitle, { page: title }) : t.meta.title;
 
   useEffect(() => {

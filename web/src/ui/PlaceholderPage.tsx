@@ -1,9 +1,9 @@
-import { useT } from '../i18n/useT';
+import { useShellT } from '../i18n/useT';
 import { PageMeta } from './PageMeta';
 
 /** A page whose feature is not built yet: its heading and a short note. */
 export function PlaceholderPage({ heading }: { heading: string }) {
-  const t = useT();
+  const t = useShellT();
   return (
     <section className="page">
       <PageMeta title={heading} />

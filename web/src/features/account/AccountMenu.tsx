@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useLocation, useNavigate } from '../../routing/router';
 import { format } from '../../i18n/catalogues';
-import { useT } from '../../i18n/useT';
+import { useShellT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import type { ReturnState } from '../../session/navigation';
 import { SessionKeeper } from '../../session/SessionKeeper';
@@ -22,7 +22,7 @@ const PRODUCTS = ['android', 'ios', 'mac', 'windows'] as const;
 
 /** The signed-in user's menu: product dropdown, account settings, licences, purchase history, logout. */
 function UserMenu({ id, email }: { id: string; email: string }) {
-  const t = useT();
+  const t = useShellT();
   const paths = usePaths();
   const logout = useLogout();
   const closeMenus = useAppStore((s) => s.closeMenus);
@@ -30,8 +30,8 @@ function UserMenu({ id, email }: { id: string; email: string }) {
   const productsId = useId();
 
   return (
-    <div id={id} className="user-menu" role="region" aria-label={t.auth.menu.label}>
-      <p className="user-menu__email">{format(t.auth.menu.signedInAs, { email })}</p>
+    <div id={id} className="user-menu" role="region" aria-label={t.menu.label}>
+      <p className="user-menu__email">{format(t.menu.signedInAs, { email })}</p>
       <button
         type="button"
         className="user-menu__item user-menu__products-toggle"
@@ -39,7 +39,7 @@ function UserMenu({ id, email }: { id: string; email: string }) {
         aria-controls={productsId}
         onClick={() => setProductsOpen((open) => !open)}
       >
-        {t.auth.menu.products}
+        {t.menu.products}
         <span aria-hidden="true">{productsOpen ? '▴' : '▾'}</span>
       </button>
       {productsOpen && (
@@ -47,7 +47,7 @@ function UserMenu({ id, email }: { id: string; email: string }) {
           {PRODUCTS.map((product) => (
             <li key={product}>
               <Link className="user-menu__item" to={paths.license()} onClick={closeMenus}>
-                {t.auth.menu.productNames[product]}
+                {t.menu.productNames[product]}
               </Link>
             </li>
           ))}
@@ -56,17 +56,17 @@ function UserMenu({ id, email }: { id: string; email: string }) {
       <ul className="user-menu__list">
         <li>
           <NavLink className="user-menu__item" to={paths.account()} onClick={closeMenus}>
-            {t.auth.menu.accountSettings}
+            {t.menu.accountSettings}
           </NavLink>
         </li>
         <li>
           <NavLink className="user-menu__item" to={paths.license()} onClick={closeMenus}>
-            {t.auth.menu.licenses}
+            {t.menu.licenses}
           </NavLink>
         </li>
         <li>
           <NavLink className="user-menu__item" to={paths.purchaseHistory()} onClick={closeMenus}>
-            {t.auth.menu.purchaseHistory}
+            {t.menu.purchaseHistory}
           </NavLink>
         </li>
         <li>
@@ -78,7 +78,7 @@ function UserMenu({ id, email }: { id: string; email: string }) {
               void logout();
             }}
           >
-            {t.auth.menu.logout}
+            {t.menu.logout}
           </button>
         </li>
       </ul>
@@ -91,7 +91,7 @@ function UserMenu({ id, email }: { id: string; email: string }) {
  * the user menu. Also keeps the session (renewal and cookie checks) while the layout is shown.
  */
 export function AccountMenu() {
-  const t = useT();
+  const t = useShellT();
   const paths = usePaths();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../routing/router';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../routing/router';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
@@ -64,7 +64,7 @@ function RegisterAuth() {
           {t.auth.registerAuth.checkAgain}
         </Button>
         <button type="button" className="button button--secondary" onClick={() => void logout()}>
-          {t.auth.menu.logout}
+          {t.menu.logout}
         </button>
       </div>
       <AlertDialog alert={alert} onClose={close} />

@@ -1,6 +1,6 @@
 import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { useT } from '../../i18n/useT';
+import { useSearchParams } from '../../routing/router';
+import { useShellT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { useAppStore } from '../../store';
 import { ExternalLink } from '../../ui/ExternalLink';
@@ -100,7 +100,7 @@ function TopBanner({ shown, label, closeLabel, onClose }: BannerProps) {
  * day. A failed call shows nothing.
  */
 export function TopBanners() {
-  const t = useT();
+  const t = useShellT();
   const lang = useLang();
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code');

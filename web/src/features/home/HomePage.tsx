@@ -1,6 +1,6 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../routing/router';
 import { format } from '../../i18n/catalogues';
-import { useT } from '../../i18n/useT';
+import { useShellT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { PageMeta } from '../../ui/PageMeta';
@@ -25,7 +25,7 @@ function Stars({ count, label }: { count: number; label: string }) {
 }
 
 function ProductList({ products }: { products: readonly Product[] }) {
-  const t = useT();
+  const t = useShellT();
   return (
     <ul className="home-products__list">
       {products.map((product) => (
@@ -40,7 +40,7 @@ function ProductList({ products }: { products: readonly Product[] }) {
 
 /** Landing page: what the app is, the product family, guarantee, reviews, FAQ and the way to buy. */
 export default function HomePage() {
-  const t = useT();
+  const t = useShellT();
   const lang = useLang();
   const paths = usePaths();
   const home = t.home;

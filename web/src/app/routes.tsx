@@ -1,5 +1,5 @@
 import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { matchRoutes, type RouteObject } from '../routing/router';
+import { matchRoutes, type RouteObject } from 'react-router-dom';
 import HomePage from '../features/home/HomePage';
 import { AppLayout } from '../layout/AppLayout';
 import { loadCatalogue } from '../i18n/catalogues';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, useLocation } from '../routing/router';
+import { Outlet, useLocation } from 'react-router-dom';
 import { useShellT } from '../i18n/useT';
 import { useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';

@@ -1,4 +1,4 @@
-import { Link, NavLink } from '../routing/router';
+import { Link, NavLink } from 'react-router-dom';
 import { supportSite } from '../config/supportSite';
 import { AccountMenu } from '../features/account/AccountMenu';
 import { useShellT } from '../i18n/useT';

@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useParams } from './router';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 import { isLang } from '../i18n/languages';
 import { applyLangQuery } from './langQuery';
 import { LanguageRedirect } from './LanguageRedirect';

@@ -1,4 +1,4 @@
-import { Navigate, useLocation } from './router';
+import { Navigate, useLocation } from 'react-router-dom';
 import { applyLangQuery } from './langQuery';
 import { withLanguagePrefix } from './paths';
 import { pickPreferredLanguage, readBrowserLanguageHints } from './preferredLanguage';

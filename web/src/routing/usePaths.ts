@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useLocation } from './router';
+import { useLocation } from 'react-router-dom';
 import { bindPaths, type BoundPaths } from './paths';
 import { useLang } from './useLang';
 

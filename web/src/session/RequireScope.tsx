@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation } from '../routing/router';
+import { Navigate, useLocation } from 'react-router-dom';
 import { usePaths } from '../routing/usePaths';
 import { appStore, useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';

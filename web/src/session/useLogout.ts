@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useLocation, useNavigate } from '../routing/router';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { DEFAULT_LANG } from '../i18n/languages';
 import { matchBrowserLanguage, readBrowserLanguageHints } from '../routing/preferredLanguage';
 import { usePaths } from '../routing/usePaths';

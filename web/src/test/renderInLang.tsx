@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from '../routing/router';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { Lang } from '../i18n/languages';
 
 /** Renders `ui` on a /{lang} page, so that useT() and useLang() read that language. */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useNavigate } from '../routing/router';
+import { Link, useNavigate } from 'react-router-dom';
 import { useT } from '../i18n/useT';
 import { usePaths } from '../routing/usePaths';
 import { PageMeta } from './PageMeta';

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, NavLink, RouterProvider } from '../routing/router';
+import { createMemoryRouter, NavLink, RouterProvider } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { NewTag } from './NewTag';
 

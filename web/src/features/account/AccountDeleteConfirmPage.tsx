@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation, useSearchParams } from '../../routing/router';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';

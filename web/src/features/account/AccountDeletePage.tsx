@@ -1,5 +1,5 @@
 import { useForm } from 'react-hook-form';
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';

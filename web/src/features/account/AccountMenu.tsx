@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from '../../routing/router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useShellT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';

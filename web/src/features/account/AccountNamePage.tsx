@@ -1,5 +1,5 @@
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from '../../routing/router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from '../../routing/router';
+import { Link, useNavigate } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { isLang, LANGUAGES, type Lang } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';

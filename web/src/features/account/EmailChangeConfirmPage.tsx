@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from '../../routing/router';
+import { Link, useSearchParams } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';

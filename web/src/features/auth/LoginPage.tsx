@@ -1,5 +1,5 @@
 import { useForm } from 'react-hook-form';
-import { Link, useLocation, useNavigate, useSearchParams } from '../../routing/router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { afterLoginPath, returnPath } from '../../session/navigation';

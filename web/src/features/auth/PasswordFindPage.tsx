@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from '../../routing/router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';

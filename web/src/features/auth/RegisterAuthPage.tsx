@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, Navigate, useLocation, useSearchParams } from '../../routing/router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { isLang } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';

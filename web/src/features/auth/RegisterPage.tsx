@@ -1,5 +1,5 @@
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from '../../routing/router';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { LANGUAGES } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';

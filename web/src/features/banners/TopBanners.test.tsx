@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from '../../routing/router';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../store';
 import { dollarSettings } from '../../test/paymentSettings';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
-import { useSearchParams } from '../../routing/router';
+import { useSearchParams } from 'react-router-dom';
 import { useShellT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { useAppStore } from '../../store';

@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from '../../routing/router';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import HomePage from './HomePage';
 

@@ -1,4 +1,4 @@
-import { Link } from '../../routing/router';
+import { Link } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useShellT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from '../../routing/router';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useCount } from '../../i18n/useCount';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useSearchParams } from '../../routing/router';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link, useNavigate, useParams } from '../../routing/router';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { discountPercent } from '../../display/discount';
 import { useT } from '../../i18n/useT';

@@ -1,4 +1,4 @@
-import { Link } from '../../routing/router';
+import { Link } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from '../../routing/router';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';

@@ -1,4 +1,4 @@
-import { Link, useLocation, useParams, useSearchParams } from '../../routing/router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useLocation } from '../../routing/router';
+import { useLocation } from 'react-router-dom';
 import { loadPortOne } from '../../billing/api';
 import { usePaymentSettings } from '../../billing/usePaymentSettings';
 import { CouponBox } from '../../billing/CouponBox';

@@ -5,7 +5,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import { CardFields } from '../../billing/CardFields';
 import { cardSchema, EMPTY_CARD, expiryYears, toCardBody, type CardForm } from '../../billing/cardSchema';
 import { featureErrorMessage, toFeatureError } from '../../errors/featureError';

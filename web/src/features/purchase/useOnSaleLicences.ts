@@ -1,6 +1,6 @@
 /** The licences on sale, loaded once per visit of the purchase page. */
 import { useEffect, useState } from 'react';
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import type { PurchasableLicence } from '../../api/models';
 import { featureErrorMessage, isNotFoundGoingHome, toFeatureError } from '../../errors/featureError';
 import { useT } from '../../i18n/useT';

@@ -1,5 +1,5 @@
 /** The one-time purchase: order, pay in the gateway's window, confirm (spec section 4). */
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import { loadPortOne } from '../../billing/api';
 import { requestPay, savePendingOrder } from '../../billing/portone';
 import { featureErrorMessage } from '../../errors/featureError';

@@ -3,7 +3,7 @@
  * card window a guest uses): the window registers the key, then the first period is charged to it.
  * A guest's subscription goes to the email of the order.
  */
-import { useNavigate } from '../../routing/router';
+import { useNavigate } from 'react-router-dom';
 import { browserKeyWindow } from '../../billing/browserKeyWindow';
 import { runKeyWindow, type KeyIntent } from '../../billing/keyWindow';
 import { keyWindowDestination } from '../../billing/keyWindowDestination';

@@ -9,7 +9,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { useLocation } from '../../routing/router';
+import { useLocation } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';

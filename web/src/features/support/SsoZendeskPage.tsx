@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate, useSearchParams } from '../../routing/router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { leaveSite } from '../../browser/leave';
 import { accountErrorMessage } from '../../errors/accountErrors';
 import { useT } from '../../i18n/useT';

@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useParams } from '../../routing/router';
+import { useNavigate, useParams } from 'react-router-dom';
 import type { ConfirmedPurchase, UpgradeOptions } from '../../api/models';
 import { loadPortOne } from '../../billing/api';
 import { CardFields } from '../../billing/CardFields';

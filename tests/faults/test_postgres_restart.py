@@ -62,10 +62,10 @@ class CutOffAfterCharging(PortOneGateway):
 
 
 class Shop:
-    def __init__(self, services: Services, sandbox: RunningSandbox) -> None:
+    def __init__(self, services: Services, sandbox: RunningSandbox, client: TestClient) -> None:
         self.services = services
         self.sandbox = sandbox
-        self.client = TestClient(create_app(services=services))
+        self.client = client
         self.client.post(f"{V1}/accounts", json={"email": "buyer@example.com", "pw": "abcd1234", "language": "ko"})
         self.log_in()
 
@@ -87,8 +87,9 @@ def shop(database: ThrowawayPostgres, tmp_path: Path, sandbox: RunningSandbox, c
     services = Services.build(
         settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=CutOffAfterCharging(sandbox.client())
     )
-    with running_projector(settings):
-        yield Shop(services, sandbox)
+    # The client starts the app as a server does: its reads then go through the pool it opens on its loop.
+    with running_projector(settings), TestClient(create_app(services=services)) as client:
+        yield Shop(services, sandbox, client)
     services.close()
 
 
@@ -104,10 +105,13 @@ def test_a_confirm_while_the_database_restarts_answers_503_then_succeeds_once(
         card_number=GOOD_CARD["cardNumber"],
     )  # fmt: skip
     confirm = {"impUid": paid["imp_uid"], "merchantUid": placed["merchantUid"]}
+    assert shop.call("GET", "/licenses/mine").json() == []  # the read pool now holds a connection to break
 
     database.stop()
     down = shop.call("POST", "/payments/licenses/new/confirm", params={"localeCode": "ko"}, json=confirm)
     assert (down.status_code, down.json()["errorCode"]) == (503, -1002)
+    unread = shop.call("GET", "/licenses/mine")
+    assert (unread.status_code, unread.json()["errorCode"]) == (503, -1002)
     assert shop.client.get(f"{V1}/health").status_code == 503
     database.start()
 

@@ -6,6 +6,7 @@ import argparse
 
 import uvicorn
 
+from api.access_log import log_config
 from api.app import create_app
 
 
@@ -21,6 +22,7 @@ def main() -> None:
         host=args.host,
         port=args.port,
         log_level="info",
+        log_config=log_config(),
         proxy_headers=True,
         timeout_graceful_shutdown=5,
     )

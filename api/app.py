@@ -42,7 +42,11 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
+        await wired.views.open_async()  # the read routes' pool, on the server's loop
+        try:
+            yield
+        finally:
+            await wired.views.close_async()
         if services is None:
             wired.close()
 

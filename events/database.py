@@ -7,15 +7,16 @@ commits rows and their tracking position together, or neither.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from events.pools import checked_when_idle
+from events.pools import checked_when_idle, checked_when_idle_async
 
 _NAMED = re.compile(r"%\((\w+)\)s")
 # A pooled PostgreSQL connection idle longer than this is tested before it is used again.
@@ -35,6 +36,16 @@ class ViewCursor(Protocol):
     def rowcount(self) -> int: ...
 
 
+class AsyncViewCursor(Protocol):
+    """The reading part of a view cursor, for reads on an event loop."""
+
+    async def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None: ...
+
+    async def fetchone(self) -> dict[str, Any] | None: ...
+
+    async def fetchall(self) -> list[dict[str, Any]]: ...
+
+
 class ViewDatabase(Protocol):
     """A place where views keep their rows and tracking positions."""
 
@@ -43,6 +54,12 @@ class ViewDatabase(Protocol):
     def transaction(self) -> AbstractContextManager[ViewCursor]: ...
 
     def read(self) -> AbstractContextManager[ViewCursor]: ...
+
+    def read_async(self) -> AbstractAsyncContextManager[AsyncViewCursor]: ...
+
+    async def open_async(self) -> None: ...
+
+    async def close_async(self) -> None: ...
 
     def close(self) -> None: ...
 
@@ -66,6 +83,22 @@ class _SQLiteCursor:
         return int(self._cursor.rowcount)
 
 
+class _SQLiteAsyncCursor:
+    """SQLite answers a view read in microseconds, in process: cheaper on the loop than a thread hop."""
+
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = _SQLiteCursor(cursor)
+
+    async def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        self._cursor.execute(sql, params)
+
+    async def fetchone(self) -> dict[str, Any] | None:
+        return self._cursor.fetchone()
+
+    async def fetchall(self) -> list[dict[str, Any]]:
+        return self._cursor.fetchall()
+
+
 class SQLiteViewDatabase:
     """Views in a SQLite file (WAL mode, one connection per thread)."""
 
@@ -79,19 +112,24 @@ class SQLiteViewDatabase:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._guard = threading.Lock()
+        # Connections for reads on event loops: one per read in progress, so reads interleaved at their awaits
+        # never share a snapshot; kept for the next read.
+        self._idle_for_loops: list[sqlite3.Connection] = []
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self._path, timeout=self._lock_timeout, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        with self._guard:
+            self._connections.append(conn)
+        return conn
 
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(
-                self._path, timeout=self._lock_timeout, isolation_level=None, check_same_thread=False
-            )
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            conn = self._connect()
             self._local.conn = conn
-            with self._guard:
-                self._connections.append(conn)
         return conn
 
     @contextmanager
@@ -122,11 +160,36 @@ class SQLiteViewDatabase:
             conn.rollback()
             cursor.close()
 
+    @asynccontextmanager
+    async def read_async(self) -> AsyncIterator[AsyncViewCursor]:
+        """A read-only snapshot read on the running event loop (no thread hop)."""
+        with self._guard:
+            conn = self._idle_for_loops.pop() if self._idle_for_loops else None
+        if conn is None:
+            conn = self._connect()
+        cursor = conn.cursor()
+        try:
+            cursor.execute("BEGIN")
+            yield _SQLiteAsyncCursor(cursor)
+        finally:
+            conn.rollback()
+            cursor.close()
+            with self._guard:
+                if conn in self._connections:  # not closed meanwhile
+                    self._idle_for_loops.append(conn)
+
+    async def open_async(self) -> None:
+        """Nothing to open: reads on a loop use connections of their own, made when first needed."""
+
+    async def close_async(self) -> None:
+        """Nothing to close before ``close``."""
+
     def close(self) -> None:
         with self._guard:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
+            self._idle_for_loops.clear()
         self._local = threading.local()
 
 
@@ -149,6 +212,37 @@ class _PostgresCursor:
         return int(self._cursor.rowcount)
 
 
+class _PostgresAsyncCursor:
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    async def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        await self._cursor.execute(sql, dict(params or {}))
+
+    async def fetchone(self) -> dict[str, Any] | None:
+        row = await self._cursor.fetchone()
+        return dict(row) if row is not None else None
+
+    async def fetchall(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in await self._cursor.fetchall()]
+
+
+class _InThreads:
+    """An async cursor over a sync one, each call in a worker thread: for loops that have no pool of their own."""
+
+    def __init__(self, cursor: ViewCursor) -> None:
+        self._cursor = cursor
+
+    async def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        await asyncio.to_thread(self._cursor.execute, sql, params)
+
+    async def fetchone(self) -> dict[str, Any] | None:
+        return self._cursor.fetchone()  # already fetched by execute: no I/O
+
+    async def fetchall(self) -> list[dict[str, Any]]:
+        return self._cursor.fetchall()
+
+
 class PostgresViewDatabase:
     """Views in PostgreSQL, through a psycopg 3 connection pool.
 
@@ -163,6 +257,9 @@ class PostgresViewDatabase:
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
+        self._max_size = max_size
+        # AsyncConnectionPools by the event loop they serve (opened by ``open_async``), with how many opened each.
+        self._async_pools: dict[asyncio.AbstractEventLoop, tuple[Any, int]] = {}
         self.conninfo = conninfo  # what else needs a connection of its own (the projector's leases)
         # check: a connection that sat in the pool a while is tested as it leaves, so one broken by a database
         # restart is replaced instead of failing a request (the pool recovers without restarting the process).
@@ -188,6 +285,57 @@ class PostgresViewDatabase:
         """Reads on a pooled connection, each statement seeing what was committed when it started."""
         with self._pool.connection() as conn, conn.cursor() as cursor:
             yield _PostgresCursor(cursor)
+
+    async def open_async(self) -> None:
+        """Open the pool that ``read_async`` uses on the running loop (the API does as it starts; an app started
+        twice on one loop shares it)."""
+        from psycopg import AsyncConnection
+        from psycopg.rows import dict_row
+        from psycopg_pool import AsyncConnectionPool
+
+        loop = asyncio.get_running_loop()
+        if loop in self._async_pools:
+            pool, opened = self._async_pools[loop]
+            self._async_pools[loop] = (pool, opened + 1)
+            return
+        pool = AsyncConnectionPool[AsyncConnection[Any]](
+            self.conninfo,
+            min_size=0,  # connected by the first read: a test client's short-lived loop may never read
+            max_size=self._max_size,
+            kwargs={"row_factory": dict_row, "autocommit": True},
+            check=checked_when_idle_async(AsyncConnectionPool.check_connection, IDLE_CHECK_SECONDS),
+            open=False,
+        )
+        await pool.open()
+        self._async_pools[loop] = (pool, 1)
+
+    async def close_async(self) -> None:
+        """Close the running loop's pool once every ``open_async`` on it is matched (the API does as it stops)."""
+        loop = asyncio.get_running_loop()
+        pool, opened = self._async_pools.pop(loop, (None, 0))
+        if opened > 1:
+            self._async_pools[loop] = (pool, opened - 1)
+        elif pool is not None:
+            await pool.close()
+
+    @asynccontextmanager
+    async def read_async(self) -> AsyncIterator[AsyncViewCursor]:
+        """Reads as ``read`` makes them, without leaving the event loop when ``open_async`` opened a pool on it;
+        on another loop (a test client that never started the app) each statement runs in a worker thread."""
+        opened = self._async_pools.get(asyncio.get_running_loop())
+        if opened is None:
+            reading = self.read()
+            cursor = await asyncio.to_thread(reading.__enter__)
+            try:
+                yield _InThreads(cursor)
+            except BaseException as error:
+                if not reading.__exit__(type(error), error, error.__traceback__):
+                    raise
+            else:
+                reading.__exit__(None, None, None)
+            return
+        async with opened[0].connection() as conn, conn.cursor() as async_cursor:
+            yield _PostgresAsyncCursor(async_cursor)
 
     def close(self) -> None:
         self._pool.close()

@@ -1,6 +1,20 @@
 """The read-model database lives in ``events.database`` (the transparency log keeps its tree in the log's
 database through it); these names stay importable from here."""
 
-from events.database import PostgresViewDatabase, SQLiteViewDatabase, ViewCursor, ViewDatabase, open_view_database
+from events.database import (
+    AsyncViewCursor,
+    PostgresViewDatabase,
+    SQLiteViewDatabase,
+    ViewCursor,
+    ViewDatabase,
+    open_view_database,
+)
 
-__all__ = ["PostgresViewDatabase", "SQLiteViewDatabase", "ViewCursor", "ViewDatabase", "open_view_database"]
+__all__ = [
+    "AsyncViewCursor",
+    "PostgresViewDatabase",
+    "SQLiteViewDatabase",
+    "ViewCursor",
+    "ViewDatabase",
+    "open_view_database",
+]

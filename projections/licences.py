@@ -21,7 +21,7 @@ from events.licences import (
     LicenceTransferred,
     LicenceUpgraded,
 )
-from projections.database import ViewCursor
+from projections.database import AsyncViewCursor, ViewCursor
 from projections.view import View
 
 
@@ -182,26 +182,28 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def licence_rows(cursor: ViewCursor, account_id: UUID, user_licence_id: UUID | None = None) -> list[dict[str, Any]]:
+async def licence_rows(
+    cursor: AsyncViewCursor, account_id: UUID, user_licence_id: UUID | None = None
+) -> list[dict[str, Any]]:
     """An account's licences (or just ``user_licence_id`` of them), newest first, each with its devices; read
     within the caller's read, so one page's reads share one snapshot and one connection."""
     only = " AND l.user_licence_id = %(licence)s" if user_licence_id is not None else ""
     params = {"account": str(account_id), "licence": str(user_licence_id)}
-    cursor.execute(
+    await cursor.execute(
         f"SELECT * FROM licences_view l WHERE l.account_id = %(account)s{only} "
         "ORDER BY l.created_at DESC, l.user_licence_id",
         params,
     )
-    licences = cursor.fetchall()
+    licences = await cursor.fetchall()
     if not licences:
         return []
-    cursor.execute(
+    await cursor.execute(
         "SELECT d.* FROM licence_devices_view d JOIN licences_view l ON l.user_licence_id = d.user_licence_id "
         f"WHERE l.account_id = %(account)s{only} ORDER BY d.registered_at, d.device_id",
         params,
     )
     devices: dict[str, list[dict[str, Any]]] = {}
-    for device in cursor.fetchall():
+    for device in await cursor.fetchall():
         devices.setdefault(device["user_licence_id"], []).append(device)
     for licence in licences:
         licence["devices"] = devices.get(licence["user_licence_id"], [])

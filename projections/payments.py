@@ -19,7 +19,7 @@ from events.payments import (
     PaymentSucceeded,
     UpgradeOrdered,
 )
-from projections.database import ViewCursor, ViewDatabase
+from projections.database import AsyncViewCursor, ViewCursor, ViewDatabase
 from projections.view import View
 
 _COLUMNS = (
@@ -230,16 +230,22 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def payment_rows(cursor: ViewCursor, account_id: UUID, user_licence_id: UUID | None = None) -> list[dict[str, Any]]:
-    """An account's payment records (or those of one of its licences), newest first, orders never paid left
-    out; read within the caller's read."""
+def _payment_rows_query(account_id: UUID, user_licence_id: UUID | None) -> tuple[str, dict[str, Any]]:
     only = " AND user_licence_id = %(licence)s" if user_licence_id is not None else ""
-    cursor.execute(
+    return (
         f"SELECT * FROM payments_view WHERE account_id = %(account)s AND state <> 'ordered'{only} "
         "ORDER BY ordered_at DESC, merchant_uid",
         {"account": str(account_id), "licence": str(user_licence_id)},
     )
-    rows = cursor.fetchall()
+
+
+async def payment_rows(
+    cursor: AsyncViewCursor, account_id: UUID, user_licence_id: UUID | None = None
+) -> list[dict[str, Any]]:
+    """An account's payment records (or those of one of its licences), newest first, orders never paid left
+    out; read within the caller's read."""
+    await cursor.execute(*_payment_rows_query(account_id, user_licence_id))
+    rows = await cursor.fetchall()
     for row in rows:
         _decode(row)
     return rows
@@ -248,7 +254,11 @@ def payment_rows(cursor: ViewCursor, account_id: UUID, user_licence_id: UUID | N
 def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
     """An account's payment records, newest first (orders never paid are left out)."""
     with db.read() as cursor:
-        return payment_rows(cursor, account_id)
+        cursor.execute(*_payment_rows_query(account_id, None))
+        rows = cursor.fetchall()
+    for row in rows:
+        _decode(row)
+    return rows
 
 
 def payment_of(db: ViewDatabase, account_id: UUID, merchant_uid: str) -> dict[str, Any] | None:

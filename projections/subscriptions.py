@@ -19,7 +19,7 @@ from events.subscriptions import (
     SubscriptionStarted,
     SubscriptionUpgraded,
 )
-from projections.database import ViewCursor, ViewDatabase
+from projections.database import AsyncViewCursor, ViewCursor, ViewDatabase
 from projections.view import View
 
 
@@ -194,10 +194,12 @@ def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id:
         return cursor.fetchone()
 
 
-def subscription_rows(cursor: ViewCursor, account_id: UUID) -> dict[str, dict[str, Any]]:
+async def subscription_rows(cursor: AsyncViewCursor, account_id: UUID) -> dict[str, dict[str, Any]]:
     """The account's subscriptions, keyed by the user licence they keep alive; read within the caller's read."""
-    cursor.execute("SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)})
-    return {row["user_licence_id"]: row for row in cursor.fetchall()}
+    await cursor.execute(
+        "SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)}
+    )
+    return {row["user_licence_id"]: row for row in await cursor.fetchall()}
 
 
 def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime, *, life: int) -> list[dict[str, Any]]:

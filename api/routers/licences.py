@@ -278,22 +278,25 @@ class UserLicenceDetailOut(UserLicenceOut):
 
 
 @mine.get("/mine", response_model=list[UserLicenceOut])
-def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
-    """The caller's licences, newest first."""
-    with services.views.read() as cursor:  # one snapshot, one connection
-        subscriptions = subscription_rows(cursor, caller.account_id)
-        rows = licence_rows(cursor, caller.account_id)
+async def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
+    """The caller's licences, newest first (read on the event loop: no thread hop, no blocking driver)."""
+    async with services.views.read_async() as cursor:  # one snapshot, one connection
+        subscriptions = await subscription_rows(cursor, caller.account_id)
+        rows = await licence_rows(cursor, caller.account_id)
     now = services.clock.now()
     return [UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]), services.catalogue, now) for row in rows]
 
 
 @mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut, responses=errors(ErrorCode.NOT_FOUND))
-def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
+async def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
     """One of the caller's licences with its payments (404 when not theirs)."""
-    with services.views.read() as cursor:  # one snapshot, one connection
-        found = licence_rows(cursor, caller.account_id, user_license_id)
-        records = payment_rows(cursor, caller.account_id, user_license_id) if found else []
-        subscription = subscription_rows(cursor, caller.account_id).get(str(user_license_id)) if found else None
+    records: list[dict[str, Any]] = []
+    subscription = None
+    async with services.views.read_async() as cursor:  # one snapshot, one connection
+        found = await licence_rows(cursor, caller.account_id, user_license_id)
+        if found:
+            records = await payment_rows(cursor, caller.account_id, user_license_id)
+            subscription = (await subscription_rows(cursor, caller.account_id)).get(str(user_license_id))
     if not found:
         raise DomainError(ErrorCode.NOT_FOUND)
     payments = [PaymentRecord.of(record) for record in records]

@@ -22,7 +22,7 @@ from domain.errors import DomainError, ErrorCode
 from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import confirm_payment, place_order, settle_payment
-from projections.payments import payment_of, payments_of
+from projections.payments import payment_of, payment_rows
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/payments", tags=["payments"])
@@ -308,9 +308,11 @@ class PaymentRecord(CamelModel):
 
 
 @router.get("/licenses", response_model=list[PaymentRecord])
-def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
-    """The caller's payments, newest first."""
-    return [PaymentRecord.of(row) for row in payments_of(services.views, caller.account_id)]
+async def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
+    """The caller's payments, newest first (read on the event loop)."""
+    async with services.views.read_async() as cursor:
+        rows = await payment_rows(cursor, caller.account_id)
+    return [PaymentRecord.of(row) for row in rows]
 
 
 @router.get("/licenses/{merchant_uid}", response_model=PaymentRecord, responses=errors(ErrorCode.NOT_FOUND))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -62,10 +63,10 @@ class CutOffAfterCharging(PortOneGateway):
 
 
 class Shop:
-    def __init__(self, services: Services, sandbox: RunningSandbox) -> None:
+    def __init__(self, services: Services, sandbox: RunningSandbox, client: TestClient) -> None:
         self.services = services
         self.sandbox = sandbox
-        self.client = TestClient(create_app(services=services))
+        self.client = client
         self.client.post(f"{V1}/accounts", json={"email": "buyer@example.com", "pw": "abcd1234", "language": "ko"})
         self.log_in()
 
@@ -87,8 +88,9 @@ def shop(database: ThrowawayPostgres, tmp_path: Path, sandbox: RunningSandbox, c
     services = Services.build(
         settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=CutOffAfterCharging(sandbox.client())
     )
-    with running_projector(settings):
-        yield Shop(services, sandbox)
+    # The client starts the app as a server does: its reads then go through the pool it opens on its loop.
+    with running_projector(settings), TestClient(create_app(services=services)) as client:
+        yield Shop(services, sandbox, client)
     services.close()
 
 
@@ -104,10 +106,15 @@ def test_a_confirm_while_the_database_restarts_answers_503_then_succeeds_once(
         card_number=GOOD_CARD["cardNumber"],
     )  # fmt: skip
     confirm = {"impUid": paid["imp_uid"], "merchantUid": placed["merchantUid"]}
+    assert shop.call("GET", "/licenses/mine").json() == []  # the read pool now holds a connection to break
 
     database.stop()
-    down = shop.call("POST", "/payments/licenses/new/confirm", params={"localeCode": "ko"}, json=confirm)
-    assert (down.status_code, down.json()["errorCode"]) == (503, -1002)
+    # A read beside the confirm, not after it: a longer outage would make the store's pool retry later.
+    with ThreadPoolExecutor(max_workers=1) as reader:
+        unread = reader.submit(shop.call, "GET", "/licenses/mine")
+        down = shop.call("POST", "/payments/licenses/new/confirm", params={"localeCode": "ko"}, json=confirm)
+        assert (down.status_code, down.json()["errorCode"]) == (503, -1002)
+        assert (unread.result().status_code, unread.result().json()["errorCode"]) == (503, -1002)
     assert shop.client.get(f"{V1}/health").status_code == 503
     database.start()
 

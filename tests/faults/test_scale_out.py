@@ -44,7 +44,8 @@ def lease_holders(database_url: str) -> dict[int, int]:
         rows = connection.execute(
             "SELECT a.application_name, count(l.pid) FROM pg_stat_activity a "
             "LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.granted "
-            "WHERE a.application_name LIKE 'projector-leases-%%' GROUP BY a.application_name"
+            "WHERE a.application_name LIKE 'projector-leases-%%' AND a.datname = current_database() "
+            "GROUP BY a.application_name"
         ).fetchall()
     return {int(str(name).rsplit("-", 1)[1]): int(held) for name, held in rows}
 

@@ -49,8 +49,8 @@ class Subscriber:
         self.http = httpx.Client(timeout=60)
         email = "renewals@example.com"
         self.http.post(f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"})
-        login = self.http.post(f"{stack.api_url}{V1}/auth/login", json={"email": email, "pw": PASSWORD})
-        self.headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
+        self.email = email
+        self.log_in()
         first = self.post(
             "/payments/licenses/subscribe/new/new-billingkey",
             {"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
@@ -60,6 +60,12 @@ class Subscriber:
         self.key = wallet["billingkeys"][0]["billingkeyId"]
         self.count = 1
 
+    def log_in(self) -> None:
+        """A fresh access token (the rounds move the clock a month on, past the last one's lifetime)."""
+        login = self.http.post(f"{self.stack.api_url}{V1}/auth/login", json={"email": self.email, "pw": PASSWORD})
+        login.raise_for_status()
+        self.headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
+
     def post(self, path: str, body: dict[str, object]) -> dict[str, object]:
         answer = self.http.post(f"{self.stack.api_url}{V1}{path}", json=body, headers=self.headers)
         answer.raise_for_status()
@@ -68,6 +74,7 @@ class Subscriber:
 
     def subscribe_until(self, total: int) -> None:
         """Start monthly subscriptions (16 at a time) until the account holds ``total``."""
+        self.log_in()
         body = {"licenseId": 111, "countryCode": "KR", "billingkeyId": self.key}
         with ThreadPoolExecutor(16) as pool:
             list(pool.map(lambda _: self.post("/payments/licenses/subscribe/new", body), range(total - self.count)))

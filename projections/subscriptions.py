@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import singledispatchmethod
 from typing import Any
@@ -176,12 +177,30 @@ def _moment(value: datetime | None) -> str | None:
 
 def due_subscriptions(db: ViewDatabase, now: datetime) -> list[UUID]:
     """Subscriptions to look at now: a charge or a retry is due, or a cancelled one has run out."""
-    with db.read() as cursor:
-        cursor.execute(
-            "SELECT subscription_id FROM subscriptions_view WHERE due_at <= %(now)s ORDER BY due_at",
-            {"now": _moment(now)},
-        )
-        return [UUID(row["subscription_id"]) for row in cursor.fetchall()]
+    return [subscription_id for page in due_subscription_pages(db, now) for subscription_id in page]
+
+
+_AFTER_PREVIOUS_PAGE = " AND (due_at > %(due)s OR (due_at = %(due)s AND subscription_id > %(id)s))"
+
+
+def due_subscription_pages(db: ViewDatabase, now: datetime, page_size: int = 1000) -> Iterator[list[UUID]]:
+    """The due subscriptions, oldest due first, a page at a time: each page is one indexed range read that
+    starts after the previous page's last row (so a page costs the same however many are due)."""
+    after: tuple[str, str] | None = None
+    while True:
+        with db.read() as cursor:
+            cursor.execute(
+                "SELECT subscription_id, due_at FROM subscriptions_view WHERE due_at <= %(now)s"
+                + ("" if after is None else _AFTER_PREVIOUS_PAGE)
+                + " ORDER BY due_at, subscription_id LIMIT %(limit)s",
+                {"now": _moment(now), "due": after and after[0], "id": after and after[1], "limit": page_size},
+            )
+            rows = cursor.fetchall()
+        if rows:
+            yield [UUID(row["subscription_id"]) for row in rows]
+        if len(rows) < page_size:
+            return
+        after = (rows[-1]["due_at"], rows[-1]["subscription_id"])
 
 
 def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id: UUID) -> dict[str, Any] | None:

@@ -149,11 +149,21 @@ def purchase_facts(store: Storefront, payment_id: UUID, base_url: str) -> Purcha
     """Gather what the purchase mails say from the log (None when the order bought no licence)."""
     try:
         payment: Payment = store.repository.get(payment_id)
-        merchant_uid = payment.merchant_uid
-        licence: UserLicence = store.repository.get(payment.licence_id_paid_for)
-        account: Account = store.repository.get(licence.account_id)
     except AggregateNotFoundError:
         return None
+    merchant_uid = payment.merchant_uid
+    # The licence and its holder in one read: the holder is the payment's account but for an order whose
+    # account was not known when it was placed, which reads the licence's holder on its own.
+    found = store.get_many([payment.licence_id_paid_for, *([payment.account_id] if payment.account_id else [])])
+    licence: UserLicence | None = found.get(payment.licence_id_paid_for)
+    if licence is None:
+        return None
+    account: Account | None = found.get(licence.account_id)
+    if account is None:
+        try:
+            account = store.repository.get(licence.account_id)
+        except AggregateNotFoundError:
+            return None
     language = account.language
     register_link = None
     if account.is_guest:  # invite them to set a password and own the licence

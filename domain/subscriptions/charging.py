@@ -83,10 +83,16 @@ def charge_subscription(
     subscription_id: UUID,
     decide: Decision,
     account_id: UUID | None = None,
+    loaded: tuple[Subscription, UserLicence] | None = None,
 ) -> Charged:
-    """Make the charge ``decide`` picks and record it; safe to repeat and to race (see the module)."""
-    subscription = load_subscription(store, subscription_id, account_id)
-    licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    """Make the charge ``decide`` picks and record it; safe to repeat and to race (see the module).
+
+    ``loaded``: the subscription and its licence as the caller has just read them (not read again)."""
+    if loaded is None:
+        subscription = load_subscription(store, subscription_id, account_id)
+        licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    else:
+        subscription, licence = loaded
     if licence.state is not LicenceState.ACTIVE:  # a refunded licence renews no more
         if account_id is not None:
             raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence was refunded")
@@ -97,15 +103,21 @@ def charge_subscription(
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, subscription.name)
 
     def record() -> tuple[Charged, Payment | None]:
-        earlier = _recorded(store, attempt.merchant_uid)
-        current = load_subscription(store, subscription_id)
+        # The attempt's record, the subscription, its licence and the subscriber, in one read (neither of the
+        # subscription's two ids ever changes).
+        payment_id = Payment.id_for(attempt.merchant_uid)
+        found = store.get_many([payment_id, subscription_id, subscription.user_licence_id, subscription.account_id])
+        earlier: Payment | None = found.get(payment_id)
+        current = found[subscription_id]
         if earlier is not None:
             return _answer(current, attempt, earlier, store.max_notification_id()), None
         now = clock.now()
-        licence: UserLicence = store.repository.get(current.user_licence_id)
+        licence: UserLicence = found[current.user_licence_id]
         upgrade = attempt.upgrade
         terms = upgrade.terms if upgrade is not None else licence.terms
-        payment = _payment_record(store, attempt, current.account_id, terms, now, licence.id)
+        payment = _payment_record(
+            store, attempt, current.account_id, terms, now, licence.id, subscriber=found.get(current.account_id)
+        )
         credited: list[Payment] = []
         if upgrade is not None:
             payment.note_upgrade(
@@ -256,9 +268,12 @@ def _payment_record(
     user_licence_id: UUID | None = None,
     saved_with: Sequence[Aggregate] = (),
     coupon_code: str | None = None,
+    subscriber: Account | None = None,
 ) -> Payment:
-    """The payment record of one charge attempt, at the attempt's quote, addressed to the subscriber."""
-    subscriber = next((item for item in saved_with if isinstance(item, Account) and item.id == account_id), None)
+    """The payment record of one charge attempt, at the attempt's quote, addressed to the subscriber (read unless
+    ``subscriber`` or one of ``saved_with`` is that account)."""
+    if subscriber is None:
+        subscriber = next((item for item in saved_with if isinstance(item, Account) and item.id == account_id), None)
     if subscriber is None:
         subscriber = store.repository.get(account_id)
     return Payment.order(

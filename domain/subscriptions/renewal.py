@@ -9,6 +9,7 @@ from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.gateway import PaymentGateway
 from domain.store import Storefront
 from domain.subscriptions.charging import Charged, charge_subscription, load_subscription
+from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
 
 
@@ -21,18 +22,18 @@ def renew_if_due(store: Storefront, clock: Clock, gateway: PaymentGateway, subsc
     attempt's payment record answers a repeated recording.
     """
 
-    def end_if_over() -> Charged | None:
+    def end_if_over() -> Charged | tuple[Subscription, UserLicence]:
         subscription = load_subscription(store, subscription_id)
         licence: UserLicence = store.repository.get(subscription.user_licence_id)
         now = clock.now()
         ended = subscription.end_with_licence(now) if licence.state is not LicenceState.ACTIVE else False
         if not (ended or subscription.run_out(now)):
-            return None
+            return subscription, licence  # unchanged: the charge decides from them as read
         position = store.save(subscription)[-1].notification.id
         return Charged(subscription.id, None, False, subscription.status, position)
 
     ended = retry_on_conflict(end_if_over)
-    if ended is not None:
+    if isinstance(ended, Charged):
         return ended
     return charge_subscription(
         store,
@@ -40,4 +41,5 @@ def renew_if_due(store: Storefront, clock: Clock, gateway: PaymentGateway, subsc
         gateway,
         subscription_id=subscription_id,
         decide=lambda subscription, now: subscription.due_charge(now),
+        loaded=ended,
     )

@@ -13,19 +13,22 @@ from domain.payments.gateway import GatewayUnreachableError
 from domain.subscriptions.mails import render_subscription_mail
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import RENEWAL_NOTICE, YEARLY_LIFE, Subscription
-from projections.subscriptions import due_subscriptions, upcoming_renewals
+from projections.subscriptions import due_subscription_pages, upcoming_renewals
 from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
 
 
 @shared_task(name="subscriptions.renew_due", base=ServicesTask, bind=True)
 def renew_due(self: ServicesTask) -> int:
-    """Beat, every minute: start one renewal task per due subscription; returns how many."""
+    """Beat, every minute: start one renewal task per due subscription (read from the view a page at a time);
+    returns how many."""
     services = self.services
-    due = due_subscriptions(services.views, services.clock.now())
-    for subscription_id in due:
-        renew_one.delay(str(subscription_id))
-    return len(due)
+    started = 0
+    for page in due_subscription_pages(services.views, services.clock.now()):
+        for subscription_id in page:
+            renew_one.delay(str(subscription_id))
+        started += len(page)
+    return started
 
 
 @shared_task(

@@ -279,7 +279,8 @@ class UserLicenceDetailOut(UserLicenceOut):
 
 @mine.get("/mine", response_model=list[UserLicenceOut])
 async def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
-    """The caller's licences, newest first (read on the event loop: no thread hop, no blocking driver)."""
+    """The caller's licences, newest first."""
+    # async, and the views read on the loop: no thread hop, no blocking driver (README, "Performance")
     async with services.views.read_async() as cursor:  # one snapshot, one connection
         subscriptions = await subscription_rows(cursor, caller.account_id)
         rows = await licence_rows(cursor, caller.account_id)

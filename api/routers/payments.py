@@ -309,7 +309,8 @@ class PaymentRecord(CamelModel):
 
 @router.get("/licenses", response_model=list[PaymentRecord])
 async def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
-    """The caller's payments, newest first (read on the event loop)."""
+    """The caller's payments, newest first."""
+    # async, and the views read on the loop (README, "Performance")
     async with services.views.read_async() as cursor:
         rows = await payment_rows(cursor, caller.account_id)
     return [PaymentRecord.of(row) for row in rows]

@@ -64,14 +64,16 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown benchmarks: {', '.join(sorted(unknown))}")
     results: list[Result] = []
+    options: dict[str, object] = {"seconds": args.seconds, "connections": args.connections}
+    if args.profile:
+        options["profile"] = True
     for store in args.stores.split(","):
-        with store_settings(store) as env:
-            for name in args.names or list(BENCHMARKS):
-                print(f"running {name} on {store}...", flush=True)
-                options = {"seconds": args.seconds, "connections": args.connections}
-                if args.profile:
-                    options["profile"] = True
-                results += BENCHMARKS[name](store, env, **options)
+        for name in args.names or list(BENCHMARKS):
+            print(f"running {name} on {store}...", flush=True)
+            with store_settings(store) as env:  # a fresh store each: no backlog of an earlier benchmark's work
+                figures = BENCHMARKS[name](store, env, **options)
+            print(table(figures), flush=True)
+            results += figures
     print(table(results))
     print(f"written to {keep(results)}")
 

@@ -13,6 +13,7 @@ from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier
 
 import events  # noqa: F401  (registers every event topic before anything is read)
+from events.doorbell import Doorbell, doorbells_supported
 from events.transcodings import storefront_transcodings
 
 
@@ -29,6 +30,13 @@ class EventLog(Application[Any]):
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(dict(env or {}))
+        self.doorbell = _doorbell_of(self.env)
+
+    def _notify(self, recordings: list[Any]) -> None:
+        # After each commit: on a SQLite file the followers are woken by the doorbell instead of their next poll.
+        super()._notify(recordings)
+        if self.doorbell is not None and recordings:
+            self.doorbell.ring()
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -56,6 +64,16 @@ class EventLog(Application[Any]):
         for stored in _select_events_of(recorder, ids):
             histories.setdefault(UUID(str(stored.originator_id)), []).append(self.mapper.to_domain_event(stored))
         return {aggregate_id: project_aggregate(None, history) for aggregate_id, history in histories.items()}
+
+
+def _doorbell_of(env: Mapping[str, str]) -> Doorbell | None:
+    """The doorbell of a log kept in a SQLite file (PostgreSQL notifies; an in-memory log has no other process)."""
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite" or not doorbells_supported():
+        return None
+    path = env.get("SQLITE_DBNAME", "")
+    if not path or ":memory:" in path or "mode=memory" in path:
+        return None
+    return Doorbell(path)
 
 
 @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)

@@ -1,13 +1,14 @@
 """Following the log: read notifications in order and hand each event to a processor.
 
-On PostgreSQL the library's LISTEN/NOTIFY subscription wakes us; SQLite cannot
-notify, so we poll. Processors keep their own position, so a follower killed at
-any moment resumes exactly where its last committed transaction left off. The
-views and the transparency log follow the log this way.
+On PostgreSQL the library's LISTEN/NOTIFY subscription wakes us; SQLite cannot notify, so its writers ring a
+doorbell (events/doorbell.py) and we poll as well. Processors keep their own position, so a follower killed at
+any moment resumes exactly where its last committed transaction left off. The views and the transparency log
+follow the log this way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -55,15 +56,20 @@ class PollBackoff:
 
 
 def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Notification]:
-    position = after
-    backoff = PollBackoff(interval)
-    while not stop.is_set():
-        batch = log_app.recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
-        for notification in batch:
-            yield notification
-            position = notification.id
-        if len(batch) < BATCH_SIZE:
-            stop.wait(backoff.after(found_news=bool(batch)))
+    doorbell = log_app.doorbell
+    with doorbell.listen() if doorbell is not None else contextlib.nullcontext() as bell:
+        position = after
+        backoff = PollBackoff(interval)
+        while not stop.is_set():
+            batch = log_app.recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
+            for notification in batch:
+                yield notification
+                position = notification.id
+            if len(batch) < BATCH_SIZE:
+                if bell is not None:
+                    bell.wait(interval)  # a commit rings; the interval is the safety net and the stop check
+                else:
+                    stop.wait(backoff.after(found_news=bool(batch)))
 
 
 def _listen(subscription: Any, stop: threading.Event) -> Iterator[Notification]:

@@ -7,10 +7,11 @@ from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request
-from pydantic import EmailStr, Field
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import EmailStr, Field, TypeAdapter
 from starlette.concurrency import run_in_threadpool
 
+from api.answers import json_answer
 from api.auth import CallerDep, OptionalCallerDep
 from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
@@ -22,7 +23,7 @@ from domain.errors import DomainError, ErrorCode
 from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import confirm_payment, place_order, settle_payment
-from projections.payments import payment_of, payment_rows
+from projections.payments import decoded, payment_of, payment_statement
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/payments", tags=["payments"])
@@ -307,13 +308,15 @@ class PaymentRecord(CamelModel):
         )
 
 
+_RECORDS = TypeAdapter(list[PaymentRecord])
+
+
 @router.get("/licenses", response_model=list[PaymentRecord])
-async def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
+async def purchase_history(services: ServicesDep, caller: CallerDep) -> Response:
     """The caller's payments, newest first."""
     # async, and the views read on the loop (README, "Performance")
-    async with services.views.read_async() as cursor:
-        rows = await payment_rows(cursor, caller.account_id)
-    return [PaymentRecord.of(row) for row in rows]
+    (rows,) = await services.views.read_many_async(payment_statement(caller.account_id))
+    return json_answer([PaymentRecord.of(row) for row in decoded(rows)], _RECORDS)
 
 
 @router.get("/licenses/{merchant_uid}", response_model=PaymentRecord, responses=errors(ErrorCode.NOT_FOUND))

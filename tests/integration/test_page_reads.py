@@ -169,7 +169,8 @@ def test_a_failed_statement_fails_the_read_and_leaves_the_pool_usable(views: Vie
     assert [len(rows) for rows in asyncio.run(server())] == [3, 3, 3]
 
 
-def test_the_statements_of_one_read_see_one_snapshot(views: ViewDatabase, store_kind: str) -> None:
+@pytest.mark.parametrize("with_pool", [True, False], ids=["app pool", "worker threads"])
+def test_the_statements_of_one_read_see_one_snapshot(views: ViewDatabase, store_kind: str, with_pool: bool) -> None:
     """A commit landing between a read's statements is seen by none of them (PostgreSQL's READ COMMITTED
     would show it to the statements after it)."""
     if store_kind != "postgres":
@@ -182,20 +183,20 @@ def test_the_statements_of_one_read_see_one_snapshot(views: ViewDatabase, store_
             _licence(cursor, uuid4(), OTHER, "2026-05-01T00:00:00+00:00")
         committed.set()
 
-    async def server() -> list[list[dict[str, Any]]]:
-        await views.open_async()
-        try:
-            writer = threading.Timer(0.2, commit_meanwhile)
-            writer.start()
-            rows = await views.read_many_async(count, ("SELECT pg_sleep(0.6) IS NULL AS slept", {}), count)
-            writer.join()
-            return rows
-        finally:
-            await views.close_async()
-
-    first, _, last = asyncio.run(server())
+    writer = threading.Timer(0.2, commit_meanwhile)
+    writer.start()
+    first, _, last = _read(views, count, ("SELECT pg_sleep(0.6) IS NULL AS slept", {}), count, with_pool=with_pool)
+    writer.join()
     assert committed.is_set()
     assert first == last == [{"n": 4}]
     with views.read() as cursor:  # the commit did land
         cursor.execute(*count)
         assert cursor.fetchone() == {"n": 5}
+
+
+def test_the_loops_pool_only_reads(views: ViewDatabase, store_kind: str) -> None:
+    if store_kind != "postgres":
+        pytest.skip("SQLite reads on the loop in a transaction that is rolled back")
+    with pytest.raises(Exception, match="read-only transaction"):
+        _read(views, ("DELETE FROM licences_view", {}))
+    assert len(_read(views, ("SELECT * FROM licences_view", {}))[0]) == 4

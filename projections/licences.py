@@ -21,7 +21,7 @@ from events.licences import (
     LicenceTransferred,
     LicenceUpgraded,
 )
-from projections.database import AsyncViewCursor, ViewCursor
+from projections.database import Statement, ViewCursor
 from projections.view import View
 
 
@@ -182,29 +182,31 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-async def licence_rows(
-    cursor: AsyncViewCursor, account_id: UUID, user_licence_id: UUID | None = None
-) -> list[dict[str, Any]]:
-    """An account's licences (or just ``user_licence_id`` of them), newest first, each with its devices; read
-    within the caller's read, so one page's reads share one snapshot and one connection."""
+def licence_statements(account_id: UUID, user_licence_id: UUID | None = None) -> tuple[Statement, Statement]:
+    """The reads of an account's licences (or just ``user_licence_id`` of them), newest first, and of their
+    devices, oldest first: independent of each other, so a page sends them together (``read_many_async``) and
+    joins the answers with ``with_devices``."""
     only = " AND l.user_licence_id = %(licence)s" if user_licence_id is not None else ""
     params = {"account": str(account_id), "licence": str(user_licence_id)}
-    await cursor.execute(
-        f"SELECT * FROM licences_view l WHERE l.account_id = %(account)s{only} "
-        "ORDER BY l.created_at DESC, l.user_licence_id",
-        params,
+    return (
+        (
+            f"SELECT * FROM licences_view l WHERE l.account_id = %(account)s{only} "
+            "ORDER BY l.created_at DESC, l.user_licence_id",
+            params,
+        ),
+        (
+            "SELECT d.* FROM licence_devices_view d JOIN licences_view l ON l.user_licence_id = d.user_licence_id "
+            f"WHERE l.account_id = %(account)s{only} ORDER BY d.registered_at, d.device_id",
+            params,
+        ),
     )
-    licences = await cursor.fetchall()
-    if not licences:
-        return []
-    await cursor.execute(
-        "SELECT d.* FROM licence_devices_view d JOIN licences_view l ON l.user_licence_id = d.user_licence_id "
-        f"WHERE l.account_id = %(account)s{only} ORDER BY d.registered_at, d.device_id",
-        params,
-    )
-    devices: dict[str, list[dict[str, Any]]] = {}
-    for device in await cursor.fetchall():
-        devices.setdefault(device["user_licence_id"], []).append(device)
+
+
+def with_devices(licences: list[dict[str, Any]], devices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The licence rows, each with its device rows (in their order) under ``devices``."""
+    by_licence: dict[str, list[dict[str, Any]]] = {}
+    for device in devices:
+        by_licence.setdefault(device["user_licence_id"], []).append(device)
     for licence in licences:
-        licence["devices"] = devices.get(licence["user_licence_id"], [])
+        licence["devices"] = by_licence.get(licence["user_licence_id"], [])
     return licences

@@ -19,7 +19,7 @@ from events.payments import (
     PaymentSucceeded,
     UpgradeOrdered,
 )
-from projections.database import AsyncViewCursor, ViewCursor, ViewDatabase
+from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
 _COLUMNS = (
@@ -230,7 +230,9 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _payment_rows_query(account_id: UUID, user_licence_id: UUID | None) -> tuple[str, dict[str, Any]]:
+def payment_statement(account_id: UUID, user_licence_id: UUID | None = None) -> Statement:
+    """The read of an account's payment records (or those of one of its licences), newest first, orders never
+    paid left out; ``decoded`` makes its rows records."""
     only = " AND user_licence_id = %(licence)s" if user_licence_id is not None else ""
     return (
         f"SELECT * FROM payments_view WHERE account_id = %(account)s AND state <> 'ordered'{only} "
@@ -239,13 +241,8 @@ def _payment_rows_query(account_id: UUID, user_licence_id: UUID | None) -> tuple
     )
 
 
-async def payment_rows(
-    cursor: AsyncViewCursor, account_id: UUID, user_licence_id: UUID | None = None
-) -> list[dict[str, Any]]:
-    """An account's payment records (or those of one of its licences), newest first, orders never paid left
-    out; read within the caller's read."""
-    await cursor.execute(*_payment_rows_query(account_id, user_licence_id))
-    rows = await cursor.fetchall()
+def decoded(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Payments-view rows with their JSON columns (refunds, discount factors) read."""
     for row in rows:
         _decode(row)
     return rows
@@ -254,11 +251,8 @@ async def payment_rows(
 def payments_of(db: ViewDatabase, account_id: UUID) -> list[dict[str, Any]]:
     """An account's payment records, newest first (orders never paid are left out)."""
     with db.read() as cursor:
-        cursor.execute(*_payment_rows_query(account_id, None))
-        rows = cursor.fetchall()
-    for row in rows:
-        _decode(row)
-    return rows
+        cursor.execute(*payment_statement(account_id))
+        return decoded(cursor.fetchall())
 
 
 def payment_of(db: ViewDatabase, account_id: UUID, merchant_uid: str) -> dict[str, Any] | None:

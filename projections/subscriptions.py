@@ -20,7 +20,7 @@ from events.subscriptions import (
     SubscriptionStarted,
     SubscriptionUpgraded,
 )
-from projections.database import AsyncViewCursor, ViewCursor, ViewDatabase
+from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
 
@@ -213,12 +213,19 @@ def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id:
         return cursor.fetchone()
 
 
-async def subscription_rows(cursor: AsyncViewCursor, account_id: UUID) -> dict[str, dict[str, Any]]:
-    """The account's subscriptions, keyed by the user licence they keep alive; read within the caller's read."""
-    await cursor.execute(
-        "SELECT * FROM subscriptions_view WHERE account_id = %(account)s", {"account": str(account_id)}
+def subscription_statement(account_id: UUID, user_licence_id: UUID | None = None) -> Statement:
+    """The read of an account's subscriptions (or of the one keeping ``user_licence_id`` alive); ``by_licence``
+    keys its rows."""
+    only = " AND user_licence_id = %(licence)s" if user_licence_id is not None else ""
+    return (
+        f"SELECT * FROM subscriptions_view WHERE account_id = %(account)s{only}",
+        {"account": str(account_id), "licence": str(user_licence_id)},
     )
-    return {row["user_licence_id"]: row for row in await cursor.fetchall()}
+
+
+def by_licence(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Subscription rows keyed by the user licence they keep alive."""
+    return {row["user_licence_id"]: row for row in rows}
 
 
 def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime, *, life: int) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request
@@ -29,9 +29,9 @@ from domain.licences.management import (
 )
 from domain.pricing.quotes import Quote, quote_price
 from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions, with_subscription
-from projections.licences import licence_rows
-from projections.payments import payment_rows
-from projections.subscriptions import subscription_rows
+from projections.licences import licence_statements, with_devices
+from projections.payments import decoded, payment_statement
+from projections.subscriptions import by_licence, subscription_statement
 
 router = APIRouter(prefix="/purchasable-licenses", tags=["licences"])
 
@@ -205,10 +205,16 @@ class UserLicenceOut(CamelModel):
 
     @classmethod
     def of(
-        cls, row: dict[str, Any], subscription: dict[str, Any] | None, catalogue: Catalogue, now: datetime
-    ) -> UserLicenceOut:
-        """From a licences-view row (and its subscription's row, when it has one). A licence upgraded from a
-        subscription to a lifetime plan was bought for good: its ended subscription no longer speaks for it."""
+        cls,
+        row: dict[str, Any],
+        subscription: dict[str, Any] | None,
+        catalogue: Catalogue,
+        now: datetime,
+        **more: Any,
+    ) -> Self:
+        """From a licences-view row (and its subscription's row, when it has one); ``more`` holds a subclass's
+        own fields. A licence upgraded from a subscription to a lifetime plan was bought for good: its ended
+        subscription no longer speaks for it."""
         if row["source"] != "subscription":
             subscription = None
         status = SubscriptionStatus(subscription["status"]) if subscription is not None else None
@@ -254,6 +260,7 @@ class UserLicenceOut(CamelModel):
                 else None
             ),
             allowed_actions=in_display_order(allowed),
+            **more,
         )
 
 
@@ -280,31 +287,43 @@ class UserLicenceDetailOut(UserLicenceOut):
 @mine.get("/mine", response_model=list[UserLicenceOut])
 async def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
     """The caller's licences, newest first."""
-    # async, and the views read on the loop: no thread hop, no blocking driver (README, "Performance")
-    async with services.views.read_async() as cursor:  # one snapshot, one connection
-        subscriptions = await subscription_rows(cursor, caller.account_id)
-        rows = await licence_rows(cursor, caller.account_id)
+    # async, and the views read on the loop: no thread hop, no blocking driver (README, "Performance");
+    # one snapshot, and on PostgreSQL one round trip
+    licences, devices, subscriptions = await services.views.read_many_async(
+        *licence_statements(caller.account_id), subscription_statement(caller.account_id)
+    )
+    keeping = by_licence(subscriptions)
     now = services.clock.now()
-    return [UserLicenceOut.of(row, subscriptions.get(row["user_licence_id"]), services.catalogue, now) for row in rows]
+    return [
+        UserLicenceOut.of(row, keeping.get(row["user_licence_id"]), services.catalogue, now)
+        for row in with_devices(licences, devices)
+    ]
 
 
 @mine.get("/mine/{user_license_id}", response_model=UserLicenceDetailOut, responses=errors(ErrorCode.NOT_FOUND))
 async def my_licence(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> UserLicenceDetailOut:
     """One of the caller's licences with its payments (404 when not theirs)."""
-    records: list[dict[str, Any]] = []
-    subscription = None
-    async with services.views.read_async() as cursor:  # one snapshot, one connection
-        found = await licence_rows(cursor, caller.account_id, user_license_id)
-        if found:
-            records = await payment_rows(cursor, caller.account_id, user_license_id)
-            subscription = (await subscription_rows(cursor, caller.account_id)).get(str(user_license_id))
-    if not found:
+    # One snapshot and one round trip: the payments and the subscription are read even when the licence is not
+    # found (then they are none, being read for this account only).
+    account = caller.account_id
+    licences, devices, records, subscriptions = await services.views.read_many_async(
+        *licence_statements(account, user_license_id),
+        payment_statement(account, user_license_id),
+        subscription_statement(account, user_license_id),
+    )
+    if not licences:
         raise DomainError(ErrorCode.NOT_FOUND)
-    payments = [PaymentRecord.of(record) for record in records]
-    summary = UserLicenceOut.of(found[0], subscription, services.catalogue, services.clock.now())
+    payments = [PaymentRecord.of(record) for record in decoded(records)]
     # Licences bought in Apple's store are not upgraded here (spec: any payment with an Apple transaction id).
     apple = any(record.apple_transaction_id for record in payments)
-    return UserLicenceDetailOut(**summary.model_dump(), payments=payments, is_disable_upgrade=apple)
+    return UserLicenceDetailOut.of(
+        with_devices(licences, devices)[0],
+        subscriptions[0] if subscriptions else None,
+        services.catalogue,
+        services.clock.now(),
+        payments=payments,
+        is_disable_upgrade=apple,
+    )
 
 
 class DeviceRename(CamelModel):

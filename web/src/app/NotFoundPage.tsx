@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import { announceNotFound } from '../errors/notFound';
 import { useShellT } from '../i18n/useT';
 import { usePaths } from '../routing/usePaths';

@@ -1,14 +1,11 @@
-import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../store';
-import { lazyPageAt, routes } from './routes';
+import { renderAtAddress } from '../test/renderAtAddress';
+import { AppRoutes, lazyPageAt } from './routes';
 
 function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
-  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
-  return { router, location };
+  return renderAtAddress(<AppRoutes />, url);
 }
 
 beforeEach(() => {

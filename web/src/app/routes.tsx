@@ -1,5 +1,6 @@
-import { isValidElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router-dom';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { parse } from 'regexparam';
+import { matchRoute, Route, Switch } from 'wouter';
 import HomePage from '../features/home/HomePage';
 import { AppLayout } from '../layout/AppLayout';
 import { loadCatalogue } from '../i18n/catalogues';
@@ -56,63 +57,79 @@ const AccountNamePage = lazyPage(() => import('../features/account/AccountNamePa
 const SsoZendeskPage = lazyPage(() => import('../features/support/SsoZendeskPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
+/** The pages under /:lang, by their path after the language. The first that matches is shown, so a fixed path
+ * comes before a parameter in the same place (`payment/confirm` before `payment/:licenseId`). */
+const pages: readonly [pattern: string, Page: ComponentType][] = [
+  ['', HomePage],
+  [routePatterns.purchase, PurchasePage],
+  [routePatterns.login, LoginPage],
+  [routePatterns.register, RegisterPage],
+  [routePatterns.registerAuth, RegisterAuthPage],
+  [routePatterns.registerConfirm, RegisterConfirmPage],
+  [routePatterns.emailAuth, EmailAuthPage],
+  [routePatterns.passwordFind, PasswordFindPage],
+  [routePatterns.passwordFindAuth, PasswordFindAuthPage],
+  [routePatterns.passwordReset, PasswordResetPage],
+  [routePatterns.passwordResetConfirm, PasswordResetConfirmPage],
+  [routePatterns.account, AccountSettingsPage],
+  [routePatterns.accountDelete, AccountDeletePage],
+  [routePatterns.accountDeleteConfirm, AccountDeleteConfirmPage],
+  [routePatterns.emailChangeConfirm, EmailChangeConfirmPage],
+  [routePatterns.purchaseHistory, PurchaseHistoryPage],
+  [routePatterns.license, LicensePage],
+  [routePatterns.purchaseHistoryDetail, PaymentDetailPage],
+  [routePatterns.licenseDetail, LicenseDetailPage],
+  [routePatterns.licenseUpgrade, LicenseUpgradePage],
+  [routePatterns.paymentConfirm, PaymentConfirmPage],
+  [routePatterns.paymentFailure, PaymentFailurePage],
+  [routePatterns.privacyPolicy, PrivacyPolicyPage],
+  [routePatterns.terms, TermsPage],
+  [routePatterns.lifetimePolicy, LifetimePolicyPage],
+  [routePatterns.subscriptionPolicy, SubscriptionPolicyPage],
+  [routePatterns.releaseNotes, ReleaseNotesPage],
+  [routePatterns.report, ReportPage],
+  [routePatterns.accountName, AccountNamePage],
+  [routePatterns.ssoZendesk, SsoZendeskPage],
+];
+
+/** Any path with a first segment: LanguageGate checks that it is a language. */
+const UNDER_A_LANGUAGE = '/:lang/*?';
+
+const fullPattern = (pattern: string) => (pattern ? `/:lang/${pattern}` : '/:lang');
+
 /**
- * Every page lives under /:lang. `/` and any path whose first segment is not a language are
+ * The route table. Every page lives under /:lang; `/` and any path whose first segment is not a language are
  * redirected by LanguageGate / LanguageRedirect to the same path with a language prefix.
  */
-export const routes: RouteObject[] = [
-  { path: '/', element: <LanguageRedirect /> },
-  {
-    path: '/:lang',
-    element: <LanguageGate />,
-    children: [
-      {
-        element: <AppLayout />,
-        children: [
-          { index: true, element: <HomePage /> },
-          { path: routePatterns.purchase, element: <PurchasePage /> },
-          { path: routePatterns.login, element: <LoginPage /> },
-          { path: routePatterns.register, element: <RegisterPage /> },
-          { path: routePatterns.registerAuth, element: <RegisterAuthPage /> },
-          { path: routePatterns.registerConfirm, element: <RegisterConfirmPage /> },
-          { path: routePatterns.emailAuth, element: <EmailAuthPage /> },
-          { path: routePatterns.passwordFind, element: <PasswordFindPage /> },
-          { path: routePatterns.passwordFindAuth, element: <PasswordFindAuthPage /> },
-          { path: routePatterns.passwordReset, element: <PasswordResetPage /> },
-          { path: routePatterns.passwordResetConfirm, element: <PasswordResetConfirmPage /> },
-          { path: routePatterns.account, element: <AccountSettingsPage /> },
-          { path: routePatterns.accountDelete, element: <AccountDeletePage /> },
-          { path: routePatterns.accountDeleteConfirm, element: <AccountDeleteConfirmPage /> },
-          { path: routePatterns.emailChangeConfirm, element: <EmailChangeConfirmPage /> },
-          { path: routePatterns.purchaseHistory, element: <PurchaseHistoryPage /> },
-          { path: routePatterns.license, element: <LicensePage /> },
-          { path: routePatterns.purchaseHistoryDetail, element: <PaymentDetailPage /> },
-          { path: routePatterns.licenseDetail, element: <LicenseDetailPage /> },
-          { path: routePatterns.licenseUpgrade, element: <LicenseUpgradePage /> },
-          { path: routePatterns.paymentConfirm, element: <PaymentConfirmPage /> },
-          { path: routePatterns.paymentFailure, element: <PaymentFailurePage /> },
-          { path: routePatterns.privacyPolicy, element: <PrivacyPolicyPage /> },
-          { path: routePatterns.terms, element: <TermsPage /> },
-          { path: routePatterns.lifetimePolicy, element: <LifetimePolicyPage /> },
-          { path: routePatterns.subscriptionPolicy, element: <SubscriptionPolicyPage /> },
-          { path: routePatterns.releaseNotes, element: <ReleaseNotesPage /> },
-          { path: routePatterns.report, element: <ReportPage /> },
-          { path: routePatterns.accountName, element: <AccountNamePage /> },
-          { path: routePatterns.ssoZendesk, element: <SsoZendeskPage /> },
-          { path: '*', element: <NotFoundPage /> },
-        ],
-      },
-    ],
-  },
-];
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path={UNDER_A_LANGUAGE}>
+        <LanguageGate>
+          <AppLayout>
+            <Switch>
+              {pages.map(([pattern, Page]) => (
+                <Route key={pattern} path={fullPattern(pattern)}>
+                  <Page />
+                </Route>
+              ))}
+              <Route>
+                <NotFoundPage />
+              </Route>
+            </Switch>
+          </AppLayout>
+        </LanguageGate>
+      </Route>
+      <Route>
+        <LanguageRedirect />
+      </Route>
+    </Switch>
+  );
+}
 
 /** The lazily loaded page shown at `pathname`, if the page there is one. */
 export function lazyPageAt(pathname: string): LazyPage | undefined {
-  for (const match of matchRoutes(routes, pathname) ?? []) {
-    const { element } = match.route;
-    if (isValidElement(element) && typeof (element.type as Partial<LazyPage>).preload === 'function') {
-      return element.type as LazyPage;
-    }
-  }
-  return undefined;
+  if (!matchRoute(parse, UNDER_A_LANGUAGE, pathname)[0]) return undefined;
+  const page = pages.find(([pattern]) => matchRoute(parse, fullPattern(pattern), pathname)[0])?.[1] ?? NotFoundPage;
+  return 'preload' in page ? (page as LazyPage) : undefined;
 }

@@ -4,7 +4,7 @@
  * becomes the URL's `code` so that it is carried across navigation. Removing it drops it from the URL.
  */
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../routing/location';
 import { getAccessToken } from '../session/session';
 import { appStore } from '../store';
 import { checkCoupon, lookUpCoupon, type AppliedCoupon, type CouponCalls, couponCalls } from './coupon';

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useShellT } from '../i18n/useT';
+import { useCurrentLocation } from '../routing/location';
 import { useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';
 import { QuietBoundary } from '../ui/QuietBoundary';
@@ -12,10 +12,13 @@ const Footer = lazy(() => import('./Footer'));
 // The banners wait for GET /event-banners anyway, so their code loads beside the page, not before it.
 const TopBanners = lazy(() => import('../features/banners/TopBanners').then((module) => ({ default: module.TopBanners })));
 
-/** Notice and event banner, header, main area and footer around every page of a language; banners and footer load lazily. */
-export function AppLayout() {
+/**
+ * Notice and event banner, header, main area (the page, `children`) and footer around every page of a language;
+ * banners and footer load lazily.
+ */
+export function AppLayout({ children }: { children: ReactNode }) {
   const t = useShellT();
-  const { pathname } = useLocation();
+  const { pathname } = useCurrentLocation();
   const dimmer = useAppStore((s) => s.dimmer);
   const closeMenus = useAppStore((s) => s.closeMenus);
 
@@ -50,7 +53,7 @@ export function AppLayout() {
       {dimmer && <div className="dimmer" aria-hidden="true" onClick={closeMenus} />}
       <main id="main" className="app-main" tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
-          <Outlet />
+          {children}
         </Suspense>
       </main>
       <QuietBoundary>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import { supportSite } from '../config/supportSite';
 import { useShellT } from '../i18n/useT';
 import { useLang } from '../routing/useLang';

@@ -1,7 +1,8 @@
-import { Link, NavLink } from 'react-router-dom';
+import { Link } from 'wouter';
 import { supportSite } from '../config/supportSite';
 import { AccountMenu } from '../features/account/AccountMenu';
 import { useShellT } from '../i18n/useT';
+import { NavLink } from '../routing/location';
 import { usePaths } from '../routing/usePaths';
 import { useLang } from '../routing/useLang';
 import { useAppStore } from '../store';

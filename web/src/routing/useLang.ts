@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from 'wouter';
 import { DEFAULT_LANG, isLang, type Lang } from '../i18n/languages';
 
 /** The language of the current URL (`/:lang/...`); Korean outside a language route. */

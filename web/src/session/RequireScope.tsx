@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Redirect } from 'wouter';
+import { useCurrentLocation } from '../routing/location';
 import { usePaths } from '../routing/usePaths';
 import { appStore, useAppStore } from '../store';
 import { PageLoading } from '../ui/PageLoading';
@@ -14,7 +15,7 @@ import { checkSession } from './session';
 export function RequireScope({ min = 1, children }: { min?: number; children: ReactNode }) {
   const user = useAppStore((s) => s.user);
   const checked = useAppStore((s) => s.sessionChecked);
-  const { pathname, search } = useLocation();
+  const { pathname, search } = useCurrentLocation();
   const paths = usePaths();
 
   useEffect(() => enterGuardedPage(), []);
@@ -25,9 +26,9 @@ export function RequireScope({ min = 1, children }: { min?: number; children: Re
   if (!checked) return <PageLoading />;
   if (!user) {
     const state: ReturnState = { from: `${pathname}${search}` };
-    return <Navigate replace to={paths.login()} state={state} />;
+    return <Redirect replace to={paths.login()} state={state} />;
   }
-  if (user.scope < min) return <Navigate replace to={paths.registerAuth()} />;
+  if (user.scope < min) return <Redirect replace to={paths.registerAuth()} />;
   return <>{children}</>;
 }
 

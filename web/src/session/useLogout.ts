@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
 import { DEFAULT_LANG } from '../i18n/languages';
+import { useCurrentLocation, useNavigate } from '../routing/location';
 import { matchBrowserLanguage, readBrowserLanguageHints } from '../routing/preferredLanguage';
 import { usePaths } from '../routing/usePaths';
 import { appStore } from '../store';
@@ -11,7 +11,7 @@ import { logOut } from './session';
 /** Logs out, then goes where spec section 4 says (login on guarded pages, else the same page). */
 export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
-  const { pathname, search } = useLocation();
+  const { pathname, search } = useCurrentLocation();
   const paths = usePaths();
   return useCallback(async () => {
     const needsScope = currentPageNeedsScope();

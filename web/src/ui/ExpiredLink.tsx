@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'wouter';
 import { useT } from '../i18n/useT';
+import { useNavigate } from '../routing/location';
 import { usePaths } from '../routing/usePaths';
 import { PageMeta } from './PageMeta';
 import { StatusLine } from './StatusLine';

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { clearClientSession } from '../../session/session';
 import { appStore } from '../../store';
@@ -18,7 +19,7 @@ export default function AccountDeleteConfirmPage() {
   const t = useT();
   const paths = usePaths();
   const [params] = useSearchParams();
-  const { state } = useLocation();
+  const { state } = useCurrentLocation();
   const deleted = (state as DeletedState | null)?.deleted === true;
   useEffect(() => {
     if (deleted) clearClientSession(appStore);

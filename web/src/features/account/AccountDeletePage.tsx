@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
 import { RequireScope } from '../../session/RequireScope';

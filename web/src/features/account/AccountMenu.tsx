@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useShellT } from '../../i18n/useT';
+import { NavLink, useCurrentLocation, useNavigate } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import type { ReturnState } from '../../session/navigation';
 import { SessionKeeper } from '../../session/SessionKeeper';
@@ -94,7 +95,7 @@ export function AccountMenu() {
   const t = useShellT();
   const paths = usePaths();
   const navigate = useNavigate();
-  const { pathname, search } = useLocation();
+  const { pathname, search } = useCurrentLocation();
   const user = useAppStore((s) => s.user);
   const open = useAppStore((s) => s.userMenuOpen);
   const toggle = useAppStore((s) => s.toggleUserMenu);

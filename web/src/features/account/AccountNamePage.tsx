@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
+import { useNavigate, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';
 import { isOperationError, track } from '../../session/operations';

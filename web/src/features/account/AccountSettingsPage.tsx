@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { isLang, LANGUAGES, type Lang } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { writeLangCookie } from '../../session/cookies';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
 import { appStore, useAppStore } from '../../store';
@@ -21,7 +22,7 @@ export default function EmailAuthPage() {
   const paths = usePaths();
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
-  const { state } = useLocation();
+  const { state } = useCurrentLocation();
   const userId = (state as EmailAuthState | null)?.userId;
   const loading = useAppStore((s) => s.operations.resendConfirmation?.status === 'request');
   const [message, setMessage] = useState<string>();

@@ -1,14 +1,11 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { AppRoutes } from '../../app/routes';
 import { appStore } from '../../store';
+import { renderAtAddress } from '../../test/renderAtAddress';
 
 function renderAt(url: string, state?: unknown) {
-  const [pathname = '/', query] = url.split('?');
-  const router = createMemoryRouter(routes, { initialEntries: [{ pathname, search: query ? `?${query}` : '', state }] });
-  render(<RouterProvider router={router} />);
-  return () => `${router.state.location.pathname}${router.state.location.search}`;
+  return renderAtAddress(<AppRoutes />, url, state).location;
 }
 
 function json(status: number, body: unknown) {

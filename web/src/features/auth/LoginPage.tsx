@@ -1,6 +1,7 @@
 import { useForm } from 'react-hook-form';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link } from 'wouter';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation, useNavigate, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { afterLoginPath, returnPath } from '../../session/navigation';
 import { isOperationError } from '../../session/operations';
@@ -26,7 +27,7 @@ export default function LoginPage() {
   const t = useT();
   const paths = usePaths();
   const navigate = useNavigate();
-  const location = useLocation();
+  const location = useCurrentLocation();
   const [params] = useSearchParams();
   const loading = useAppStore((s) => s.operations.login?.status === 'request');
   const { alert, show, close } = useAlert();

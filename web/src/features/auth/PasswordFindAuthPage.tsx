@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useSearchParams } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';

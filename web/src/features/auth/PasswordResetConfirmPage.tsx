@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import { useT } from '../../i18n/useT';
 import { usePaths } from '../../routing/usePaths';
 import { PageMeta } from '../../ui/PageMeta';

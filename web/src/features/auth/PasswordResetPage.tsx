@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useT } from '../../i18n/useT';
+import { useNavigate, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
 import { appStore, useAppStore } from '../../store';

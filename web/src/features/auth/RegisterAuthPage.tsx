@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
 import { RequireUser } from '../../session/RequireScope';

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { Link, Navigate, useLocation, useSearchParams } from 'react-router-dom';
+import { Link, Redirect } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { isLang } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation, useSearchParams } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { inLanguage } from '../../session/navigation';
@@ -21,7 +22,7 @@ export default function RegisterConfirmPage() {
   const t = useT();
   const lang = useLang();
   const paths = usePaths();
-  const { pathname, search } = useLocation();
+  const { pathname, search } = useCurrentLocation();
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
   const localeCode = params.get('localeCode')?.toLowerCase();
@@ -33,7 +34,7 @@ export default function RegisterConfirmPage() {
   }, [failed, user]);
 
   if (isLang(localeCode) && localeCode !== lang) {
-    return <Navigate replace to={inLanguage(`${pathname}${search}`, localeCode)} />;
+    return <Redirect replace to={inLanguage(`${pathname}${search}`, localeCode)} />;
   }
   if (failed) return <ExpiredLink />;
 

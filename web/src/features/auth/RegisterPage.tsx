@@ -1,7 +1,8 @@
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link } from 'wouter';
 import { LANGUAGES } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';
+import { useNavigate, useSearchParams } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { writeLangCookie } from '../../session/cookies';

@@ -1,8 +1,9 @@
-import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
 import { appStore } from '../../store';
 import { dollarSettings } from '../../test/paymentSettings';
+import { renderAtAddress } from '../../test/renderAtAddress';
 import { TopBanners } from './TopBanners';
 
 const NOW = new Date('2026-11-22T12:00:00+09:00');
@@ -28,8 +29,12 @@ const answer = {
 };
 
 function renderAt(url: string) {
-  const router = createMemoryRouter([{ path: '/:lang', element: <TopBanners /> }], { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
+  return renderAtAddress(
+    <Route path="/:lang">
+      <TopBanners />
+    </Route>,
+    url,
+  );
 }
 
 beforeEach(() => {
@@ -80,9 +85,7 @@ describe('TopBanners', () => {
   it('shows nothing when the endpoint answers 404', async () => {
     const fetchMock = vi.fn(async () => new Response('{"detail":"Not Found"}', { status: 404, headers: { 'Content-Type': 'application/json' } }));
     vi.stubGlobal('fetch', fetchMock);
-    const { container } = render(
-      <RouterProvider router={createMemoryRouter([{ path: '/:lang', element: <TopBanners /> }], { initialEntries: ['/ko'] })} />,
-    );
+    const { container } = renderAt('/ko');
     await act(async () => {
       await Promise.resolve();
     });

@@ -1,6 +1,6 @@
 import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { useShellT } from '../../i18n/useT';
+import { useSearchParams } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { useAppStore } from '../../store';
 import { ExternalLink } from '../../ui/ExternalLink';

@@ -1,15 +1,15 @@
-import { render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { Lang } from '../../i18n/languages';
+import { renderInLang } from '../../test/renderInLang';
 import HomePage from './HomePage';
 
-function renderHome(lang: string) {
-  const router = createMemoryRouter([{ path: '/:lang', element: <HomePage /> }], { initialEntries: [`/${lang}`] });
-  render(<RouterProvider router={router} />);
+function renderHome(lang: Lang) {
+  renderInLang(<HomePage />, lang);
 }
 
 describe('HomePage', () => {
-  it.each([
+  it.each<[Lang, string, string, string]>([
     ['ko', '대한민국 1등 광고 차단 앱', '사용자 후기', '별점 5점 만점에 5점'],
     ['en', "Korea's No.1 ad-blocking app", 'What users say', 'Rated 5 out of 5 stars'],
     ['ja', '韓国No.1の広告ブロックアプリ', 'ユーザーの声', '5つ星のうち5'],

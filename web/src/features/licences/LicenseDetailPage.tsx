@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'wouter';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';

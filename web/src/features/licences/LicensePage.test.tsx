@@ -1,13 +1,11 @@
-import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { AppRoutes } from '../../app/routes';
 import { appStore } from '../../store';
+import { renderAtAddress } from '../../test/renderAtAddress';
 
 function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
-  return () => `${router.state.location.pathname}${router.state.location.search}`;
+  return renderAtAddress(<AppRoutes />, url).location;
 }
 
 function json(status: number, body: unknown) {

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { Link, Redirect } from 'wouter';
 import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
+import { useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';
 import { checkSession, getAccessToken, renewSession } from '../../session/session';
@@ -73,21 +74,21 @@ function LicenceLinkGate({
     case 'licence':
       return <>{children}</>;
     case 'registerAuth':
-      return <Navigate replace to={paths.registerAuth()} />;
+      return <Redirect replace to={paths.registerAuth()} />;
     case 'login':
       return (
-        <Navigate
+        <Redirect
           replace
           to={paths.login({ email: step.email })}
           state={{ from: paths.license({ userLicenseKey, email: step.email }) }}
         />
       );
     case 'emailAuth':
-      return <Navigate replace to={paths.emailAuth({ email: step.email })} />;
+      return <Redirect replace to={paths.emailAuth({ email: step.email })} />;
     case 'register':
-      return <Navigate replace to={paths.register({ userLicenseKey: step.userLicenseKey, email: step.email })} />;
+      return <Redirect replace to={paths.register({ userLicenseKey: step.userLicenseKey, email: step.email })} />;
     case 'home':
-      return <Navigate replace to={paths.home()} />;
+      return <Redirect replace to={paths.home()} />;
   }
 }
 

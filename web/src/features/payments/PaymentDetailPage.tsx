@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'wouter';
 import { formatPrice } from '../../display/currency';
 import { discountPercent } from '../../display/discount';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';

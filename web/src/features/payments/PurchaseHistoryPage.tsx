@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import { formatPrice } from '../../display/currency';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link } from 'wouter';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation, useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { getAccessToken } from '../../session/session';
@@ -41,7 +42,7 @@ export default function PaymentConfirmPage() {
   const lang = useLang();
   const paths = usePaths();
   const navigate = useNavigate();
-  const location = useLocation();
+  const location = useCurrentLocation();
   const handed = (location.state as PaymentConfirmState | null)?.confirmation;
   const subscription = (location.state as PaymentConfirmState | null)?.subscription;
   const upgraded = (location.state as PaymentConfirmState | null)?.upgraded === true;

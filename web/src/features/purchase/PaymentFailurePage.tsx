@@ -1,6 +1,7 @@
-import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { PageMeta } from '../../ui/PageMeta';
 import { featureErrorMessage, parseErrorCode } from '../../errors/featureError';
@@ -23,7 +24,7 @@ export default function PaymentFailurePage() {
   const paths = usePaths();
   const { licenseId } = useParams();
   const [params] = useSearchParams();
-  const location = useLocation();
+  const location = useCurrentLocation();
   const gatewayMessage = (location.state as PaymentFailureState | null)?.gatewayMessage;
   const code = parseErrorCode(params.get('errorCode')) ?? -10002;
   const message = featureErrorMessage(t, { code });

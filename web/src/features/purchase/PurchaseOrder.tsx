@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useLocation } from 'react-router-dom';
 import { loadPortOne } from '../../billing/api';
 import { usePaymentSettings } from '../../billing/usePaymentSettings';
 import { CouponBox } from '../../billing/CouponBox';
 import { useCoupon } from '../../billing/useCoupon';
 import { formatPrice } from '../../display/currency';
 import { AGREEMENTS, type AgreementName } from '../../forms/fields';
+import { useCurrentLocation } from '../../routing/location';
 import { fieldErrorText } from '../../ui/FieldError';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
@@ -55,7 +55,7 @@ export default function PurchaseOrder() {
   const t = useT();
   const lang = useLang();
   const paths = usePaths();
-  const preselect = (useLocation().state as PurchaseLocationState | null)?.licenseId;
+  const preselect = (useCurrentLocation().state as PurchaseLocationState | null)?.licenseId;
   // The country (so the currency) is the server's word, fetched once at start: a language switch keeps it.
   const settings = usePaymentSettings();
   const country = settings?.countryCode ?? '';

@@ -1,11 +1,11 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PurchasableLicence } from '../../api/models';
-import { routes } from '../../app/routes';
+import { AppRoutes } from '../../app/routes';
 import { ko } from '../../i18n/ko';
 import { appStore } from '../../store';
 import { wonSettings } from '../../test/paymentSettings';
+import { renderAtAddress } from '../../test/renderAtAddress';
 
 function licence(id: number, life: number, krw: number, coupon: boolean): PurchasableLicence {
   const base = life === 365 ? 0.3 : 0;
@@ -34,9 +34,7 @@ function respond(body: unknown, status = 200) {
 }
 
 function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
-  return router;
+  return renderAtAddress(<AppRoutes />, url);
 }
 
 function calledUrls(): string[] {
@@ -63,7 +61,7 @@ afterEach(() => {
 
 describe('the coupon box of the purchase page', () => {
   it('applies the code of the URL on arrival and prices the plans it discounts with it', async () => {
-    const router = renderAt('/ko/purchase?code=welcome');
+    const { location } = renderAt('/ko/purchase?code=welcome');
     const applied = await screen.findByTestId('applied-coupon');
     expect(applied.textContent).toContain('WELCOME');
     expect(await screen.findByText(ko.coupon.notForPlan)).toBeTruthy();
@@ -75,7 +73,7 @@ describe('the coupon box of the purchase page', () => {
 
     fireEvent.click(screen.getByRole('button', { name: ko.coupon.cancel }));
     expect(await screen.findByRole('button', { name: '2,900원 결제하기' })).toBeTruthy();
-    expect(router.state.location.search).toBe('');
+    expect(location()).toBe('/ko/purchase');
   });
 
   it('asks a guest for the email before checking a typed code', async () => {

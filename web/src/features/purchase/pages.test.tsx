@@ -1,12 +1,13 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { navigate } from 'wouter/use-browser-location';
+import { AppRoutes } from '../../app/routes';
 import { appStore } from '../../store';
 import { ko } from '../../i18n/ko';
 import { en } from '../../i18n/en';
 import type { PurchasableLicence } from '../../api/models';
 import { dollarSettings, wonSettings } from '../../test/paymentSettings';
+import { renderAtAddress } from '../../test/renderAtAddress';
 
 function licence(id: number, life: number, devices: number, krw: number, usd: number): PurchasableLicence {
   return {
@@ -38,9 +39,7 @@ function respond(body: unknown, status = 200) {
 }
 
 function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
-  return router;
+  return renderAtAddress(<AppRoutes />, url);
 }
 
 beforeEach(() => {
@@ -83,15 +82,11 @@ describe('purchase page', () => {
   });
 
   it('keeps the currency when the visitor switches language (the server decides the country, not the language)', async () => {
-    const router = renderAt('/ko/purchase');
+    renderAt('/ko/purchase');
     await screen.findByRole('button', { name: '24,360원 결제하기' });
-    await act(async () => {
-      await router.navigate('/en/purchase');
-    });
+    await act(async () => navigate('/en/purchase'));
     expect(await screen.findByRole('button', { name: 'Pay 24,360 KRW' })).toBeTruthy();
-    await act(async () => {
-      await router.navigate('/ja/purchase');
-    });
+    await act(async () => navigate('/ja/purchase'));
     expect(await screen.findByRole('button', { name: /24,360 KRW/ })).toBeTruthy();
     const calls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
     expect(calls.some((url) => url.includes('/payments/settings'))).toBe(false);

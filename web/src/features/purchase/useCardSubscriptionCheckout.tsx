@@ -5,11 +5,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
 import { CardFields } from '../../billing/CardFields';
 import { cardSchema, EMPTY_CARD, expiryYears, toCardBody, type CardForm } from '../../billing/cardSchema';
 import { featureErrorMessage, toFeatureError } from '../../errors/featureError';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';

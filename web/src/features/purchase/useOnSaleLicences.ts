@@ -1,9 +1,9 @@
 /** The licences on sale, loaded once per visit of the purchase page. */
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import type { PurchasableLicence } from '../../api/models';
 import { featureErrorMessage, isNotFoundGoingHome, toFeatureError } from '../../errors/featureError';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import type { AlertContent } from '../../ui/AlertDialog';
 import { getPurchasableLicences } from './api';

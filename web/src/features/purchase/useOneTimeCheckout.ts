@@ -1,9 +1,9 @@
 /** The one-time purchase: order, pay in the gateway's window, confirm (spec section 4). */
-import { useNavigate } from 'react-router-dom';
 import { loadPortOne } from '../../billing/api';
 import { requestPay, savePendingOrder } from '../../billing/portone';
 import { featureErrorMessage } from '../../errors/featureError';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { getAccessToken } from '../../session/session';

@@ -3,13 +3,13 @@
  * card window a guest uses): the window registers the key, then the first period is charged to it.
  * A guest's subscription goes to the email of the order.
  */
-import { useNavigate } from 'react-router-dom';
 import { browserKeyWindow } from '../../billing/browserKeyWindow';
 import { runKeyWindow, type KeyIntent } from '../../billing/keyWindow';
 import { keyWindowDestination } from '../../billing/keyWindowDestination';
 import { isKeyRequestType } from '../../billing/paymentMethods';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';

@@ -1,9 +1,9 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { AppRoutes } from '../../app/routes';
 import { en } from '../../i18n/en';
 import { appStore } from '../../store';
+import { renderAtAddress } from '../../test/renderAtAddress';
 import type { FilterGroup } from './api';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
@@ -43,7 +43,7 @@ afterEach(() => {
 });
 
 async function openForm() {
-  render(<RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/en/report'] })} />);
+  renderAtAddress(<AppRoutes />, '/en/report');
   return screen.findByRole('heading', { level: 1, name: en.report.heading });
 }
 

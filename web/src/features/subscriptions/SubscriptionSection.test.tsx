@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
 import type { Subscription } from '../../api/models';
 import { en } from '../../i18n/en';
 import { appStore } from '../../store';
+import { renderAtAddress } from '../../test/renderAtAddress';
 import { SubscriptionSection } from './SubscriptionSection';
 
 /** The section shows exactly the buttons of the actions the server allows, and nothing it does not. */
@@ -52,10 +53,12 @@ function serve(answers: Record<string, () => Response>) {
 }
 
 function renderSection() {
-  const router = createMemoryRouter([{ path: '/:lang/license/:id', element: <SubscriptionSection userLicenseId="l-1" /> }], {
-    initialEntries: ['/en/license/l-1'],
-  });
-  render(<RouterProvider router={router} />);
+  renderAtAddress(
+    <Route path="/:lang/license/:id">
+      <SubscriptionSection userLicenseId="l-1" />
+    </Route>,
+    '/en/license/l-1',
+  );
   return screen.findByRole('region', { name: en.subscriptions.heading });
 }
 

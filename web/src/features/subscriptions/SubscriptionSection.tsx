@@ -9,10 +9,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { useLocation } from 'react-router-dom';
 import { formatPrice } from '../../display/currency';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
+import { useCurrentLocation } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
@@ -61,7 +61,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
   const fail = (title: ErrorTitle, error: unknown) => refused(title, toFeatureError(error));
 
   // A phone that left for a PG window comes back here with the outcome (see destinations.ts).
-  const returned = useLocation().state as SubscriptionReturnState | null;
+  const returned = useCurrentLocation().state as SubscriptionReturnState | null;
   useEffect(() => {
     if (returned?.subscriptionNotice) {
       setNotice(returned.subscriptionNotice === 'resumed' ? t.subscriptions.resumed : t.subscriptions.changed);

@@ -1,18 +1,16 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { AppRoutes } from '../../app/routes';
 import { leaveSite } from '../../browser/leave';
 import { appStore } from '../../store';
+import { renderAtAddress } from '../../test/renderAtAddress';
 
 vi.mock('../../browser/leave', () => ({ leaveSite: vi.fn() }));
 
 const DESK_PAGE = 'https://help.example.com/hc/ko/requests/new';
 
 function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
-  return () => `${router.state.location.pathname}${router.state.location.search}`;
+  return renderAtAddress(<AppRoutes />, url).location;
 }
 
 function json(status: number, body: unknown) {

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
 import { leaveSite } from '../../browser/leave';
 import { accountErrorMessage } from '../../errors/accountErrors';
 import { useT } from '../../i18n/useT';
+import { useNavigate, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { toOperationError } from '../../session/operations';
 import { checkSession } from '../../session/session';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';

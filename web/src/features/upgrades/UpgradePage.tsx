@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useParams } from 'wouter';
 import type { ConfirmedPurchase, UpgradeOptions } from '../../api/models';
 import { loadPortOne } from '../../billing/api';
 import { CardFields } from '../../billing/CardFields';
@@ -28,6 +28,7 @@ import { AGREEMENTS, missingAgreement, type AgreementName } from '../../forms/fi
 import { format } from '../../i18n/catalogues';
 import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
+import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { RequireScope } from '../../session/RequireScope';

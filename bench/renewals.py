@@ -13,12 +13,15 @@ import sqlite3
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 from celery import Celery
 
-from bench.harness import Result
+from bench.harness import RESULTS, Result
+from bench.process_cpu import CpuMeter, descendants, label, per_item
+from bench.profile import recording, saved_report
 from config.settings import Settings
 from domain.store import Storefront
 from events.tracking import wait_for_views
@@ -131,22 +134,71 @@ def _views_caught_up(settings: Settings) -> None:
         store.close()
 
 
-def _renewal_round(stack: Stack, subscriber: Subscriber, beat: Celery, latency: float, settings: Settings) -> float:
-    """Seconds from asking for the renewal pass until every subscription's renewal is charged."""
+def _quiet(meter: CpuMeter, seconds: float = 180) -> None:
+    """Until the stack spends under 5% of a core over a second (the receipts, views and webhooks a round
+    causes are done), at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        meter.start()
+        time.sleep(1)
+        if sum(meter.stop().values()) < 0.05:
+            return
+
+
+def _recordings(meter: CpuMeter, title: str, profiles: ExitStack) -> list[tuple[str, Path]]:
+    """py-spy sampling every Python process of the stack (but supervisord) until ``profiles`` closes."""
+    RESULTS.mkdir(exist_ok=True)
+    kept = []
+    for pid in sorted(descendants(meter.roots)):
+        name = label(pid)
+        if name != "supervisor" and "python" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+            output = RESULTS / f"profile-{title}-{name.split()[0]}{pid}.txt"
+            kept.append((f"{title} {name}", profiles.enter_context(recording(pid, output, rate=100))))
+    return kept
+
+
+def _renewal_round(
+    stack: Stack,
+    subscriber: Subscriber,
+    beat: Celery,
+    latency: float,
+    settings: Settings,
+    meter: CpuMeter,
+    profile: bool = False,
+) -> float:
+    """Seconds from asking for the renewal pass until every subscription's renewal is charged; prints the CPU
+    each process spent on the round (from the pass until the stack is quiet again) per renewal."""
     _views_caught_up(settings)
+    _quiet(meter)
     httpx.post(
         f"{stack.sandbox_url}/sandbox/faults", json={"latency_seconds": latency, "path_prefix": CHARGE_PATH}
     ).raise_for_status()
     charges = ChargeCounter(stack)
     subscriber.a_month_passes()
-    started = time.monotonic()
-    beat.send_task("subscriptions.renew_due", queue="renewals")
-    until(lambda: charges.poll() >= subscriber.count, "every renewal is charged", seconds=1800)
-    return time.monotonic() - started
+    with ExitStack() as profiles:
+        recorded = _recordings(meter, f"renewals-{settings.store_kind}", profiles) if profile else []
+        meter.start()
+        load = os.getloadavg()[0]
+        started = time.monotonic()
+        beat.send_task("subscriptions.renew_due", queue="renewals")
+        until(lambda: charges.poll() >= subscriber.count, "every renewal is charged", seconds=1800)
+        elapsed = time.monotonic() - started
+        _views_caught_up(settings)
+        _quiet(CpuMeter(meter.roots, meter.database_url))
+        spent = meter.stop()
+    for title, output in recorded:
+        print(saved_report(title, output), flush=True)
+    print(
+        f"  {subscriber.count} renewals, gateway {latency * 1000:.0f} ms: {subscriber.count / elapsed:.1f}/s "
+        f"(load average {load:.1f} before, {os.getloadavg()[0]:.1f} after); {per_item(spent, subscriber.count)}",
+        flush=True,
+    )
+    return elapsed
 
 
-def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
-    """For each count of due subscriptions: a renewal round with the gateway's latency, then one without."""
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int, profile: bool = False) -> list[Result]:
+    """For each count of due subscriptions: a renewal round with the gateway's latency, then one without (with
+    ``profile``, every process of the stack sampled by py-spy during the latter: its report printed and kept)."""
     del seconds, connections  # a renewal round runs until every renewal is charged
     import redis
 
@@ -176,14 +228,18 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> l
                     "--without-gossip", "--without-mingle", "--hostname", f"w{number}@%h",
                 )  # fmt: skip
             subscriber = Subscriber(stack)
+            meter = CpuMeter(
+                [stack.supervisor.pid, *(process.pid for process in stack.replicas.values())],
+                values.get("DATABASE_URL"),
+            )
             per_renewal: list[float] = []
             for count in COUNTS:
                 started = time.monotonic()
                 subscriber.subscribe_until(count)
                 print(f"  {count} subscriptions started in {time.monotonic() - started:.0f} s", flush=True)
                 settings = make_settings(stack.var_dir, **values)
-                slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY, settings)
-                fast = _renewal_round(stack, subscriber, beat, 0.0, settings)
+                slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY, settings, meter)
+                fast = _renewal_round(stack, subscriber, beat, 0.0, settings, meter, profile)
                 per_renewal.append(fast / count)
                 results += [
                     Result(f"renewals/s, {count} due, gateway 300 ms", store, "renewals/s", count / slow, 200.0, 1.0,

@@ -22,9 +22,14 @@ from celery import Celery
 from bench.harness import RESULTS, Result
 from bench.process_cpu import CpuMeter, descendants, label, per_item
 from bench.profile import recording, saved_report
+from bootstrap import Services
 from config.settings import Settings
+from domain.accounts.auth import find_account_id
+from domain.payments.wallet import key_to_charge
 from domain.store import Storefront
+from domain.subscriptions.commands import subscribe
 from events.tracking import wait_for_views
+from events.values import Language
 from projections.catalogue import all_views
 from projections.database import open_view_database
 from tests.conftest import make_settings
@@ -42,6 +47,9 @@ CONCURRENCY = os.environ.get("BENCH_WORKER_CONCURRENCY", "64")
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 GATEWAY_LATENCY = 0.3
 CHARGE_PATH = "/subscribe/payments/again"
+# How the subscriptions are started: "api" (each over HTTP, as a member would) or "domain" (the API's own command
+# called in the benchmark's process: 10,000 and more in minutes rather than hours).
+SEED = os.environ.get("BENCH_RENEWAL_SEED", "api")
 
 
 class Subscriber:
@@ -81,6 +89,30 @@ class Subscriber:
         body = {"licenseId": 111, "countryCode": "KR", "billingkeyId": self.key}
         with ThreadPoolExecutor(16) as pool:
             list(pool.map(lambda _: self.post("/payments/licenses/subscribe/new", body), range(total - self.count)))
+        self.count = total
+
+    def subscribe_in_process(self, total: int, settings: Settings) -> None:
+        """Start monthly subscriptions until the account holds ``total``, by the same command the API runs
+        (``domain.subscriptions.commands.subscribe``: a real charge at the sandbox, the subscription, licence and
+        payment record saved as one transaction) called here with 8 threads: the HTTP exchange, login and
+        budget of each call cost the API more than the command itself, which made seeding 10,000 take a quarter
+        of an hour."""
+        services = Services.build(settings)
+        try:
+            account_id = find_account_id(services.store, self.email)
+            assert account_id is not None
+            key = key_to_charge(services.store, account_id, self.key)
+
+            def one(_: int) -> None:
+                subscribe(
+                    services.store, services.clock, services.payments, services.catalogue, account_id=account_id,
+                    licence_id=111, country_code="KR", language=Language.KO, key=key,
+                )  # fmt: skip
+
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(one, range(total - self.count)))
+        finally:
+            services.close()
         self.count = total
 
     def a_month_passes(self) -> None:
@@ -235,9 +267,12 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
             per_renewal: list[float] = []
             for count in COUNTS:
                 started = time.monotonic()
-                subscriber.subscribe_until(count)
-                print(f"  {count} subscriptions started in {time.monotonic() - started:.0f} s", flush=True)
-                settings = make_settings(stack.var_dir, **values)
+                settings = make_settings(stack.var_dir, **values, PORTONE_BASE_URL=stack.sandbox_url)
+                if SEED == "domain":
+                    subscriber.subscribe_in_process(count, settings)
+                else:
+                    subscriber.subscribe_until(count)
+                print(f"  {count} subscriptions started ({SEED}) in {time.monotonic() - started:.0f} s", flush=True)
                 slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY, settings, meter)
                 fast = _renewal_round(stack, subscriber, beat, 0.0, settings, meter, profile)
                 per_renewal.append(fast / count)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import smtplib
 import uuid
+from email.charset import Charset
 from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
+from email.mime.nonmultipart import MIMENonMultipart
 from email.mime.text import MIMEText
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from pathlib import Path
@@ -17,6 +19,9 @@ from config.settings import Settings
 from domain.ports import Mailer, MailMessage
 
 MAIL_DOMAIN = "unicornpro.local"
+MAX_LINE_OCTETS = 998
+UTF8_AS_IS = Charset("utf-8")
+UTF8_AS_IS.body_encoding = None  # type: ignore[assignment]  # None (documented): the body is sent as it is
 
 
 def build_email(message: MailMessage, sender: str) -> Message[str, Any]:
@@ -25,12 +30,12 @@ def build_email(message: MailMessage, sender: str) -> Message[str, Any]:
     Built with the email package's classic (compat32) classes: the modern ``EmailMessage`` parses and folds every
     header through its header registry, which cost about four times as much per mail (measured 3.6 against 0.9 ms),
     and every renewal sends a receipt."""
-    text = MIMEText(message.text, "plain", "utf-8")
+    text = _part(message.text, "plain")
     email: Message[str, Any] = text  # typeshed says str; compat32 headers take Header objects too
     if message.html:
         email = MIMEMultipart("alternative")
         email.attach(text)
-        email.attach(MIMEText(message.html, "html", "utf-8"))
+        email.attach(_part(message.html, "html"))
     email["From"] = _address(sender)
     email["To"] = _address(message.to)
     email["Subject"] = _words(message.subject)
@@ -39,6 +44,16 @@ def build_email(message: MailMessage, sender: str) -> Message[str, Any]:
     for name, value in message.headers.items():
         email[name] = _words(value)
     return email
+
+
+def _part(body: str, subtype: str) -> MIMENonMultipart:
+    """A UTF-8 text part sent as it is (7 or 8 bit, readable in the raw mail), or in base64 when a line is longer
+    than SMTP allows (998 octets)."""
+    if any(len(line.encode()) > MAX_LINE_OCTETS for line in body.splitlines()):
+        return MIMEText(body, subtype, "utf-8")
+    part = MIMENonMultipart("text", subtype)
+    part.set_payload(body, UTF8_AS_IS)
+    return part
 
 
 def _words(value: str) -> str | Header:

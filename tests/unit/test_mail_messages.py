@@ -52,3 +52,12 @@ def test_a_plain_ascii_mail_is_one_text_part_with_fresh_message_ids() -> None:
     assert str(first["From"]) == "AdBlock Unicorn <no-reply@unicornpro.local>"
     assert first["Message-ID"] != second["Message-ID"], "without a key each mail is its own"
     assert first["Message-ID"].endswith("@unicornpro.local>")
+
+
+def test_a_body_goes_as_it_is_unless_a_line_is_longer_than_smtp_allows() -> None:
+    korean = bytes(build_email(RECEIPT, "no-reply@unicornpro.local"))
+    assert "라이선스 키: ABCD-EFGH".encode() in korean, "readable in the raw mail (8bit)"
+    long_line = MailMessage(to="sky@example.com", subject="Long", text="가" * 400 + "\n")
+    raw = bytes(build_email(long_line, "no-reply@unicornpro.local"))
+    assert b"Content-Transfer-Encoding: base64" in raw
+    assert _read(long_line, "no-reply@unicornpro.local").get_content() == long_line.text

@@ -13,15 +13,23 @@ import sqlite3
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 from celery import Celery
 
-from bench.harness import Result
+from bench.harness import RESULTS, Result
+from bench.process_cpu import CpuMeter, descendants, label, per_item
+from bench.profile import recording, saved_report
+from bootstrap import Services
 from config.settings import Settings
+from domain.accounts.auth import find_account_id
+from domain.payments.wallet import key_to_charge
 from domain.store import Storefront
+from domain.subscriptions.commands import subscribe
 from events.tracking import wait_for_views
+from events.values import Language
 from projections.catalogue import all_views
 from projections.database import open_view_database
 from tests.conftest import make_settings
@@ -32,6 +40,10 @@ ADMIN_TOKEN = "bench-admin"  # noqa: S105 - the benchmark stack's own test-harne
 PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own subscriber
 REDIS_DB = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 COUNTS = tuple(int(item) for item in os.environ.get("BENCH_RENEWAL_COUNTS", "1000").split(","))
+# With more due than this, only the first WINDOW renewals of a pass are timed (no-latency round only): the pass is
+# then stopped by purging the renewals queue (what is left stays due for the next pass), so the time per renewal
+# at 10,000 or 100,000 due is measured without charging them all on a shared machine. 0: every renewal.
+WINDOW = int(os.environ.get("BENCH_RENEWAL_WINDOW", "0"))
 CONCURRENCY = os.environ.get("BENCH_WORKER_CONCURRENCY", "64")
 # Worker processes charging renewals: the stack's own (both queues: mails and renewals) and as many more beside
 # it taking only renewals (`-Q renewals`), as production runs dedicated renewal workers; one process is bound by
@@ -39,6 +51,10 @@ CONCURRENCY = os.environ.get("BENCH_WORKER_CONCURRENCY", "64")
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 GATEWAY_LATENCY = 0.3
 CHARGE_PATH = "/subscribe/payments/again"
+RENEWALS_QUEUE = "renewals"
+# How the subscriptions are started: "api" (each over HTTP, as a member would) or "domain" (the API's own command
+# called in the benchmark's process: 10,000 and more in minutes rather than hours).
+SEED = os.environ.get("BENCH_RENEWAL_SEED", "api")
 
 
 class Subscriber:
@@ -78,6 +94,30 @@ class Subscriber:
         body = {"licenseId": 111, "countryCode": "KR", "billingkeyId": self.key}
         with ThreadPoolExecutor(16) as pool:
             list(pool.map(lambda _: self.post("/payments/licenses/subscribe/new", body), range(total - self.count)))
+        self.count = total
+
+    def subscribe_in_process(self, total: int, settings: Settings) -> None:
+        """Start monthly subscriptions until the account holds ``total``, by the same command the API runs
+        (``domain.subscriptions.commands.subscribe``: a real charge at the sandbox, the subscription, licence and
+        payment record saved as one transaction) called here with 8 threads: the HTTP exchange, login and
+        budget of each call cost the API more than the command itself, which made seeding 10,000 take a quarter
+        of an hour."""
+        services = Services.build(settings)
+        try:
+            account_id = find_account_id(services.store, self.email)
+            assert account_id is not None
+            key = key_to_charge(services.store, account_id, self.key)
+
+            def one(_: int) -> None:
+                subscribe(
+                    services.store, services.clock, services.payments, services.catalogue, account_id=account_id,
+                    licence_id=111, country_code="KR", language=Language.KO, key=key,
+                )  # fmt: skip
+
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(one, range(total - self.count)))
+        finally:
+            services.close()
         self.count = total
 
     def a_month_passes(self) -> None:
@@ -131,22 +171,89 @@ def _views_caught_up(settings: Settings) -> None:
         store.close()
 
 
-def _renewal_round(stack: Stack, subscriber: Subscriber, beat: Celery, latency: float, settings: Settings) -> float:
-    """Seconds from asking for the renewal pass until every subscription's renewal is charged."""
+def _quiet(meter: CpuMeter, seconds: float = 180) -> None:
+    """Until the stack spends under a quarter of a core over a second (the receipts, views and webhooks a round
+    causes are done; idle, its followers' polling costs about a tenth), at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        meter.start()
+        time.sleep(1)
+        if sum(meter.stop().values()) < 0.25:
+            return
+
+
+def _recordings(meter: CpuMeter, title: str, profiles: ExitStack) -> list[tuple[str, Path]]:
+    """py-spy sampling every Python process of the stack (but supervisord) until ``profiles`` closes."""
+    RESULTS.mkdir(exist_ok=True)
+    kept = []
+    for pid in sorted(descendants(meter.roots)):
+        name = label(pid)
+        if name != "supervisor" and "python" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+            output = RESULTS / f"profile-{title}-{name.split()[0]}{pid}.txt"
+            kept.append((f"{title} {name}", profiles.enter_context(recording(pid, output, rate=100))))
+    return kept
+
+
+def _stop_the_pass(beat: Celery, charges: ChargeCounter) -> None:
+    """Drop the renewal tasks not started yet (their subscriptions stay due) and wait for those under way."""
+    with beat.connection_for_write() as connection:
+        dropped = connection.default_channel.queue_purge(RENEWALS_QUEUE)
+    print(f"  the pass stopped: {dropped} renewal tasks dropped", flush=True)
+    last = -1
+    while (now := charges.poll()) != last:
+        last = now
+        time.sleep(2)
+
+
+def _renewal_round(
+    stack: Stack,
+    subscriber: Subscriber,
+    beat: Celery,
+    latency: float,
+    settings: Settings,
+    meter: CpuMeter,
+    profile: bool = False,
+    window: int = 0,
+) -> float:
+    """Seconds from asking for the renewal pass until every subscription's renewal is charged (with ``window``,
+    until that many are, then the pass is stopped); prints the CPU each process spent on the round (from the pass
+    until the stack is quiet again) per renewal charged."""
     _views_caught_up(settings)
+    _quiet(meter)
     httpx.post(
         f"{stack.sandbox_url}/sandbox/faults", json={"latency_seconds": latency, "path_prefix": CHARGE_PATH}
     ).raise_for_status()
     charges = ChargeCounter(stack)
     subscriber.a_month_passes()
-    started = time.monotonic()
-    beat.send_task("subscriptions.renew_due", queue="renewals")
-    until(lambda: charges.poll() >= subscriber.count, "every renewal is charged", seconds=1800)
-    return time.monotonic() - started
+    with ExitStack() as profiles:
+        recorded = _recordings(meter, f"renewals-{settings.store_kind}", profiles) if profile else []
+        meter.start()
+        load = os.getloadavg()[0]
+        started = time.monotonic()
+        beat.send_task("subscriptions.renew_due", queue=RENEWALS_QUEUE)
+        wanted = window or subscriber.count
+        until(lambda: charges.poll() >= wanted, f"{wanted} renewals are charged", seconds=1800)
+        elapsed = time.monotonic() - started
+        if window:
+            _stop_the_pass(beat, charges)
+        _views_caught_up(settings)
+        _quiet(CpuMeter(meter.roots, meter.database_url))
+        spent = meter.stop()
+    for title, output in recorded:
+        print(saved_report(title, output), flush=True)
+    renewed = charges.poll()
+    print(
+        f"  {subscriber.count} due, {'the first ' if window else ''}{wanted} renewals, gateway {latency * 1000:.0f} "
+        f"ms: {wanted / elapsed:.1f}/s (load average {load:.1f} before, {os.getloadavg()[0]:.1f} after); "
+        f"{renewed} charged in all, {per_item(spent, renewed)}",
+        flush=True,
+    )
+    return elapsed
 
 
-def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> list[Result]:
-    """For each count of due subscriptions: a renewal round with the gateway's latency, then one without."""
+def run(store: str, env: dict[str, str], *, seconds: int, connections: int, profile: bool = False) -> list[Result]:
+    """For each count of due subscriptions: a renewal round with the gateway's latency, then one without (with
+    ``profile``, every process of the stack sampled by py-spy during the latter: its report printed and kept)."""
     del seconds, connections  # a renewal round runs until every renewal is charged
     import redis
 
@@ -176,14 +283,29 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int) -> l
                     "--without-gossip", "--without-mingle", "--hostname", f"w{number}@%h",
                 )  # fmt: skip
             subscriber = Subscriber(stack)
+            meter = CpuMeter(
+                [stack.supervisor.pid, *(process.pid for process in stack.replicas.values())],
+                values.get("DATABASE_URL"),
+            )
             per_renewal: list[float] = []
             for count in COUNTS:
                 started = time.monotonic()
-                subscriber.subscribe_until(count)
-                print(f"  {count} subscriptions started in {time.monotonic() - started:.0f} s", flush=True)
-                settings = make_settings(stack.var_dir, **values)
-                slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY, settings)
-                fast = _renewal_round(stack, subscriber, beat, 0.0, settings)
+                settings = make_settings(stack.var_dir, **values, PORTONE_BASE_URL=stack.sandbox_url)
+                if SEED == "domain":
+                    subscriber.subscribe_in_process(count, settings)
+                else:
+                    subscriber.subscribe_until(count)
+                print(f"  {count} subscriptions started ({SEED}) in {time.monotonic() - started:.0f} s", flush=True)
+                if WINDOW and count > WINDOW:
+                    fast = _renewal_round(stack, subscriber, beat, 0.0, settings, meter, profile, WINDOW)
+                    per_renewal.append(fast / WINDOW)
+                    results.append(
+                        Result(f"renewals/s, first {WINDOW} of {count} due, no latency", store, "renewals/s",
+                               WINDOW / fast, 500.0, 1.0, note=f"{WINDOW} in {fast:.1f} s, {WORKERS} workers")
+                    )  # fmt: skip
+                    continue
+                slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY, settings, meter)
+                fast = _renewal_round(stack, subscriber, beat, 0.0, settings, meter, profile)
                 per_renewal.append(fast / count)
                 results += [
                     Result(f"renewals/s, {count} due, gateway 300 ms", store, "renewals/s", count / slow, 200.0, 1.0,

@@ -4,31 +4,66 @@ from __future__ import annotations
 
 import smtplib
 import uuid
-from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
+from email.charset import Charset
+from email.header import Header
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.nonmultipart import MIMENonMultipart
+from email.mime.text import MIMEText
+from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from config.settings import Settings
 from domain.ports import Mailer, MailMessage
 
 MAIL_DOMAIN = "unicornpro.local"
+MAX_LINE_OCTETS = 998
+UTF8_AS_IS = Charset("utf-8")
+UTF8_AS_IS.body_encoding = None  # type: ignore[assignment]  # None (documented): the body is sent as it is
 
 
-def build_email(message: MailMessage, sender: str) -> EmailMessage:
-    """The MIME message for a rendered mail (plain text, plus HTML when given)."""
-    email = EmailMessage()
-    email["From"] = sender
-    email["To"] = message.to
-    email["Subject"] = message.subject
+def build_email(message: MailMessage, sender: str) -> Message[str, Any]:
+    """The MIME message for a rendered mail (plain text, plus HTML when given), UTF-8 throughout.
+
+    Built with the email package's classic (compat32) classes: the modern ``EmailMessage`` parses and folds every
+    header through its header registry, which cost about four times as much per mail (measured 3.6 against 0.9 ms),
+    and every renewal sends a receipt."""
+    text = _part(message.text, "plain")
+    email: Message[str, Any] = text  # typeshed says str; compat32 headers take Header objects too
+    if message.html:
+        email = MIMEMultipart("alternative")
+        email.attach(text)
+        email.attach(_part(message.html, "html"))
+    email["From"] = _address(sender)
+    email["To"] = _address(message.to)
+    email["Subject"] = _words(message.subject)
     email["Date"] = formatdate(localtime=False)
     email["Message-ID"] = f"<{message.key}@{MAIL_DOMAIN}>" if message.key else make_msgid(domain=MAIL_DOMAIN)
     for name, value in message.headers.items():
-        email[name] = value
-    email.set_content(message.text)
-    if message.html:
-        email.add_alternative(message.html, subtype="html")
+        email[name] = _words(value)
     return email
+
+
+def _part(body: str, subtype: str) -> MIMENonMultipart:
+    """A UTF-8 text part sent as it is (7 or 8 bit, readable in the raw mail), or in base64 when a line is longer
+    than SMTP allows (998 octets)."""
+    if any(len(line.encode()) > MAX_LINE_OCTETS for line in body.splitlines()):
+        return MIMEText(body, subtype, "utf-8")
+    part = MIMENonMultipart("text", subtype)
+    part.set_payload(body, UTF8_AS_IS)
+    return part
+
+
+def _words(value: str) -> str | Header:
+    """A header value, RFC 2047-encoded (by the generator, which folds it) when it is not plain ASCII."""
+    return value if value.isascii() else Header(value, "utf-8")
+
+
+def _address(value: str) -> str:
+    """An address header: a display name outside ASCII is encoded, the address itself left as it is."""
+    return value if value.isascii() else formataddr(parseaddr(value), charset="utf-8")
 
 
 class OutboxMailer:

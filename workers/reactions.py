@@ -8,6 +8,8 @@ and tasks are written to be idempotent; nothing recorded is ever lost.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +25,9 @@ from events.accounts import (
 from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
 from events.subscriptions import RenewalFailed
 from projections.database import ViewDatabase
-from projections.tracking import advance, ensure_tracking_row
+from projections.tracking import PositionMovedError, advance, ensure_tracking_row
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,13 @@ REACTIONS: dict[type[Any], Reaction] = {
 
 
 class ReactionProcessor:
-    """Sends the tasks each event calls for, tracking its position in the view database."""
+    """Sends the tasks each event calls for, tracking its position in the view database.
+
+    Most events call for no task; they get no transaction of their own (a renewal records four events and one
+    of them sends a receipt): the position moves past them with the next event that sends a task, or when
+    ``flush`` finds them waiting (the reactor flushes every few tens of milliseconds, ``position`` first). A
+    crash before that passes over them again, which sends nothing.
+    """
 
     name = "reactions"
 
@@ -106,10 +116,14 @@ class ReactionProcessor:
         self._celery = celery
         self._db = db
         self._application_name = application_name
+        self._lock = threading.Lock()
+        self._passed_over: tuple[int, int] | None = None  # (committed position, last id passed over)
         with db.transaction() as cursor:
             ensure_tracking_row(cursor, self.name, application_name)
 
     def position(self) -> int:
+        """The recorded position (after recording the events passed over so far)."""
+        self.flush()
         with self._db.read() as cursor:
             cursor.execute(
                 "SELECT notification_id FROM view_tracking WHERE view_name = %(view)s AND application_name = %(app)s",
@@ -124,12 +138,32 @@ class ReactionProcessor:
         return reaction(event) if reaction else []
 
     def process(self, event: Any, notification_id: int, previous: int) -> None:
-        for index, call in enumerate(self.calls_for(event)):
-            self._celery.send_task(
-                call.name,
-                kwargs=call.kwargs,
-                countdown=call.countdown,
-                task_id=task_id(self._application_name, notification_id, index),
-            )
-        with self._db.transaction() as cursor:
-            advance(cursor, self.name, self._application_name, previous, notification_id)
+        with self._lock:
+            start = self._passed_over[0] if self._passed_over else previous
+            calls = self.calls_for(event)
+            if not calls:
+                self._passed_over = (start, notification_id)
+                return
+            self._passed_over = None  # resent from the recorded position if what follows fails
+            for index, call in enumerate(calls):
+                self._celery.send_task(
+                    call.name,
+                    kwargs=call.kwargs,
+                    countdown=call.countdown,
+                    task_id=task_id(self._application_name, notification_id, index),
+                )
+            with self._db.transaction() as cursor:
+                advance(cursor, self.name, self._application_name, start, notification_id)
+
+    def flush(self) -> None:
+        """Record the position past the events passed over, if any."""
+        with self._lock:
+            if self._passed_over is None:
+                return
+            start, last = self._passed_over
+            try:
+                with self._db.transaction() as cursor:
+                    advance(cursor, self.name, self._application_name, start, last)
+            except PositionMovedError:
+                log.info("%s: position moved underneath us; the follower resumes from the recorded one", self.name)
+            self._passed_over = None

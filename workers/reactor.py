@@ -13,7 +13,23 @@ from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
 from workers.resends import MailResender, keep_sweeping
 
+log = logging.getLogger(__name__)
+
 HEALTHY_LAG = 1000
+FLUSH_SECONDS = 0.05
+
+
+def keep_flushing(processor: ReactionProcessor, stop: threading.Event) -> None:
+    """Record the position past the events that sent no task every FLUSH_SECONDS, until ``stop`` (then once more)."""
+    while not stop.wait(FLUSH_SECONDS):
+        try:
+            processor.flush()
+        except Exception:  # the database is away: the follower itself stalls and reports it
+            log.debug("could not record the reactor's position", exc_info=True)
+    try:
+        processor.flush()
+    except Exception:  # passed over again at the next start, which sends nothing
+        log.debug("could not record the reactor's last position", exc_info=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,8 +58,11 @@ def main(argv: list[str] | None = None) -> int:
             daemon=True,
         )
         sweeping.start()
+        flushing = threading.Thread(target=keep_flushing, args=(processor, stop), name="reactions-flush", daemon=True)
+        flushing.start()
         keep_following(services.store, processor, stop, services.settings.projector_poll_seconds, stalls)
         sweeping.join(timeout=10)
+        flushing.join(timeout=10)
         return 0
     finally:
         services.close()

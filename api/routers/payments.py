@@ -21,7 +21,7 @@ from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
 from domain.payments.payment import Payment, PaymentState
-from domain.payments.purchase import confirm_payment, place_order, settle_payment
+from domain.payments.purchase import confirm_payment, place_order, settle_notice
 from projections.payments import decoded, payment_of, payment_statement
 
 log = logging.getLogger(__name__)
@@ -213,7 +213,7 @@ async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, 
         return {"ok": False}
     try:
         await run_in_threadpool(
-            settle_payment,
+            settle_notice,
             services.store,
             services.clock,
             services.payments,

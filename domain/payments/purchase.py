@@ -250,15 +250,41 @@ def settle_payment(
     return retry_on_conflict(attempt)
 
 
+def settle_notice(store: Storefront, clock: Clock, gateway: PaymentGateway, *, imp_uid: str, merchant_uid: str) -> None:
+    """Act on the gateway's webhook for ``merchant_uid``: ``settle_payment`` unless the log alone says the notice
+    can change nothing, in which case the gateway is not asked again.
+
+    Two notices change nothing whatever the gateway would say: one for an order the log does not hold (a forged
+    notice, or one racing the renewal that has just charged and is still recording: ``settle_payment`` answers
+    both "no order" after its read) and one for an order the log holds as paid by this very imp_uid (a repeated
+    notice, a renewal's own; a paid order stays paid however it is notified, refunds go through
+    ``refund_payment``). Every other notice is re-read at the gateway and checked against the order as before.
+    """
+    if not imp_uid.startswith(f"{NONE}-"):
+        recorded = _recorded_payment(store, merchant_uid)
+        if recorded is None:
+            raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}")
+        if recorded.state is PaymentState.PAID and recorded.imp_uid == imp_uid:
+            return
+    settle_payment(store, clock, gateway, imp_uid=imp_uid, merchant_uid=merchant_uid)
+
+
 def _refusal_code(payment: Payment) -> ErrorCode:
     return ErrorCode.PAYMENT_DIFFERS_FROM_INIT if payment.state is PaymentState.CANCELLED else ErrorCode.PAYMENT_REFUSED
 
 
 def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
+    payment = _recorded_payment(store, merchant_uid)
+    if payment is None:
+        raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}")
+    return payment
+
+
+def _recorded_payment(store: Storefront, merchant_uid: str) -> Payment | None:
     try:
         payment: Payment = store.repository.get(Payment.id_for(merchant_uid))
     except AggregateNotFoundError:
-        raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}") from None
+        return None
     return payment
 
 

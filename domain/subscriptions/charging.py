@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -102,18 +103,34 @@ def charge_subscription(
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, subscription.name)
 
+    read_before = [{subscription_id: subscription, subscription.user_licence_id: licence}]
+
     def record() -> tuple[Charged, Payment | None]:
-        # The attempt's record, the subscription, its licence and the subscriber, in one read (neither of the
-        # subscription's two ids ever changes).
-        payment_id = Payment.id_for(attempt.merchant_uid)
-        found = store.get_many([payment_id, subscription_id, subscription.user_licence_id, subscription.account_id])
-        earlier: Payment | None = found.get(payment_id)
+        # First from the subscription and licence as read before the charge: the save below conflicts if either
+        # changed meanwhile or a record of this attempt was saved (a payment record's first event, like every
+        # aggregate's, is written only once), and the next attempt reads everything afresh. A charge that
+        # looks unwanted is never decided from that earlier read.
+        first = bool(read_before)
+        if first:
+            found: dict[UUID, Any] = read_before.pop()
+            earlier: Payment | None = None
+        else:
+            # The attempt's record, the subscription, its licence and the subscriber, in one read (neither of the
+            # subscription's two ids ever changes).
+            payment_id = Payment.id_for(attempt.merchant_uid)
+            ids = [payment_id, subscription_id, subscription.user_licence_id, subscription.account_id]
+            found = store.get_many(ids)
+            earlier = found.get(payment_id)
         current = found[subscription_id]
         if earlier is not None:
             return _answer(current, attempt, earlier, store.max_notification_id()), None
         now = clock.now()
         licence: UserLicence = found[current.user_licence_id]
         upgrade = attempt.upgrade
+        if first and (
+            not current.is_current(attempt, now) or licence.state is not LicenceState.ACTIVE or upgrade is not None
+        ):
+            return record()  # not the plain paid-or-declined renewal: decided from a fresh read
         terms = upgrade.terms if upgrade is not None else licence.terms
         payment = _payment_record(
             store, attempt, current.account_id, terms, now, licence.id, subscriber=found.get(current.account_id)

@@ -137,3 +137,49 @@ def test_a_reactor_that_dies_between_sending_and_recording_loses_nothing_on_rest
     third_ids = {task_id for task_id, email in received if email == "third@example.com"}
     assert len(third_ids) == 1, "a re-sent task keeps its id so the task can tell it is a repeat"
     db.close()
+
+
+class Marked(ReactionProcessor):
+    """A reactor whose one reaction is a welcome task for the event ``WANTED``."""
+
+    WANTED = object()
+
+    def calls_for(self, event: Any) -> list[TaskCall]:
+        return [TaskCall("test.welcome", {"email": "marked@example.com"})] if event is self.WANTED else []
+
+
+def _recorded(db: Any, processor: ReactionProcessor) -> int:
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT notification_id FROM view_tracking WHERE view_name = %(view)s AND application_name = %(app)s",
+            {"view": processor.name, "app": "Storefront"},
+        )
+        return int(cursor.fetchone()["notification_id"])
+
+
+def test_events_calling_for_no_task_are_recorded_with_the_next_that_does_or_when_flushed(
+    celery_with_worker: Celery, broker_settings: Settings
+) -> None:
+    store = Storefront(broker_settings.event_store_env)
+    db = open_view_database(broker_settings.view_store_env)
+    processor = Marked(celery_with_worker, db, store.name)
+    quiet = object()  # an event no reaction wants
+
+    processor.process(quiet, 1, 0)
+    processor.process(quiet, 2, 1)
+    assert _recorded(db, processor) == 0, "no transaction of their own"
+    processor.process(Marked.WANTED, 3, 2)
+    assert _recorded(db, processor) == 3, "recorded with the next event that sends a task"
+    _wait_for(1)
+
+    processor.process(quiet, 4, 3)
+    assert _recorded(db, processor) == 3
+    processor.flush()
+    assert _recorded(db, processor) == 4, "flushed"
+    processor.process(quiet, 5, 4)
+    assert processor.position() == 5, "the position is read after a flush"
+
+    processor.process(quiet, 6, 5)
+    restarted = Marked(celery_with_worker, db, store.name)  # the first one died before flushing
+    assert restarted.position() == 5, "resumes before the event passed over: it sends nothing again"
+    db.close()

@@ -38,8 +38,10 @@ lint: $(VENV)/.installed
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# Two pytest processes (pytest-xdist), a test file to each at a time: most of a test's time is waiting for the
+# stores, the stack's processes or a browser, and one process left a core idle.
 test-python: $(VENV)/.installed
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) run typecheck --silent && $(NPM) run lint --silent && $(NPM) test --silent

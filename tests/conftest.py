@@ -19,7 +19,10 @@ from config.settings import Settings
 IN_CI = os.environ.get("CI", "").lower() == "true"
 PG_ADMIN = os.environ.get("TEST_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 PG_URL_BASE = os.environ.get("TEST_POSTGRES_URL_BASE", "postgresql://postgres@127.0.0.1:5432")
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+# Each pytest-xdist worker (gw0, gw1, ...) has a Redis database of its own: the fixture below empties it, and
+# Celery's queues in it must not be shared with another worker's tests.
+_XDIST_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+REDIS_URL = os.environ.get("TEST_REDIS_URL", f"redis://127.0.0.1:6379/{15 - _XDIST_WORKER}")
 
 # Timing deadlines make property tests flaky on a busy 2-core machine; budgets are set per test instead.
 hypothesis_settings.register_profile("storefront", deadline=None, print_blob=True)

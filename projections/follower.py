@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from events.database import ViewCursor, ViewDatabase
 from events.follower import BATCH_SIZE, Processor, follow, notifications_after, process_until
+from events.passed_over import PassedOver
 from events.tracking import (
     PositionMovedError,
     advance,
@@ -29,10 +29,8 @@ log = logging.getLogger(__name__)
 class ViewProcessor:
     """Applies events to one view; rows and position commit in one transaction.
 
-    Events the view does not use write no rows, so they get no transaction of their own: the position moves past
-    them with the next event the view uses, or when ``flush`` finds them waiting (the projector flushes every few
-    tens of milliseconds), so a view reads as caught up soon after the log goes quiet. Nothing is lost in a crash:
-    the committed position is before those events, and they are passed over again.
+    Events the view does not use write no rows: they are passed over (``events.passed_over``), and the position
+    moves past them with the next event the view uses or when the projector's flusher finds them waiting.
     """
 
     def __init__(self, view: View, db: ViewDatabase, application_name: str) -> None:
@@ -42,7 +40,7 @@ class ViewProcessor:
         self._application_name = application_name
         self._lock = threading.Lock()
         self._uses: dict[type, bool] = {}
-        self._passed_over: tuple[int, int, float] | None = None  # (committed position, last id, since)
+        self._passed_over = PassedOver(db, self.name, application_name)
 
     def setup(self) -> None:
         """Create the view's tables and tracking row if they are missing; a view whose rows an older
@@ -66,59 +64,45 @@ class ViewProcessor:
 
     def process(self, event: Any, notification_id: int, previous: int) -> None:
         with self._lock:
-            start = self._passed_over[0] if self._passed_over else previous
             if not self._used(event):
-                since = self._passed_over[2] if self._passed_over else time.monotonic()
-                self._passed_over = (start, notification_id, since)
+                self._passed_over.note(notification_id, previous)
                 return
+            start = self._passed_over.start(previous)
             try:
                 with self._db.transaction() as cursor:
                     advance(cursor, self.name, self._application_name, start, notification_id)
                     self.view.apply(event, cursor)
             except PositionMovedError:
-                self._passed_over = None
+                self._passed_over.forget()
                 raise
             except Exception:
                 # Stall exactly before the event that failed: the events passed over before it are done with.
-                if self._passed_over is not None:
-                    try:
-                        self._commit_passed_over()
-                    except Exception:  # the database itself may be what failed; they are passed over again
-                        log.debug("%s: could not move past the events before the failed one", self.name)
+                try:
+                    self._passed_over.record()
+                except Exception:  # the database itself may be what failed; they are passed over again
+                    log.debug("%s: could not move past the events before the failed one", self.name)
                 raise
-            self._passed_over = None
+            self._passed_over.forget()
 
     def process_batch(self, items: Sequence[tuple[Any, int]], previous: int) -> None:
         """Apply several events in log order and move the position past the last, in one transaction (a rebuild
         catching up): exactly once still, because rows and position commit or roll back together."""
         with self._lock:
-            start = self._passed_over[0] if self._passed_over else previous
             with self._db.transaction() as cursor:
-                advance(cursor, self.name, self._application_name, start, items[-1][1])
+                advance(cursor, self.name, self._application_name, self._passed_over.start(previous), items[-1][1])
                 for event, _notification_id in items:
                     self.view.apply(event, cursor)
-            self._passed_over = None
+            self._passed_over.forget()
 
     def forget_passed_over(self) -> None:
         """Drop what this process passed over (its position is read again from the database)."""
         with self._lock:
-            self._passed_over = None
+            self._passed_over.forget()
 
     def flush(self, waited: float = 0.0) -> None:
         """Commit the position past the events passed over, once the first of them has waited ``waited`` seconds."""
         with self._lock:
-            if self._passed_over is not None and time.monotonic() - self._passed_over[2] >= waited:
-                try:
-                    self._commit_passed_over()
-                except PositionMovedError:  # someone else moved it: the follower resumes from the stored one
-                    self._passed_over = None
-
-    def _commit_passed_over(self) -> None:
-        assert self._passed_over is not None
-        start, last, _since = self._passed_over
-        with self._db.transaction() as cursor:
-            advance(cursor, self.name, self._application_name, start, last)
-        self._passed_over = None
+            self._passed_over.flush(waited)
 
     def _used(self, event: Any) -> bool:
         kind = type(event)

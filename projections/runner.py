@@ -23,6 +23,7 @@ import psycopg_pool
 from eventsourcing import persistence
 
 from events.application import EventLog
+from events.passed_over import keep_flushing
 from projections.database import ViewDatabase
 from projections.follower import Processor, ViewProcessor, follow, process_until
 from projections.leases import AlwaysHeld, Leases
@@ -204,20 +205,19 @@ class Projector:
             threading.Thread(target=self._follow, args=(processor, stop), name=f"view-{name}")
             for name, processor in self.processors.items()
         ]
-        threads.append(threading.Thread(target=self._flush, args=(stop,), name="view-positions"))
+        threads.append(
+            threading.Thread(
+                target=keep_flushing, args=(self._running_processors, stop, FLUSH_SECONDS), name="view-positions"
+            )
+        )
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
 
-    def _flush(self, stop: threading.Event) -> None:
-        """Move each view's position past the events it did not use once they have waited FLUSH_SECONDS."""
-        while not stop.wait(FLUSH_SECONDS / 2):
-            for processor in [self.processors[name] for name in list(self._running)]:
-                try:
-                    processor.flush(FLUSH_SECONDS)
-                except Exception:  # the database is away: the view's own follower reports the stall
-                    log.debug("could not move %s past the events it did not use", processor.name)
+    def _running_processors(self) -> list[ViewProcessor]:
+        """The views this replica follows at the moment (it holds their leases)."""
+        return [self.processors[name] for name in list(self._running)]
 
     def _follow(self, processor: ViewProcessor, stop: threading.Event) -> None:
         """Follow the view whenever this replica holds its lease; stand by while another one does."""

@@ -8,7 +8,6 @@ and tasks are written to be idempotent; nothing recorded is ever lost.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,12 +21,11 @@ from events.accounts import (
     EmailChangeRequested,
     PasswordResetRequested,
 )
+from events.passed_over import PassedOver
 from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
 from events.subscriptions import RenewalFailed
 from projections.database import ViewDatabase
 from projections.tracking import PositionMovedError, advance, ensure_tracking_row
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -104,10 +102,9 @@ REACTIONS: dict[type[Any], Reaction] = {
 class ReactionProcessor:
     """Sends the tasks each event calls for, tracking its position in the view database.
 
-    Most events call for no task; they get no transaction of their own (a renewal records four events and one
-    of them sends a receipt): the position moves past them with the next event that sends a task, or when
-    ``flush`` finds them waiting (the reactor flushes every few tens of milliseconds, ``position`` first). A
-    crash before that passes over them again, which sends nothing.
+    Most events call for no task (a renewal records four events and one of them sends a receipt): they are passed
+    over (``events.passed_over``), and the position moves past them with the next event that sends a task or when
+    the reactor's flusher finds them waiting (``position`` flushes first).
     """
 
     name = "reactions"
@@ -117,7 +114,7 @@ class ReactionProcessor:
         self._db = db
         self._application_name = application_name
         self._lock = threading.Lock()
-        self._passed_over: tuple[int, int] | None = None  # (committed position, last id passed over)
+        self._passed_over = PassedOver(db, self.name, application_name)
         with db.transaction() as cursor:
             ensure_tracking_row(cursor, self.name, application_name)
 
@@ -139,12 +136,11 @@ class ReactionProcessor:
 
     def process(self, event: Any, notification_id: int, previous: int) -> None:
         with self._lock:
-            start = self._passed_over[0] if self._passed_over else previous
+            start = self._passed_over.start(previous)
             calls = self.calls_for(event)
             if not calls:
-                self._passed_over = (start, notification_id)
+                self._passed_over.note(notification_id, previous)
                 return
-            self._passed_over = None  # resent from the recorded position if what follows fails
             for index, call in enumerate(calls):
                 self._celery.send_task(
                     call.name,
@@ -152,18 +148,15 @@ class ReactionProcessor:
                     countdown=call.countdown,
                     task_id=task_id(self._application_name, notification_id, index),
                 )
-            with self._db.transaction() as cursor:
-                advance(cursor, self.name, self._application_name, start, notification_id)
-
-    def flush(self) -> None:
-        """Record the position past the events passed over, if any."""
-        with self._lock:
-            if self._passed_over is None:
-                return
-            start, last = self._passed_over
             try:
                 with self._db.transaction() as cursor:
-                    advance(cursor, self.name, self._application_name, start, last)
+                    advance(cursor, self.name, self._application_name, start, notification_id)
             except PositionMovedError:
-                log.info("%s: position moved underneath us; the follower resumes from the recorded one", self.name)
-            self._passed_over = None
+                self._passed_over.forget()
+                raise
+            self._passed_over.forget()
+
+    def flush(self, waited: float = 0.0) -> None:
+        """Record the position past the events passed over once the first has waited ``waited`` seconds."""
+        with self._lock:
+            self._passed_over.flush(waited)

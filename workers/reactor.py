@@ -8,28 +8,15 @@ import sys
 import threading
 
 from bootstrap import Services
+from events.passed_over import keep_flushing
 from projections.runner import StallLog, keep_following
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor
 from workers.resends import MailResender, keep_sweeping
 
-log = logging.getLogger(__name__)
-
 HEALTHY_LAG = 1000
+# How long the position may stay before events that sent no task before it is recorded past them.
 FLUSH_SECONDS = 0.05
-
-
-def keep_flushing(processor: ReactionProcessor, stop: threading.Event) -> None:
-    """Record the position past the events that sent no task every FLUSH_SECONDS, until ``stop`` (then once more)."""
-    while not stop.wait(FLUSH_SECONDS):
-        try:
-            processor.flush()
-        except Exception:  # the database is away: the follower itself stalls and reports it
-            log.debug("could not record the reactor's position", exc_info=True)
-    try:
-        processor.flush()
-    except Exception:  # passed over again at the next start, which sends nothing
-        log.debug("could not record the reactor's last position", exc_info=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
             daemon=True,
         )
         sweeping.start()
-        flushing = threading.Thread(target=keep_flushing, args=(processor, stop), name="reactions-flush", daemon=True)
+        flushing = threading.Thread(
+            target=keep_flushing, args=(lambda: [processor], stop, FLUSH_SECONDS), name="reactions-flush", daemon=True
+        )
         flushing.start()
         keep_following(services.store, processor, stop, services.settings.projector_poll_seconds, stalls)
         sweeping.join(timeout=10)

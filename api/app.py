@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 
 from api.error_docs import install_error_docs
 from api.errors import install_error_handlers
@@ -64,26 +64,28 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     install_middleware(app, settings.request_budget_seconds)
     app.add_middleware(SecurityHeaders, settings=settings)
 
-    api = APIRouter(prefix=API_PREFIX)
-    api.include_router(health.router)
-    api.include_router(accounts.router)
-    api.include_router(auth.router)
-    api.include_router(licences.router)
-    api.include_router(licences.mine)
-    api.include_router(payments.router)
-    api.include_router(licence_links.router)
-    api.include_router(billing_keys.router)
-    api.include_router(subscriptions.router)
-    api.include_router(coupons.router)
-    api.include_router(coupons.banners)
-    api.include_router(upgrades.options)
-    api.include_router(upgrades.router)
-    api.include_router(reports.router)
-    api.include_router(integrations.router)
+    # Each router is included in the app itself: FastAPI matches a request through every level of inclusion
+    # (twice per router it passes), and one level less was measured as more requests per second.
+    routers = [
+        health.router,
+        accounts.router,
+        auth.router,
+        licences.router,
+        licences.mine,
+        payments.router,
+        licence_links.router,
+        billing_keys.router,
+        subscriptions.router,
+        coupons.router,
+        coupons.banners,
+        upgrades.options,
+        upgrades.router,
+        reports.router,
+        integrations.router,
+    ]
     if settings.test_admin_token:
-        api.include_router(test_harness.router)
-        api.include_router(admin.router)
-        api.include_router(operator.router)
-    app.include_router(api)
+        routers += [test_harness.router, admin.router, operator.router]
+    for router in routers:
+        app.include_router(router, prefix=API_PREFIX)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -1,9 +1,10 @@
 """Following the log: read notifications in order and hand each event to a processor.
 
-On PostgreSQL the library's LISTEN/NOTIFY subscription wakes us; SQLite cannot notify, so its writers ring a
-doorbell (events/doorbell.py) and we poll as well. Processors keep their own position, so a follower killed at
-any moment resumes exactly where its last committed transaction left off. The views and the transparency log
-follow the log this way.
+On PostgreSQL a LISTEN on the log's channel wakes us (each commit NOTIFYs it); SQLite cannot notify, so its
+writers ring a doorbell (events/doorbell.py) and we poll as well. Each read takes what the log holds (up to
+BATCH_SIZE), and a processor that can apply a batch in one transaction is given it whole. Processors keep their
+own position, so a follower killed at any moment resumes exactly where its last committed transaction left off.
+The views, the reactor and the transparency log follow the log this way.
 """
 
 from __future__ import annotations
@@ -11,18 +12,23 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from eventsourcing.persistence import Notification
+from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg.sql import SQL, Identifier
 
 from events.application import EventLog
+from events.doorbell import DoorbellListener
 from events.tracking import PositionMovedError
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 200
+STOP_CHECK_SECONDS = 1.0
 BUSY_POLL_SECONDS = 0.01  # how soon to look again after finding news; backs off to the idle interval
 
 
@@ -55,48 +61,95 @@ class PollBackoff:
         return self.wait
 
 
-def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Notification]:
+def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Sequence[Notification]]:
     doorbell = log_app.doorbell
     with doorbell.listen() if doorbell is not None else contextlib.nullcontext() as bell:
         position = after
         backoff = PollBackoff(interval)
         while not stop.is_set():
             batch = log_app.recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
-            for notification in batch:
-                yield notification
-                position = notification.id
+            if batch:
+                yield batch
+                position = batch[-1].id
             if len(batch) < BATCH_SIZE:
                 if bell is not None:
-                    bell.wait(interval)  # a commit rings; the interval is the safety net and the stop check
+                    _wait_for_ring(bell, stop, interval)
                 else:
                     stop.wait(backoff.after(found_news=bool(batch)))
 
 
-def _listen(subscription: Any, stop: threading.Event) -> Iterator[Notification]:
-    finished = threading.Event()
+def _wait_for_ring(bell: DoorbellListener, stop: threading.Event, interval: float) -> None:
+    """Until a commit rings or ``interval`` passes (the safety net), looking at ``stop`` at least every second."""
+    deadline = time.monotonic() + interval
+    while not stop.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or bell.wait(min(remaining, STOP_CHECK_SECONDS)):
+            return
 
-    def stop_when_asked() -> None:
-        while not (stop.wait(0.1) or finished.is_set()):
-            pass
-        subscription.stop()
 
-    threading.Thread(target=stop_when_asked, daemon=True).start()
+class _Notified:
+    """A thread LISTENing on the log's channel (PostgreSQL notifies after each commit) and setting ``news``."""
+
+    def __init__(self, recorder: PostgresApplicationRecorder, stop: threading.Event) -> None:
+        self.news = threading.Event()
+        self.error: BaseException | None = None
+        self._recorder = recorder
+        self._stop = stop
+        self._done = threading.Event()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="log-listen", daemon=True)
+        self._thread.start()
+        self._listening.wait(30)
+
+    def _listen(self) -> None:
+        try:
+            with self._recorder.datastore.get_connection() as conn:
+                conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
+                self._listening.set()
+                while not (self._stop.is_set() or self._done.is_set()):
+                    for _ in conn.notifies(timeout=0.1, stop_after=1):
+                        self.news.set()
+        except BaseException as error:  # raised by the follower at its next wait
+            self.error = error
+        finally:
+            self._listening.set()
+            self.news.set()
+
+    def close(self) -> None:
+        self._done.set()
+        self._thread.join(timeout=5)
+
+
+def _listen(
+    recorder: PostgresApplicationRecorder, after: int, stop: threading.Event, interval: float
+) -> Iterator[Sequence[Notification]]:
+    notified = _Notified(recorder, stop)
     try:
-        with subscription:
-            yield from subscription
+        position = after
+        while not stop.is_set():
+            notified.news.clear()  # before the read: a commit during it sets it again
+            batch = recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
+            if batch:
+                yield batch
+                position = batch[-1].id
+            if len(batch) < BATCH_SIZE:
+                notified.news.wait(interval)  # the interval is the safety net and the stop check
+                if notified.error is not None:
+                    raise notified.error
     finally:
-        finished.set()
+        notified.close()
 
 
-def notifications_after(
+def notification_batches_after(
     log_app: EventLog, after: int, stop: threading.Event, poll_interval: float
-) -> Iterator[Notification]:
-    """Every notification after ``after``, then each new one as it is recorded, until stopped."""
-    try:
-        subscription = log_app.recorder.subscribe(gt=after)
-    except NotImplementedError:
-        return _poll(log_app, after, stop, poll_interval)
-    return _listen(subscription, stop)
+) -> Iterator[Sequence[Notification]]:
+    """Every notification after ``after``, then the new ones as they are recorded, until stopped: in batches of
+    what the log holds at each read (up to BATCH_SIZE), so a follower that fell behind or faces a busy log takes
+    many events at a time."""
+    recorder = log_app.recorder
+    if isinstance(recorder, PostgresApplicationRecorder):
+        return _listen(recorder, after, stop, poll_interval)
+    return _poll(log_app, after, stop, poll_interval)
 
 
 def follow(
@@ -105,19 +158,36 @@ def follow(
     stop: threading.Event,
     poll_interval: float = 0.1,
 ) -> None:
-    """Feed ``processor`` every event after its position until ``stop`` is set."""
+    """Feed ``processor`` every event after its position until ``stop`` is set.
+
+    A processor that takes batches (``process_batch``) gets every batch the log gives at once: one transaction
+    for many events. If a batch fails it is rolled back whole and its events are given one at a time, so the
+    processor stalls exactly before the event that fails, as it would without batches."""
+    batched = getattr(processor, "process_batch", None)
     while not stop.is_set():
         previous = processor.position()
-        notifications = notifications_after(log_app, previous, stop, poll_interval)
+        batches = notification_batches_after(log_app, previous, stop, poll_interval)
         try:
-            for notification in notifications:
-                event = log_app.mapper.to_domain_event(notification)
-                processor.process(event, notification.id, previous)
-                previous = notification.id
+            for batch in batches:
+                events = [(log_app.mapper.to_domain_event(item), item.id) for item in batch]
+                if batched is not None and len(events) > 1:
+                    try:
+                        batched(events, previous)
+                    except PositionMovedError:
+                        raise
+                    except Exception:
+                        log.info("%s: a batch of %d events failed; applying them one at a time", processor.name,
+                                 len(events))  # fmt: skip
+                    else:
+                        previous = events[-1][1]
+                        continue
+                for event, notification_id in events:
+                    processor.process(event, notification_id, previous)
+                    previous = notification_id
         except PositionMovedError:
             log.info("%s: position moved underneath us, resuming from the stored one", processor.name)
         finally:
-            close = getattr(notifications, "close", None)
+            close = getattr(batches, "close", None)
             if close is not None:
                 close()
 

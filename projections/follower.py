@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from events.database import ViewCursor, ViewDatabase
-from events.follower import BATCH_SIZE, Processor, follow, notifications_after, process_until
+from events.follower import BATCH_SIZE, Processor, follow, notification_batches_after, process_until
 from events.passed_over import PassedOver
 from events.tracking import (
     PositionMovedError,
@@ -21,7 +21,7 @@ from events.tracking import (
 )
 from projections.view import View
 
-__all__ = ["BATCH_SIZE", "Processor", "ViewProcessor", "follow", "notifications_after", "process_until"]
+__all__ = ["BATCH_SIZE", "Processor", "ViewProcessor", "follow", "notification_batches_after", "process_until"]
 
 log = logging.getLogger(__name__)
 
@@ -85,13 +85,25 @@ class ViewProcessor:
             self._passed_over.forget()
 
     def process_batch(self, items: Sequence[tuple[Any, int]], previous: int) -> None:
-        """Apply several events in log order and move the position past the last, in one transaction (a rebuild
-        catching up): exactly once still, because rows and position commit or roll back together."""
+        """Apply several events in log order and move the position past the last, in one transaction (a rebuild,
+        or a busy log followed live): exactly once still, because rows and position commit or roll back together.
+        A batch of events the view does not use is passed over like a single one."""
         with self._lock:
-            with self._db.transaction() as cursor:
-                advance(cursor, self.name, self._application_name, self._passed_over.start(previous), items[-1][1])
-                for event, _notification_id in items:
-                    self.view.apply(event, cursor)
+            used = [event for event, _notification_id in items if self._used(event)]
+            if not used:
+                for _event, notification_id in items:
+                    self._passed_over.note(notification_id, previous)
+                    previous = notification_id
+                return
+            start = self._passed_over.start(previous)
+            try:
+                with self._db.transaction() as cursor:
+                    advance(cursor, self.name, self._application_name, start, items[-1][1])
+                    for event in used:
+                        self.view.apply(event, cursor)
+            except PositionMovedError:
+                self._passed_over.forget()
+                raise
             self._passed_over.forget()
 
     def forget_passed_over(self) -> None:

@@ -160,6 +160,14 @@ class _ClearsStallOnProgress:
         self._processor = processor
         self._progressed = progressed
         self.name = processor.name
+        batch = getattr(processor, "process_batch", None)
+        if batch is not None:  # followed in batches like the processor itself
+
+            def process_batch(items: Sequence[tuple[Any, int]], previous: int) -> None:
+                batch(items, previous)
+                progressed(self.name)
+
+            self.process_batch = process_batch
 
     def position(self) -> int:
         return self._processor.position()

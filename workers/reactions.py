@@ -9,7 +9,7 @@ and tasks are written to be idempotent; nothing recorded is ever lost.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,22 +135,31 @@ class ReactionProcessor:
         return reaction(event) if reaction else []
 
     def process(self, event: Any, notification_id: int, previous: int) -> None:
+        self.process_batch([(event, notification_id)], previous)
+
+    def process_batch(self, items: Sequence[tuple[Any, int]], previous: int) -> None:
+        """Send the tasks of several events in log order, then record the position past the last once. A failure
+        part way leaves the position where it was: the batch is sent again, and its tasks' ids are the same."""
         with self._lock:
             start = self._passed_over.start(previous)
-            calls = self.calls_for(event)
-            if not calls:
-                self._passed_over.note(notification_id, previous)
+            sent = False
+            for event, notification_id in items:
+                for index, call in enumerate(self.calls_for(event)):
+                    self._celery.send_task(
+                        call.name,
+                        kwargs=call.kwargs,
+                        countdown=call.countdown,
+                        task_id=task_id(self._application_name, notification_id, index),
+                    )
+                    sent = True
+            if not sent:
+                for _event, notification_id in items:
+                    self._passed_over.note(notification_id, previous)
+                    previous = notification_id
                 return
-            for index, call in enumerate(calls):
-                self._celery.send_task(
-                    call.name,
-                    kwargs=call.kwargs,
-                    countdown=call.countdown,
-                    task_id=task_id(self._application_name, notification_id, index),
-                )
             try:
                 with self._db.transaction() as cursor:
-                    advance(cursor, self.name, self._application_name, start, notification_id)
+                    advance(cursor, self.name, self._application_name, start, items[-1][1])
             except PositionMovedError:
                 self._passed_over.forget()
                 raise

@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
     # How often the reactor looks for mail tasks that never ran (workers.resends).
     mail_resend_seconds: float = Field(default=30.0, gt=0, alias="MAIL_RESEND_SECONDS")
+    # A renewal task takes this many due subscriptions (one read, one save), and a worker process makes up to
+    # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (README: "Renewals in batches").
+    renewal_batch_size: int = Field(default=25, ge=1, le=500, alias="RENEWAL_BATCH_SIZE")
+    renewal_charges_at_once: int = Field(default=32, ge=1, le=512, alias="RENEWAL_CHARGES_AT_ONCE")
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")
     test_admin_token: str = Field(default="", alias="TEST_ADMIN_TOKEN", repr=False)
     test_admin_email: str = Field(default="admin@unicornpro.test", alias="TEST_ADMIN_EMAIL")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from celery import Celery, Task
@@ -30,6 +31,7 @@ class StorefrontCelery(Celery):  # type: ignore[misc]  # celery ships no type in
         self.settings = settings
         self._services: Services | None = None
         self._services_lock = threading.Lock()
+        self._charging: ThreadPoolExecutor | None = None
 
     @property
     def services(self) -> Services:
@@ -39,6 +41,15 @@ class StorefrontCelery(Celery):  # type: ignore[misc]  # celery ships no type in
                 self._services = Services.build(self.settings)
             return self._services
 
+    @property
+    def charging(self) -> ThreadPoolExecutor:
+        """The threads that make this process's renewal charges side by side (made by the first batch that
+        charges, after a pool process's fork): a charge mostly waits for the gateway."""
+        with self._services_lock:
+            if self._charging is None:
+                self._charging = ThreadPoolExecutor(self.settings.renewal_charges_at_once, "renewal-charge")
+            return self._charging
+
 
 class ServicesTask(Task):  # type: ignore[misc]  # celery ships no type information
     """Base of tasks that use the services (declare them with ``bind=True``)."""
@@ -46,10 +57,15 @@ class ServicesTask(Task):  # type: ignore[misc]  # celery ships no type informat
     @property
     def services(self) -> Services:
         """The services of the app running this task."""
+        return self.storefront.services
+
+    @property
+    def storefront(self) -> StorefrontCelery:
+        """The app running this task."""
         app = self.app
         if not isinstance(app, StorefrontCelery):
             raise TypeError(f"{self.name} runs on a {type(app).__name__}, which carries no services")
-        return app.services
+        return app
 
 
 def create_celery(settings: Settings) -> StorefrontCelery:
@@ -66,6 +82,7 @@ def create_celery(settings: Settings) -> StorefrontCelery:
         task_routes={
             "subscriptions.renew_due": {"queue": RENEWALS_QUEUE},
             "subscriptions.renew_one": {"queue": RENEWALS_QUEUE},
+            "subscriptions.renew_batch": {"queue": RENEWALS_QUEUE},
         },
         task_acks_late=True,
         task_reject_on_worker_lost=True,

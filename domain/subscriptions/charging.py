@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -102,35 +102,48 @@ def charge_subscription(
     if attempt is None:
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, subscription.name)
+    return record_charge(store, clock, gateway, subscription, attempt, charge, read_before=licence)
 
-    read_before = [{subscription_id: subscription, subscription.user_licence_id: licence}]
+
+def record_charge(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    subscription: Subscription,
+    attempt: ChargeAttempt,
+    charge: GatewayPayment,
+    *,
+    read_before: UserLicence | None = None,
+) -> Charged:
+    """Record a charge made for ``attempt`` of ``subscription`` (safe to repeat and to race, see the module).
+
+    ``read_before``: the subscription's licence as read before the charge, with ``subscription`` as read then. A
+    plain paid or declined renewal is recorded from those reads (the save conflicts if either changed meanwhile);
+    anything else, and every retry, reads afresh."""
+    subscription_id = subscription.id
+    unused_reads = [read_before] if read_before is not None else []
 
     def record() -> tuple[Charged, Payment | None]:
-        # First from the subscription and licence as read before the charge: the save below conflicts if either
-        # changed meanwhile or a record of this attempt was saved (a payment record's first event, like every
-        # aggregate's, is written only once), and the next attempt reads everything afresh. A charge that
-        # looks unwanted is never decided from that earlier read.
-        first = bool(read_before)
-        if first:
-            found: dict[UUID, Any] = read_before.pop()
-            earlier: Payment | None = None
-        else:
-            # The attempt's record, the subscription, its licence and the subscriber, in one read (neither of the
-            # subscription's two ids ever changes).
-            payment_id = Payment.id_for(attempt.merchant_uid)
-            ids = [payment_id, subscription_id, subscription.user_licence_id, subscription.account_id]
-            found = store.get_many(ids)
-            earlier = found.get(payment_id)
+        # A payment record's first event, like every aggregate's, is written only once, so a save racing another
+        # record of this attempt conflicts too, and the next attempt finds that record.
+        if unused_reads:  # the first attempt only: a retry, or a charge that is not plain, reads afresh
+            plain = plain_renewal(store, attempt, charge, subscription, unused_reads.pop(), None, clock.now())
+            if plain is not None:
+                recorded, aggregates = plain
+                position = store.save(*aggregates)[-1].notification.id
+                return replace(recorded, notification_id=position), None
+        # The attempt's record, the subscription, its licence and the subscriber, in one read (neither of the
+        # subscription's two ids ever changes).
+        payment_id = Payment.id_for(attempt.merchant_uid)
+        ids = [payment_id, subscription_id, subscription.user_licence_id, subscription.account_id]
+        found: dict[UUID, Any] = store.get_many(ids)
+        earlier: Payment | None = found.get(payment_id)
         current = found[subscription_id]
         if earlier is not None:
             return _answer(current, attempt, earlier, store.max_notification_id()), None
         now = clock.now()
         licence: UserLicence = found[current.user_licence_id]
         upgrade = attempt.upgrade
-        if first and (
-            not current.is_current(attempt, now) or licence.state is not LicenceState.ACTIVE or upgrade is not None
-        ):
-            return record()  # not the plain paid-or-declined renewal: decided from a fresh read
         terms = upgrade.terms if upgrade is not None else licence.terms
         payment = _payment_record(
             store, attempt, current.account_id, terms, now, licence.id, subscriber=found.get(current.account_id)
@@ -176,6 +189,35 @@ def charge_subscription(
     if to_give_back is not None:
         _give_back(store, clock, gateway, to_give_back, charged.reason)
     return charged
+
+
+def plain_renewal(
+    store: Storefront,
+    attempt: ChargeAttempt,
+    charge: GatewayPayment,
+    subscription: Subscription,
+    licence: UserLicence,
+    subscriber: Account | None,
+    now: datetime,
+) -> tuple[Charged, list[Aggregate]] | None:
+    """A paid or declined charge of the subscription's current attempt on its active licence, decided from
+    ``subscription`` and ``licence`` as read before the charge: what it changes (not saved yet), or None when
+    the charge is anything else (no longer wanted, a refunded licence, an upgrade), which only a fresh read decides.
+
+    ``subscriber``: the subscription's account when the caller has read it (else it is read here)."""
+    if not subscription.is_current(attempt, now) or licence.state is not LicenceState.ACTIVE or attempt.upgrade:
+        return None
+    payment = _payment_record(
+        store, attempt, subscription.account_id, licence.terms, now, licence.id, subscriber=subscriber
+    )
+    paid = subscription.record_charge(attempt, charge, now)
+    if paid:
+        payment.succeed(charge, now)
+        licence.extend_to(subscription.paid_until, now)
+    else:
+        payment.fail(charge.imp_uid, _reason(charge), now)
+    charged = Charged(subscription.id, attempt, paid, subscription.status, 0, "" if paid else _reason(charge))
+    return charged, [subscription, licence, payment]
 
 
 def start_subscription(

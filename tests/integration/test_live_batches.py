@@ -16,7 +16,6 @@ from config.settings import Settings
 from domain.store import Storefront
 from events.accounts import AccountRegistered
 from events.database import ViewCursor, ViewDatabase
-from projections.accounts import AccountsView
 from projections.database import open_view_database
 from projections.follower import ViewProcessor, follow
 from projections.tracking import positions

@@ -70,7 +70,7 @@ class CrashAfterSending(Welcoming):
     crash_at_email = "third@example.com"
 
     def process_batch(self, items: Sequence[tuple[Any, int]], previous: int) -> None:
-        for number, (event, notification_id) in enumerate(items):
+        for number, (event, _notification_id) in enumerate(items):
             if isinstance(event, AccountRegistered) and event.email == self.crash_at_email:
                 for earlier, earlier_id in items[: number + 1]:  # this one's and the batch's tasks before it
                     for call in self.calls_for(earlier):

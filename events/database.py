@@ -8,11 +8,13 @@ commits rows and their tracking position together, or neither.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -364,19 +366,23 @@ class PostgresViewDatabase:
             yield _PostgresAsyncCursor(async_cursor)
 
     async def read_many_async(self, *statements: Statement) -> list[list[dict[str, Any]]]:
-        """Each statement's rows, read in one snapshot and one round trip: in pipeline mode the statements go
-        out together, before one Sync, as one implicit REPEATABLE READ transaction (the loop's pool connections
-        are set so), and the answers come back together. On a loop with no pool of its own, the same in a
-        worker thread (there in an explicit read-only REPEATABLE READ transaction)."""
+        """Each statement's rows, read in one snapshot and one round trip: the statements are one query whose
+        columns are each statement's rows as JSON (``as_one_query``), so PostgreSQL reads them all in one
+        snapshot and psycopg handles one statement and one row instead of a pipeline of several (measured: 134
+        against 213 µs of the API's CPU per licence-list page). On a loop with no pool of its own, the
+        statements in a worker thread, in an explicit read-only REPEATABLE READ transaction."""
         opened = self._async_pools.get(asyncio.get_running_loop())
         if opened is None:
             return await asyncio.to_thread(self._read_many, statements)
+        from psycopg.rows import tuple_row
+
+        sql, params = as_one_query(statements)
         async with opened[0].connection() as conn:
-            cursors = [conn.cursor() for _ in statements]
-            async with conn.pipeline():  # leaving it sends the Sync: the one round trip
-                for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                    await cursor.execute(sql, params)
-            return [await cursor.fetchall() for cursor in cursors]
+            cursor = conn.cursor(row_factory=tuple_row)
+            await cursor.execute(sql, params)
+            columns = await cursor.fetchone()
+        assert columns is not None  # a SELECT of values always answers one row
+        return [json.loads(rows, parse_float=Decimal) for rows in columns]
 
     def _read_many(self, statements: tuple[Statement, ...]) -> list[list[dict[str, Any]]]:
         # The thread pool's connections also write: the snapshot is asked for by this transaction only. A
@@ -392,6 +398,22 @@ class PostgresViewDatabase:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def as_one_query(statements: tuple[Statement, ...]) -> Statement:
+    """One PostgreSQL query answering one row whose columns are each statement's rows, in order, as a JSON array
+    of objects (placeholders renamed per statement, so two statements may use one name for different values).
+
+    JSON carries the views' column types exactly (text, integer, bigint, boolean; decimals are read back as
+    Decimal); a test holds every view to those types. Each statement's ORDER BY holds: a sorted subquery feeds
+    its aggregate in order when the query above it does nothing else (no join, no grouping), as here."""
+    columns = []
+    params: dict[str, Any] = {}
+    for number, (sql, values) in enumerate(statements):
+        renamed = _NAMED.sub(rf"%(s{number}_\1)s", sql)
+        columns.append(f"(SELECT coalesce(json_agg(q), '[]'::json) FROM ({renamed}) q)::text")
+        params.update({f"s{number}_{name}": value for name, value in values.items()})
+    return f"SELECT {', '.join(columns)}", params
 
 
 async def _for_reads_only(conn: Any) -> None:

@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from config.settings import Settings
+from projections.catalogue import all_views
 from projections.database import Statement, ViewDatabase, open_view_database
 from projections.licences import LicencesView, licence_statements, with_devices
 from projections.payments import PaymentsView, decoded, payment_statement
@@ -197,6 +198,48 @@ def test_the_statements_of_one_read_see_one_snapshot(views: ViewDatabase, store_
 def test_the_loops_pool_only_reads(views: ViewDatabase, store_kind: str) -> None:
     if store_kind != "postgres":
         pytest.skip("SQLite reads on the loop in a transaction that is rolled back")
-    with pytest.raises(Exception, match="read-only transaction"):
+    with pytest.raises(Exception, match="syntax error"):  # a page read is a SELECT: a write cannot even be put in
         _read(views, ("DELETE FROM licences_view", {}))
+
+    async def write_on_the_loops_pool() -> None:
+        await views.open_async()
+        try:
+            async with views.read_async() as cursor:
+                await cursor.execute("DELETE FROM licences_view")
+        finally:
+            await views.close_async()
+
+    with pytest.raises(Exception, match="read-only transaction"):  # and its connections refuse writes anyway
+        asyncio.run(write_on_the_loops_pool())
     assert len(_read(views, ("SELECT * FROM licences_view", {}))[0]) == 4
+
+
+def test_statements_sharing_a_parameter_name_each_read_their_own_value(views: ViewDatabase) -> None:
+    by_account = "SELECT licence_key FROM licences_view WHERE account_id = %(account)s ORDER BY licence_key"
+    mine, theirs = _read(views, *((by_account, {"account": str(account)}) for account in (ME, OTHER)))
+    assert len(mine) == 3 and theirs == [{"licence_key": f"key-{THEIRS}"}]
+
+
+def test_every_view_column_is_of_a_type_a_page_read_carries_exactly(settings: Settings, store_kind: str) -> None:
+    """PostgreSQL page reads come back as JSON (``as_one_query``): text, integers and booleans come back exactly as
+    psycopg would give them, a date or a float would not; so the views keep to those types."""
+    if store_kind != "postgres":
+        pytest.skip("SQLite page reads are plain rows")
+    db = open_view_database(settings.view_store_env)
+    try:
+        with db.transaction() as cursor:
+            for view in all_views():
+                for statement in view.schema():
+                    cursor.execute(statement)
+        with db.read() as cursor:
+            cursor.execute(
+                "SELECT table_name, column_name, data_type FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND table_name IN (SELECT unnest(%(tables)s::text[]))",
+                {"tables": [table for view in all_views() for table in view.tables]},
+            )
+            columns = cursor.fetchall()
+    finally:
+        db.close()
+    assert len({row["table_name"] for row in columns}) == len([t for view in all_views() for t in view.tables])
+    carried = {"text", "integer", "bigint", "boolean", "smallint"}
+    assert [row for row in columns if row["data_type"] not in carried] == []

@@ -8,6 +8,7 @@ commits rows and their tracking position together, or neither.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import sqlite3
@@ -407,13 +408,20 @@ def as_one_query(statements: tuple[Statement, ...]) -> Statement:
     JSON carries the views' column types exactly (text, integer, bigint, boolean; decimals are read back as
     Decimal); a test holds every view to those types. Each statement's ORDER BY holds: a sorted subquery feeds
     its aggregate in order when the query above it does nothing else (no join, no grouping), as here."""
+    params = {
+        f"s{number}_{name}": value for number, (_, values) in enumerate(statements) for name, value in values.items()
+    }
+    return _one_query_text(tuple(sql for sql, _ in statements)), params
+
+
+@functools.lru_cache(maxsize=256)
+def _one_query_text(sqls: tuple[str, ...]) -> str:
+    """The text of ``as_one_query`` (a page's statements are a handful of fixed texts: each is built once)."""
     columns = []
-    params: dict[str, Any] = {}
-    for number, (sql, values) in enumerate(statements):
+    for number, sql in enumerate(sqls):
         renamed = _NAMED.sub(rf"%(s{number}_\1)s", sql)
         columns.append(f"(SELECT coalesce(json_agg(q), '[]'::json) FROM ({renamed}) q)::text")
-        params.update({f"s{number}_{name}": value for name, value in values.items()})
-    return f"SELECT {', '.join(columns)}", params
+    return f"SELECT {', '.join(columns)}"
 
 
 async def _for_reads_only(conn: Any) -> None:

@@ -7,6 +7,7 @@ amount of work moves much less, so the renewals benchmark reports CPU millisecon
 from __future__ import annotations
 
 import os
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -110,7 +111,18 @@ class CpuMeter:
         return dict(sorted(spent.items(), key=lambda item: -item[1]))
 
 
-def per_item(spent: dict[str, float], items: int) -> str:
+def per_item(spent: dict[str, float], items: int, item: str = "renewal") -> str:
     """``spent`` as CPU milliseconds per item, one ``label ms`` per process and the total."""
     parts = [f"{name} {seconds * 1000 / items:.2f}" for name, seconds in spent.items() if seconds > 0]
-    return f"total {sum(spent.values()) * 1000 / items:.2f} ms CPU per renewal: " + ", ".join(parts)
+    return f"total {sum(spent.values()) * 1000 / items:.2f} ms CPU per {item}: " + ", ".join(parts)
+
+
+def quiet(meter: CpuMeter, seconds: float = 180) -> None:
+    """Until the stack spends under a quarter of a core over a second (the mail, views and webhooks a load causes
+    are done; idle, its followers' polling costs about a tenth), at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        meter.start()
+        time.sleep(1)
+        if sum(meter.stop().values()) < 0.25:
+            return

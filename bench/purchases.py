@@ -21,6 +21,7 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
 from bench.harness import Result
+from bench.process_cpu import CpuMeter, per_item, quiet
 from bench.profile import profiled
 from tests.conftest import make_settings
 from tests.faults.stack import V1, Stack
@@ -71,8 +72,9 @@ def _in_threads(seconds: int, work: Callable[[int, int], object]) -> int:
     return sum(done)
 
 
-def bare_saves_per_second(env: dict[str, str], folder: Path, seconds: int) -> float:
-    """Three-event aggregates saved per second, one transaction each, by BUYERS threads."""
+def bare_saves_per_second(env: dict[str, str], folder: Path, seconds: int) -> tuple[float, float]:
+    """Three-event aggregates saved per second, one transaction each, by BUYERS threads; and the CPU milliseconds
+    each save cost this process (PostgreSQL's share is left out: it is a few tenths of a millisecond)."""
     settings = make_settings(folder, **env)
     store_env = dict(settings.event_store_env)
     if "SQLITE_DBNAME" in store_env:
@@ -85,11 +87,12 @@ def bare_saves_per_second(env: dict[str, str], folder: Path, seconds: int) -> fl
         order.grant("KEY")
         app.save(order)
 
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     saved = _in_threads(seconds, save)
     rate = saved / (time.monotonic() - started)
+    cpu_per_save = (time.process_time() - cpu) * 1000 / max(saved, 1)
     app.close()
-    return rate
+    return rate, cpu_per_save
 
 
 STEPS = ("order", "window", "confirm")
@@ -125,12 +128,12 @@ class Buyers:
         assert confirmed.json()["state"] == "paid"
         return ordered - started, windowed - ordered, time.perf_counter() - windowed
 
-    def per_second(self, seconds: int) -> float:
-        """Guest purchases (order, window, confirm) per second by all BUYERS at once."""
+    def per_second(self, seconds: int) -> tuple[float, int]:
+        """Guest purchases (order, window, confirm) per second by all BUYERS at once, and how many."""
         self.buy(0, -1)  # warm up
         started = time.monotonic()
         bought = _in_threads(seconds, self.buy)
-        return bought / (time.monotonic() - started)
+        return bought / (time.monotonic() - started), bought
 
     def alone(self, purchases: int = 20) -> dict[str, float]:
         """The median milliseconds of each step when one buyer buys alone: where a purchase's time goes."""
@@ -149,17 +152,26 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
     samples the API while the purchases are measured (the confirm is most of a purchase's time)."""
     del connections  # BUYERS buyers, as the issue measured
     with tempfile.TemporaryDirectory(prefix="bench-purchases-") as tmp:
-        baseline = bare_saves_per_second(env, Path(tmp), seconds)
+        baseline, cpu_per_save = bare_saves_per_second(env, Path(tmp), seconds)
         stack = Stack(Path(tmp) / "var", **env)
         try:
             stack.wait_until_healthy()
             buyers = Buyers(stack)
+            # Every process of the stack, the database's backends and the mail the purchases cause, until quiet:
+            # what a purchase costs the machine, beside what a bare save costs.
+            meter = CpuMeter([stack.supervisor.pid], env.get("DATABASE_URL"))
+            meter.start()
             with profiled(profile, lambda: stack.pid("api"), f"purchases on {store}"):
-                ours = buyers.per_second(seconds)
+                ours, bought = buyers.per_second(seconds)
+            quiet(CpuMeter(meter.roots, meter.database_url))
+            spent = meter.stop()
             alone = buyers.alone()
             buyers.close()
         finally:
             stack.stop()
     steps = ", ".join(f"{step} {alone[step]:.0f} ms" for step in STEPS)
-    note = f"baseline: bare saves/s; one buyer alone, medians: {steps}"
+    note = (
+        f"baseline: bare saves/s ({cpu_per_save:.2f} ms CPU per save); one buyer alone, medians: {steps}; "
+        f"{per_item(spent, bought, 'purchase')}"
+    )
     return [Result("whole purchases/s (8 buyers)", store, "per s", ours, baseline, 0.25, note=note)]

@@ -20,7 +20,7 @@ import httpx
 from celery import Celery
 
 from bench.harness import RESULTS, Result
-from bench.process_cpu import CpuMeter, descendants, label, per_item
+from bench.process_cpu import CpuMeter, descendants, label, per_item, quiet
 from bench.profile import recording, saved_report
 from bootstrap import Services
 from config.settings import Settings
@@ -171,17 +171,6 @@ def _views_caught_up(settings: Settings) -> None:
         store.close()
 
 
-def _quiet(meter: CpuMeter, seconds: float = 180) -> None:
-    """Until the stack spends under a quarter of a core over a second (the receipts, views and webhooks a round
-    causes are done; idle, its followers' polling costs about a tenth), at most ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        meter.start()
-        time.sleep(1)
-        if sum(meter.stop().values()) < 0.25:
-            return
-
-
 def _recordings(meter: CpuMeter, title: str, profiles: ExitStack) -> list[tuple[str, Path]]:
     """py-spy sampling every Python process of the stack (but supervisord) until ``profiles`` closes."""
     RESULTS.mkdir(exist_ok=True)
@@ -219,7 +208,7 @@ def _renewal_round(
     until that many are, then the pass is stopped); prints the CPU each process spent on the round (from the pass
     until the stack is quiet again) per renewal charged."""
     _views_caught_up(settings)
-    _quiet(meter)
+    quiet(meter)
     httpx.post(
         f"{stack.sandbox_url}/sandbox/faults", json={"latency_seconds": latency, "path_prefix": CHARGE_PATH}
     ).raise_for_status()
@@ -237,7 +226,7 @@ def _renewal_round(
         if window:
             _stop_the_pass(beat, charges)
         _views_caught_up(settings)
-        _quiet(CpuMeter(meter.roots, meter.database_url))
+        quiet(CpuMeter(meter.roots, meter.database_url))
         spent = meter.stop()
     for title, output in recorded:
         print(saved_report(title, output), flush=True)

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, Redirect } from 'wouter';
 import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
@@ -16,17 +15,19 @@ import { featureErrorMessage, toFeatureError } from '../../errors/featureError';
 import { useBearerLoad } from '../../session/useBearerLoad';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
-import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { getMyLicences, joinOpenBeta, registerLicenceKey } from './api';
+import { usePaintedOnce } from '../../ui/usePaintedOnce';
+import { getMyLicences, joinOpenBeta } from './api';
 import { licencePeriod, licencePeriodText, stateLabel } from './display';
-import { LICENCE_REGISTER_TEXT_CODES, openBetaMessage } from './errors';
-import { licenceKeySchema, type LicenceKeyForm } from './schemas';
+import { openBetaMessage } from './errors';
+import { KeyFormCard } from './KeyFormCard';
 import { licenceLinkStep, serverLinkCalls, type LinkStep } from './licenceLink';
 import './licences.css';
 import '../../ui/kit.css';
+
+// The key form's code (react-hook-form, zod) loads once the list has painted: the list is the page's largest paint.
+const LicenceKeyForm = lazy(() => import('./LicenceKeyForm'));
 
 /** /{lang}/license: the user's licences, registration by key and the open-beta licence. */
 export default function LicensePage() {
@@ -106,34 +107,8 @@ function LicenceList() {
     'licences',
   );
   const licences = state.status === 'ready' ? state.data : state.status === 'failed' ? [] : null;
-
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<LicenceKeyForm>({
-    resolver: zodResolver(licenceKeySchema),
-    defaultValues: { licenseKey: params.get('userLicenseKey') ?? '' },
-  });
-
-  const onRegister = handleSubmit(async ({ licenseKey }) => {
-    setNotice(null);
-    try {
-      await registerLicenceKey(licenseKey, await getAccessToken(appStore));
-      reset({ licenseKey: '' });
-      setNotice(t.licences.register.done);
-      reload();
-    } catch (error) {
-      const failure = toFeatureError(error);
-      if (LICENCE_REGISTER_TEXT_CODES.includes(failure.code)) {
-        setError('licenseKey', { type: 'server', message: featureErrorMessage(t, failure) }, { shouldFocus: true });
-      } else {
-        show({ title: t.payments.errorTitles.licenceRegister, message: featureErrorMessage(t, failure) });
-      }
-    }
-  });
+  const initialKey = params.get('userLicenseKey') ?? '';
+  const painted = usePaintedOnce(licences !== null);
 
   const onJoinBeta = async () => {
     setNotice(null);
@@ -148,8 +123,6 @@ function LicenceList() {
       setJoining(false);
     }
   };
-
-  const keyError = fieldErrorText(errors.licenseKey, t.licences.validation);
 
   return (
     <section className="content-page">
@@ -204,29 +177,22 @@ function LicenceList() {
       {/* Shown with the list, not before it: tools under the loading view would move down when the list came. */}
       {licences !== null && (
         <div className="licences__tools">
-          <form className="card" noValidate onSubmit={onRegister}>
-            <h2 className="content-section__heading">{t.licences.register.heading}</h2>
-            <div className="field">
-              <label className="field__label" htmlFor="licence-key">
-                {t.licences.register.label}
-              </label>
-              <div className="button-row">
-                <input
-                  id="licence-key"
-                  className="field__input licences__key-input"
-                  autoComplete="off"
-                  placeholder={t.licences.register.placeholder}
-                  aria-invalid={keyError ? true : undefined}
-                  aria-describedby={keyError ? 'licence-key-error' : undefined}
-                  {...register('licenseKey')}
-                />
-                <Button type="submit" loading={isSubmitting}>
-                  {t.licences.register.submit}
-                </Button>
-              </div>
-              <FieldError id="licence-key-error">{keyError}</FieldError>
-            </div>
-          </form>
+          <Suspense fallback={<KeyFormCard inputProps={{ defaultValue: initialKey, disabled: true }} />}>
+            {painted ? (
+              <LicenceKeyForm
+                initialKey={initialKey}
+                onRegistered={() => {
+                  setNotice(t.licences.register.done);
+                  reload();
+                }}
+                onFailed={(failure) =>
+                  show({ title: t.payments.errorTitles.licenceRegister, message: featureErrorMessage(t, failure) })
+                }
+              />
+            ) : (
+              <KeyFormCard inputProps={{ defaultValue: initialKey, disabled: true }} />
+            )}
+          </Suspense>
           <div className="card">
             <h2 className="content-section__heading">{t.licences.openBeta.heading}</h2>
             <p className="hint">{t.licences.openBeta.lead}</p>

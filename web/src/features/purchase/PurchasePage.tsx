@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useT } from '../../i18n/useT';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
+import { usePaintedOnce } from '../../ui/usePaintedOnce';
 import '../../ui/kit.css';
 
 /** State a link to the purchase page may carry: the licence to preselect (after a failed payment). */
@@ -9,28 +10,9 @@ export interface PurchaseLocationState {
   licenseId?: number;
 }
 
+// The order's code (react-hook-form, zod, the checkout flows: some twenty chunks) is asked for once the heading and
+// lead, the page's largest paint, are on screen.
 const PurchaseOrder = lazy(() => import('./PurchaseOrder'));
-
-/**
- * False until the browser has painted once after mounting. The order's code (react-hook-form, zod, the checkout
- * flows: some twenty chunks) is asked for only then, so the heading and lead, the page's largest paint, never wait
- * behind its download and parsing.
- */
-function usePaintedOnce(): boolean {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    // A timeout set inside an animation frame runs after that frame's paint.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
-  return painted;
-}
 
 /**
  * Purchase page (spec section 2): the heading and lead at once, then the order (`PurchaseOrder`) under them, its

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 
 import uvicorn
 
@@ -17,6 +18,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
     access_log = AccessLog(create_app())
+    # Everything made so far (modules, routes, models, the composition root) lives as long as the process: moved
+    # out of the collector's sight, a full collection scans only what requests make. Measured on the licence list
+    # at 50 clients: full collections 55 -> 3 ms, p99 74-97 -> 39-44 ms, 7-10% more requests per second.
+    gc.collect()
+    gc.freeze()
     try:
         uvicorn.run(
             access_log,

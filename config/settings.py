@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     # A renewal task takes this many due subscriptions (one read, one save), and a worker process makes up to
     # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (README: "Renewals in batches").
     renewal_batch_size: int = Field(default=25, ge=1, le=500, alias="RENEWAL_BATCH_SIZE")
-    renewal_charges_at_once: int = Field(default=32, ge=1, le=512, alias="RENEWAL_CHARGES_AT_ONCE")
+    renewal_charges_at_once: int = Field(default=64, ge=1, le=512, alias="RENEWAL_CHARGES_AT_ONCE")
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")
     test_admin_token: str = Field(default="", alias="TEST_ADMIN_TOKEN", repr=False)
     test_admin_email: str = Field(default="admin@unicornpro.test", alias="TEST_ADMIN_EMAIL")

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from config.settings import Settings
+from domain.store import Storefront
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 PG_ADMIN = os.environ.get("TEST_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
@@ -102,6 +103,14 @@ def settings(store_kind: str, tmp_path: Path) -> Iterator[Settings]:
         yield make_settings(tmp_path, DATABASE_URL=url)
     finally:
         drop_postgres_database(url)
+
+
+@pytest.fixture
+def store(settings: Settings) -> Iterator[Storefront]:
+    """The event log of the test's store."""
+    log = Storefront(settings.event_store_env)
+    yield log
+    log.close()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -56,13 +55,6 @@ def _until(condition: Any, what: str, seconds: float = 30) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting until {what}"
         time.sleep(0.02)
-
-
-@pytest.fixture
-def store(settings: Settings) -> Iterator[Storefront]:
-    log = Storefront(settings.event_store_env)
-    yield log
-    log.close()
 
 
 def test_a_poison_event_stalls_only_its_view_which_resumes_exactly_once_when_fixed(

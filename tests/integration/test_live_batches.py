@@ -59,13 +59,6 @@ class Addresses(View):
 
 
 @pytest.fixture
-def store(settings: Settings) -> Iterator[Storefront]:
-    log = Storefront(settings.event_store_env)
-    yield log
-    log.close()
-
-
-@pytest.fixture
 def db(settings: Settings) -> Iterator[ViewDatabase]:
     database = open_view_database(settings.view_store_env)
     yield database

@@ -22,13 +22,6 @@ ORIGIN = "books.example/storefront/log"
 
 
 @pytest.fixture
-def store(settings: Settings) -> Iterator[Storefront]:
-    log = Storefront(settings.event_store_env)
-    yield log
-    log.close()
-
-
-@pytest.fixture
 def signing_key() -> Ed25519PrivateKey:
     return Ed25519PrivateKey.generate()
 

@@ -6,22 +6,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from config.settings import Settings
 from domain.catalogue.licences import Catalogue, load_catalogue
-from domain.store import Storefront
 from integrations.portone.gateway import PortOneGateway
 from tests.integration.portone.conftest import clock, portone, sandbox, start_sandbox, webhook_receiver
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.integration.purchases.desk import desk, portone_timeout
 
 __all__ = ["clock", "desk", "portone", "portone_timeout", "sandbox", "start_sandbox", "webhook_receiver"]
-
-
-@pytest.fixture
-def store(settings: Settings) -> Iterator[Storefront]:
-    log = Storefront(settings.event_store_env)
-    yield log
-    log.close()
 
 
 @pytest.fixture

@@ -49,6 +49,18 @@ function server() {
   return calls;
 }
 
+/** The key field once the form's own code has arrived (until then its card stands idle, the field disabled). */
+function workingKeyField(): Promise<HTMLInputElement> {
+  return vi.waitFor(
+    () => {
+      const field = screen.getByLabelText('Licence key') as HTMLInputElement;
+      expect(field.disabled).toBe(false);
+      return field;
+    },
+    { timeout: 5000 },
+  );
+}
+
 beforeEach(() => {
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-GB', 'en']);
   appStore.setState({
@@ -64,14 +76,7 @@ describe('the licence page', () => {
     server();
     renderAtAddress(<AppRoutes />, '/en/license');
     await screen.findByRole('link', { name: 'Unicorn Pro Android' });
-    const working = await vi.waitFor(
-      () => {
-        const field = screen.getByLabelText('Licence key') as HTMLInputElement;
-        expect(field.disabled).toBe(false);
-        return field;
-      },
-      { timeout: 5000 },
-    );
+    const working = await workingKeyField();
     fireEvent.change(working, { target: { value: 'WIND-OWS1-2345-6789' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Register' }));
@@ -84,14 +89,7 @@ describe('the licence page', () => {
   it('shows why a key nobody holds was refused under the field', async () => {
     const calls = server();
     renderAtAddress(<AppRoutes />, '/en/license');
-    const field = await vi.waitFor(
-      () => {
-        const found = screen.getByLabelText('Licence key') as HTMLInputElement;
-        expect(found.disabled).toBe(false);
-        return found;
-      },
-      { timeout: 5000 },
-    );
+    const field = await workingKeyField();
     fireEvent.change(field, { target: { value: 'NOBODY-HOLDS-THIS' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Register' }));

@@ -169,7 +169,7 @@ def follow(
         batches = notification_batches_after(log_app, previous, stop, poll_interval)
         try:
             for batch in batches:
-                events = [(log_app.mapper.to_domain_event(item), item.id) for item in batch]
+                events = decoded(log_app, processor, batch)
                 if batched is not None and len(events) > 1:
                     try:
                         batched(events, previous)
@@ -192,6 +192,16 @@ def follow(
                 close()
 
 
+def decoded(log_app: EventLog, processor: Processor, batch: Sequence[Notification]) -> list[tuple[Any, int]]:
+    """Each notification's event and id; a processor that tells which topics it wants (``wants``) gets None for
+    the others, which are never decoded (decoding is most of what following costs a view that skips an event)."""
+    wants = getattr(processor, "wants", None)
+    return [
+        (log_app.mapper.to_domain_event(item) if wants is None or wants(item.topic) else None, item.id)
+        for item in batch
+    ]
+
+
 def process_until(
     log_app: EventLog, processor: Processor, target: int, progressed: Callable[[int], None] | None = None
 ) -> None:
@@ -207,13 +217,14 @@ def process_until(
         if not batch:
             return
         try:
+            events = decoded(log_app, processor, batch)
             if batched is not None:
-                batched([(log_app.mapper.to_domain_event(item), item.id) for item in batch], previous)
+                batched(events, previous)
                 previous = batch[-1].id
             else:
-                for notification in batch:
-                    processor.process(log_app.mapper.to_domain_event(notification), notification.id, previous)
-                    previous = notification.id
+                for event, notification_id in events:
+                    processor.process(event, notification_id, previous)
+                    previous = notification_id
         except PositionMovedError:
             log.info("%s: position moved underneath us, resuming from the stored one", processor.name)
             previous = processor.position()

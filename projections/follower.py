@@ -8,6 +8,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from eventsourcing.utils import resolve_topic
+
 from events.database import ViewCursor, ViewDatabase
 from events.follower import BATCH_SIZE, Processor, follow, notification_batches_after, process_until
 from events.passed_over import PassedOver
@@ -40,6 +42,7 @@ class ViewProcessor:
         self._application_name = application_name
         self._lock = threading.Lock()
         self._uses: dict[type, bool] = {}
+        self._wanted_topics: dict[str, bool] = {}
         self._passed_over = PassedOver(db, self.name, application_name)
 
     def setup(self) -> None:
@@ -116,7 +119,17 @@ class ViewProcessor:
         with self._lock:
             self._passed_over.flush(waited)
 
+    def wants(self, topic: str) -> bool:
+        """Does this view use events of ``topic``? Asked before an event is decoded: a follower decodes only the
+        events its view uses (each view follows the log on its own, and most events concern few views)."""
+        wanted = self._wanted_topics.get(topic)
+        if wanted is None:
+            wanted = self._wanted_topics[topic] = self.view.uses(resolve_topic(topic))
+        return wanted
+
     def _used(self, event: Any) -> bool:
+        if event is None:  # not decoded: its topic is one the view does not use
+            return False
         kind = type(event)
         if kind not in self._uses:
             self._uses[kind] = self.view.uses(kind)

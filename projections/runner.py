@@ -160,6 +160,9 @@ class _ClearsStallOnProgress:
         self._processor = processor
         self._progressed = progressed
         self.name = processor.name
+        wants = getattr(processor, "wants", None)
+        if wants is not None:  # decoding only what the processor uses, like the processor itself
+            self.wants = wants
         batch = getattr(processor, "process_batch", None)
         if batch is not None:  # followed in batches like the processor itself
 

@@ -147,6 +147,15 @@ def test_a_charge_the_gateway_could_not_make_leaves_that_subscription_due_and_re
     assert retried.paid and world.subscription(silent).period == 2
 
 
+def test_a_subscription_named_twice_in_a_batch_is_charged_and_recorded_once(world: World) -> None:
+    [started] = _subscribers(world, 1)
+    world.later(days=30)
+    sid = started.subscription_id
+    first, again = (_charged(outcome) for outcome in renew_batch(world.store, world.clock, world.gateway, [sid, sid]))
+    assert first == again and first.paid
+    assert world.subscription(sid).period == 2 and len(world.gateway.charges) == 2
+
+
 def test_charges_made_side_by_side_answer_in_the_order_asked(world: World) -> None:
     started = _subscribers(world, 8)
     world.later(days=30)

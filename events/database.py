@@ -8,22 +8,28 @@ commits rows and their tracking position together, or neither.
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 import re
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
-from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
 
+from events.page_reads import CoalescedReads, Statement
+
+__all__ = [
+    "AsyncViewCursor",
+    "PostgresViewDatabase",
+    "SQLiteViewDatabase",
+    "Statement",
+    "ViewCursor",
+    "ViewDatabase",
+    "open_view_database",
+]
 from events.pools import checked_when_idle, checked_when_idle_async
 
 _NAMED = re.compile(r"%\((\w+)\)s")
-# One SQL statement and its parameters.
-Statement = tuple[str, Mapping[str, Any]]
 # What makes several reads of a page one snapshot on PostgreSQL (its READ COMMITTED would give each its own).
 _SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 # The same for the event loops' pools, which only read: the statements a pipeline sends before its Sync run as
@@ -286,8 +292,10 @@ class PostgresViewDatabase:
         from psycopg_pool import ConnectionPool
 
         self._max_size = max_size
-        # AsyncConnectionPools by the event loop they serve (opened by ``open_async``), with how many opened each.
+        # AsyncConnectionPools by the event loop they serve (opened by ``open_async``), with how many opened each,
+        # and the page reads sent through each.
         self._async_pools: dict[asyncio.AbstractEventLoop, tuple[Any, int]] = {}
+        self._page_reads: dict[asyncio.AbstractEventLoop, CoalescedReads] = {}
         self.conninfo = conninfo  # what else needs a connection of its own (the projector's leases)
         # check: a connection that sat in the pool a while is tested as it leaves, so one broken by a database
         # restart is replaced instead of failing a request (the pool recovers without restarting the process).
@@ -337,6 +345,7 @@ class PostgresViewDatabase:
         )
         await pool.open()
         self._async_pools[loop] = (pool, 1)
+        self._page_reads[loop] = CoalescedReads(pool)
 
     async def close_async(self) -> None:
         """Close the running loop's pool once every ``open_async`` on it is matched (the API does as it stops)."""
@@ -345,6 +354,7 @@ class PostgresViewDatabase:
         if opened > 1:
             self._async_pools[loop] = (pool, opened - 1)
         elif pool is not None:
+            self._page_reads.pop(loop, None)
             await pool.close()
 
     @asynccontextmanager
@@ -368,22 +378,13 @@ class PostgresViewDatabase:
 
     async def read_many_async(self, *statements: Statement) -> list[list[dict[str, Any]]]:
         """Each statement's rows, read in one snapshot and one round trip: the statements are one query whose
-        columns are each statement's rows as JSON (``as_one_query``), so PostgreSQL reads them all in one
-        snapshot and psycopg handles one statement and one row instead of a pipeline of several (measured: 134
-        against 213 µs of the API's CPU per licence-list page). On a loop with no pool of its own, the
-        statements in a worker thread, in an explicit read-only REPEATABLE READ transaction."""
-        opened = self._async_pools.get(asyncio.get_running_loop())
-        if opened is None:
+        columns are each statement's rows as JSON, shared with the pages other requests ask for in the same turn
+        of the loop (``events.page_reads``). On a loop with no pool of its own, the statements in a worker thread,
+        in an explicit read-only REPEATABLE READ transaction."""
+        loop = asyncio.get_running_loop()
+        if loop not in self._async_pools:
             return await asyncio.to_thread(self._read_many, statements)
-        from psycopg.rows import tuple_row
-
-        sql, params = as_one_query(statements)
-        async with opened[0].connection() as conn:
-            cursor = conn.cursor(row_factory=tuple_row)
-            await cursor.execute(sql, params)
-            columns = await cursor.fetchone()
-        assert columns is not None  # a SELECT of values always answers one row
-        return [json.loads(rows, parse_float=Decimal) for rows in columns]
+        return await self._page_reads[loop].read(statements)
 
     def _read_many(self, statements: tuple[Statement, ...]) -> list[list[dict[str, Any]]]:
         # The thread pool's connections also write: the snapshot is asked for by this transaction only. A
@@ -399,29 +400,6 @@ class PostgresViewDatabase:
 
     def close(self) -> None:
         self._pool.close()
-
-
-def as_one_query(statements: tuple[Statement, ...]) -> Statement:
-    """One PostgreSQL query answering one row whose columns are each statement's rows, in order, as a JSON array
-    of objects (placeholders renamed per statement, so two statements may use one name for different values).
-
-    JSON carries the views' column types exactly (text, integer, bigint, boolean; decimals are read back as
-    Decimal); a test holds every view to those types. Each statement's ORDER BY holds: a sorted subquery feeds
-    its aggregate in order when the query above it does nothing else (no join, no grouping), as here."""
-    params = {
-        f"s{number}_{name}": value for number, (_, values) in enumerate(statements) for name, value in values.items()
-    }
-    return _one_query_text(tuple(sql for sql, _ in statements)), params
-
-
-@functools.lru_cache(maxsize=256)
-def _one_query_text(sqls: tuple[str, ...]) -> str:
-    """The text of ``as_one_query`` (a page's statements are a handful of fixed texts: each is built once)."""
-    columns = []
-    for number, sql in enumerate(sqls):
-        renamed = _NAMED.sub(rf"%(s{number}_\1)s", sql)
-        columns.append(f"(SELECT coalesce(json_agg(q), '[]'::json) FROM ({renamed}) q)::text")
-    return f"SELECT {', '.join(columns)}"
 
 
 async def _for_reads_only(conn: Any) -> None:

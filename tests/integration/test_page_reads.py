@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 import pytest
 
 from config.settings import Settings
+from events.page_reads import CoalescedReads
 from projections.catalogue import all_views
 from projections.database import Statement, ViewDatabase, open_view_database
 from projections.licences import LicencesView, licence_statements, with_devices
@@ -20,6 +21,7 @@ from projections.payments import PaymentsView, decoded, payment_statement
 from projections.subscriptions import SubscriptionsView, by_licence, subscription_statement
 
 pytestmark = pytest.mark.integration
+T = TypeVar("T")
 
 ME, OTHER = uuid4(), uuid4()
 # Newest first: the lifetime one was created last. Devices: 0, 1 and 3 (registered out of id order).
@@ -243,3 +245,67 @@ def test_every_view_column_is_of_a_type_a_page_read_carries_exactly(settings: Se
     assert len({row["table_name"] for row in columns}) == len([t for view in all_views() for t in view.tables])
     carried = {"text", "integer", "bigint", "boolean", "smallint"}
     assert [row for row in columns if row["data_type"] not in carried] == []
+
+
+def _coalesced(views: ViewDatabase, pages: Callable[[CoalescedReads], Awaitable[T]]) -> tuple[T, CoalescedReads]:
+    """``pages`` run on a loop of its own against a pool like the app's, through one CoalescedReads."""
+    from psycopg_pool import AsyncConnectionPool
+
+    async def server() -> tuple[T, CoalescedReads]:
+        pool = AsyncConnectionPool(views.conninfo, min_size=1, max_size=5, open=False)  # type: ignore[attr-defined]
+        await pool.open()
+        try:
+            reads = CoalescedReads(pool)
+            return await pages(reads), reads
+        finally:
+            await pool.close()
+
+    return asyncio.run(server())
+
+
+def test_pages_asked_for_in_one_turn_go_out_as_one_query_each_answered_its_own_rows(
+    views: ViewDatabase, store_kind: str
+) -> None:
+    if store_kind != "postgres":
+        pytest.skip("SQLite reads each page on the loop itself, with no round trip to share")
+    accounts = [ME, OTHER] * 10
+
+    async def twenty_pages(reads: CoalescedReads) -> list[list[list[dict[str, Any]]]]:
+        return await asyncio.gather(*(reads.read([*licence_statements(account)]) for account in accounts))
+
+    answers, reads = _coalesced(views, twenty_pages)
+    for account, (licences, devices) in zip(accounts, answers, strict=True):
+        expected = [str(LIFETIME), str(MONTHLY), str(ANNUAL)] if account == ME else [str(THEIRS)]
+        assert [row["user_licence_id"] for row in licences] == expected
+        assert {device["user_licence_id"] for device in devices} <= set(expected)
+    assert (reads.queries, reads.pages) == (1, 20)
+
+
+def test_a_page_that_fails_fails_alone_and_a_page_given_up_on_leaves_the_others_their_answers(
+    views: ViewDatabase, store_kind: str
+) -> None:
+    if store_kind != "postgres":
+        pytest.skip("SQLite reads each page on the loop itself")
+    divided = "SELECT count(*) / %(divisor)s AS share FROM licences_view"  # a page kind that fails for one value
+
+    async def mixed(reads: CoalescedReads) -> list[Any]:
+        pages = [
+            reads.read([payment_statement(ME)]),
+            reads.read([payment_statement(OTHER)]),
+            reads.read([payment_statement(OTHER)]),  # given up on below
+            reads.read([(divided, {"divisor": 2})]),
+            reads.read([(divided, {"divisor": 0})]),
+        ]
+        asked = [asyncio.ensure_future(page) for page in pages]
+        await asyncio.sleep(0)  # all five have asked
+        asked[2].cancel()  # its request ran out of time
+        return await asyncio.gather(*asked, return_exceptions=True)
+
+    (mine, theirs, abandoned, halved, broken), reads = _coalesced(views, mixed)
+    assert [row["merchant_uid"] for row in mine[0]] == ["m-monthly-2", "m-monthly-1", "m-annual"]
+    assert [row["merchant_uid"] for row in theirs[0]] == ["m-theirs"]
+    assert isinstance(abandoned, asyncio.CancelledError)
+    assert halved == [[{"share": 2}]]
+    assert "division by zero" in str(broken)
+    # One query for the payment pages, one for the divided pages that failed, then each divided page alone.
+    assert (reads.queries, reads.pages) == (2, 4)

@@ -94,9 +94,7 @@ class ViewProcessor:
         with self._lock:
             used = [event for event, _notification_id in items if self._used(event)]
             if not used:
-                for _event, notification_id in items:
-                    self._passed_over.note(notification_id, previous)
-                    previous = notification_id
+                self._passed_over.note(items[-1][1], previous)  # the run now ends with the batch's last event
                 return
             start = self._passed_over.start(previous)
             try:

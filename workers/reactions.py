@@ -153,9 +153,7 @@ class ReactionProcessor:
                     )
                     sent = True
             if not sent:
-                for _event, notification_id in items:
-                    self._passed_over.note(notification_id, previous)
-                    previous = notification_id
+                self._passed_over.note(items[-1][1], previous)  # the run now ends with the batch's last event
                 return
             try:
                 with self._db.transaction() as cursor:

@@ -85,6 +85,10 @@ def _dunning_mail(event: RenewalFailed) -> list[TaskCall]:
     return [TaskCall("subscriptions.send_mail", kwargs)]
 
 
+# Tasks that the events of one batch of the log start together as one task of their own (same arguments, with
+# each one's task id, in a list): a renewal pass records hundreds of payments at once, each with its receipt.
+TOGETHER = {"payments.send_purchase_mail": "payments.send_purchase_mails"}
+
 # Event class -> what to start. Filled by the features that need reactions
 # (confirmation mail on registration, deadlines on virtual accounts, ...).
 REACTIONS: dict[type[Any], Reaction] = {
@@ -142,17 +146,25 @@ class ReactionProcessor:
         part way leaves the position where it was: the batch is sent again, and its tasks' ids are the same."""
         with self._lock:
             start = self._passed_over.start(previous)
-            sent = False
-            for event, notification_id in items:
-                for index, call in enumerate(self.calls_for(event)):
-                    self._celery.send_task(
-                        call.name,
-                        kwargs=call.kwargs,
-                        countdown=call.countdown,
-                        task_id=task_id(self._application_name, notification_id, index),
-                    )
-                    sent = True
-            if not sent:
+            calls = [
+                (call, task_id(self._application_name, notification_id, index))
+                for event, notification_id in items
+                for index, call in enumerate(self.calls_for(event))
+            ]
+            together: dict[str, list[dict[str, Any]]] = {}
+            for call, key in calls:
+                if call.name in TOGETHER and call.countdown is None:
+                    together.setdefault(call.name, []).append({"task_id": key, **call.kwargs})
+                else:
+                    self._celery.send_task(call.name, kwargs=call.kwargs, countdown=call.countdown, task_id=key)
+            for name, each in together.items():
+                if len(each) == 1:  # alone, as it always went
+                    key = each[0].pop("task_id")
+                    self._celery.send_task(name, kwargs=each[0], task_id=key)
+                else:
+                    first = each[0]["task_id"]
+                    self._celery.send_task(TOGETHER[name], kwargs={"mails": each}, task_id=f"{first}+{len(each)}")
+            if not calls:
                 self._passed_over.note(items[-1][1], previous)  # the run now ends with the batch's last event
                 return
             try:

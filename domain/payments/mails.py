@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlencode
@@ -147,23 +148,36 @@ def render_lapsed(facts: PurchaseFacts) -> MailMessage:
 
 def purchase_facts(store: Storefront, payment_id: UUID, base_url: str) -> PurchaseFacts | None:
     """Gather what the purchase mails say from the log (None when the order bought no licence)."""
-    try:
-        payment: Payment = store.repository.get(payment_id)
-    except AggregateNotFoundError:
-        return None
-    merchant_uid = payment.merchant_uid
-    # The licence and its holder in one read: the holder is the payment's account but for an order whose
-    # account was not known when it was placed, which reads the licence's holder on its own.
-    found = store.get_many([payment.licence_id_paid_for, *([payment.account_id] if payment.account_id else [])])
-    licence: UserLicence | None = found.get(payment.licence_id_paid_for)
-    if licence is None:
-        return None
-    account: Account | None = found.get(licence.account_id)
-    if account is None:
-        try:
-            account = store.repository.get(licence.account_id)
-        except AggregateNotFoundError:
-            return None
+    return purchase_facts_of(store, [payment_id], base_url).get(payment_id)
+
+
+def purchase_facts_of(store: Storefront, payment_ids: Sequence[UUID], base_url: str) -> dict[UUID, PurchaseFacts]:
+    """``purchase_facts`` of several payments, in two reads on PostgreSQL: the payments, then their licences with
+    their holders (the holder is the payment's account but for an order whose account was not known when it was
+    placed, which reads the licence's holder on its own). An order that bought no licence is left out."""
+    payments: dict[UUID, Payment] = {
+        key: payment for key, payment in store.get_many(payment_ids).items() if isinstance(payment, Payment)
+    }
+    related = store.get_many(
+        [payment.licence_id_paid_for for payment in payments.values()]
+        + [payment.account_id for payment in payments.values() if payment.account_id]
+    )
+    facts = {}
+    for key, payment in payments.items():
+        licence: UserLicence | None = related.get(payment.licence_id_paid_for)
+        if licence is None:
+            continue
+        account: Account | None = related.get(licence.account_id)
+        if account is None:
+            try:
+                account = store.repository.get(licence.account_id)
+            except AggregateNotFoundError:
+                continue
+        facts[key] = _facts(payment, licence, account, base_url)
+    return facts
+
+
+def _facts(payment: Payment, licence: UserLicence, account: Account, base_url: str) -> PurchaseFacts:
     language = account.language
     register_link = None
     if account.is_guest:  # invite them to set a password and own the licence
@@ -176,7 +190,7 @@ def purchase_facts(store: Storefront, payment_id: UUID, base_url: str) -> Purcha
         amount=payment.amount,
         currency=payment.currency,
         licence_key=licence.licence_key,
-        merchant_uid=merchant_uid,
+        merchant_uid=payment.merchant_uid,
         expires_at=licence.expires_at,
         register_link=register_link,
         vbank_name=payment.vbank_name,

@@ -8,7 +8,13 @@ from uuid import UUID
 from celery import shared_task
 
 from bootstrap import Services
-from domain.payments.mails import purchase_facts, render_lapsed, render_receipt, render_virtual_account
+from domain.payments.mails import (
+    purchase_facts,
+    purchase_facts_of,
+    render_lapsed,
+    render_receipt,
+    render_virtual_account,
+)
 from domain.payments.purchase import lapse_if_unpaid
 from projections.payments import overdue_virtual_accounts
 from workers.celery_app import ServicesTask
@@ -26,6 +32,21 @@ def deliver_purchase_mail(services: Services, *, task_id: str, payment_id: UUID,
         return False
     message = RENDERERS[kind](facts)
     return send_once(services.views, services.mailer, services.clock, task_id, f"purchase-{kind}", message)
+
+
+def deliver_purchase_mails(services: Services, mails: list[dict[str, str]]) -> int:
+    """``deliver_purchase_mail`` for each of ``mails`` (``task_id``, ``payment_id``, ``kind``), their orders read
+    together; how many were sent now."""
+    facts = purchase_facts_of(services.store, [UUID(mail["payment_id"]) for mail in mails], services.settings.base_url)
+    sent = 0
+    for mail in mails:
+        found = facts.get(UUID(mail["payment_id"]))
+        if found is None:
+            continue
+        kind = mail["kind"]
+        message = RENDERERS[kind](found)
+        sent += send_once(services.views, services.mailer, services.clock, mail["task_id"], f"purchase-{kind}", message)
+    return sent
 
 
 def sweep_overdue_virtual_accounts(services: Services) -> list[str]:
@@ -52,6 +73,21 @@ def send_purchase_mail(self: ServicesTask, payment_id: str, kind: str) -> bool:
     """Celery entry point of the purchase mails."""
     task_id = str(self.request.id or f"adhoc-{payment_id}-{kind}")
     return deliver_purchase_mail(self.services, task_id=task_id, payment_id=UUID(payment_id), kind=kind)
+
+
+@shared_task(
+    name="payments.send_purchase_mails",
+    base=ServicesTask,
+    bind=True,
+    autoretry_for=(OSError,),
+    retry_backoff=True,
+    max_retries=8,
+)
+def send_purchase_mails(self: ServicesTask, mails: list[dict[str, str]]) -> int:
+    """Celery entry point of several purchase mails the reactor found together (a renewal pass's receipts): each
+    is sent once under its own task id, as ``send_purchase_mail`` would send it, so a retry or a resend of one of
+    them sends nothing twice."""
+    return deliver_purchase_mails(self.services, mails)
 
 
 @shared_task(name="payments.lapse_overdue_virtual_accounts", base=ServicesTask, bind=True)

@@ -2,8 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadIntegrations } from './config/integrations';
-import { lazyPageAt } from './app/routes';
+import { lazyPageAt, patternAt } from './app/routes';
+import { preloadMyLicences } from './features/licences/preload';
 import { loadShellCatalogue } from './i18n/catalogues';
+import { routePatterns } from './routing/paths';
 import { languageOfPath, readBrowserLanguageHints } from './routing/preferredLanguage';
 import { checkSession } from './session/session';
 import { appStore } from './store';
@@ -23,8 +25,9 @@ function render() {
 }
 
 // The first page's code (and its catalogue's pages part) is fetched now, beside the session and the shell's
-// catalogue, rather than once React has rendered the shell around it.
+// catalogue, rather than once React has rendered the shell around it; so is the licence page's list.
 void lazyPageAt(window.location.pathname)?.preload();
+if (patternAt(window.location.pathname) === routePatterns.license) preloadMyLicences(appStore);
 // The session is restored (a renewal when the logged_in cookie is there) while React renders the first page, not
 // after it: pages behind login wait for it. SessionKeeper's own check at mount joins the renewal in flight.
 void checkSession(appStore);

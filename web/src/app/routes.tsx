@@ -127,6 +127,12 @@ export function AppRoutes() {
   );
 }
 
+/** The pattern of the page shown at `pathname` (its path after the language), if one matches. */
+export function patternAt(pathname: string): string | undefined {
+  if (!matchRoute(parse, UNDER_A_LANGUAGE, pathname)[0]) return undefined;
+  return pages.find(([pattern]) => matchRoute(parse, fullPattern(pattern), pathname)[0])?.[0];
+}
+
 /** The lazily loaded page shown at `pathname`, if the page there is one. */
 export function lazyPageAt(pathname: string): LazyPage | undefined {
   if (!matchRoute(parse, UNDER_A_LANGUAGE, pathname)[0]) return undefined;

@@ -18,7 +18,8 @@ import { Button } from '../../ui/Button';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import { usePaintedOnce } from '../../ui/usePaintedOnce';
-import { getMyLicences, joinOpenBeta } from './api';
+import { joinOpenBeta } from './api';
+import { myLicences } from './preload';
 import { licencePeriod, licencePeriodText, stateLabel } from './display';
 import { openBetaMessage } from './errors';
 import { KeyFormCard } from './KeyFormCard';
@@ -102,7 +103,7 @@ function LicenceList() {
   const [notice, setNotice] = useState<string | null>(null);
   const [joining, setJoining] = useState(false);
   const { state, reload } = useBearerLoad<UserLicence[]>(
-    (token) => getMyLicences(token),
+    (token) => myLicences(token),
     (error) => show({ title: t.payments.errorTitles.licenceList, message: featureErrorMessage(t, error) }),
     'licences',
   );

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from bench import lag, lighthouse, purchases, reads, rebuild, renewals
-from bench.harness import Result, keep, store_settings, table
+from bench.harness import Result, host_speed, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
 BENCHMARKS: dict[str, Benchmark] = {
@@ -31,14 +32,18 @@ BENCHMARKS: dict[str, Benchmark] = {
 
 
 def compare(first: Path, second: Path) -> str:
-    """Two result files side by side: each figure's ratio then and now."""
+    """Two result files side by side: each figure's ratio then and now, under how fast each run's host was."""
+    runs = [json.loads(path.read_text(encoding="utf-8")) for path in (first, second)]
+    before, after = ({(item["benchmark"], item["store"]): item["ratio"] for item in run["results"]} for run in runs)
 
-    def ratios(path: Path) -> dict[tuple[str, str], float]:
-        records = json.loads(path.read_text(encoding="utf-8"))["results"]
-        return {(item["benchmark"], item["store"]): item["ratio"] for item in records}
+    def loop(run: dict[str, dict[str, dict[str, float]]]) -> str:
+        seconds = run.get("host", {}).get("at_start", {}).get("loop_seconds")
+        return f"{seconds:.2f} s" if seconds else "-"
 
-    before, after = ratios(first), ratios(second)
-    lines = [f"{'benchmark':<40} {'store':<9} {'before':>7} {'after':>7}"]
+    lines = [
+        f"{'10 million additions at the start':<50} {loop(runs[0]):>7} {loop(runs[1]):>7}",
+        f"{'benchmark':<40} {'store':<9} {'before':>7} {'after':>7}",
+    ]
     for key in sorted(before.keys() | after.keys()):
         then = f"{before[key]:.2f}" if key in before else "-"
         now = f"{after[key]:.2f}" if key in after else "-"
@@ -63,6 +68,8 @@ def main() -> None:
     unknown = set(args.names) - set(BENCHMARKS)
     if unknown:
         parser.error(f"unknown benchmarks: {', '.join(sorted(unknown))}")
+    at_start = host_speed()
+    print(f"host: {os.cpu_count()} cores, 10 million additions in {at_start['loop_seconds']} s", flush=True)
     results: list[Result] = []
     options: dict[str, object] = {"seconds": args.seconds, "connections": args.connections}
     if args.profile:
@@ -74,8 +81,10 @@ def main() -> None:
                 figures = BENCHMARKS[name](store, env, **options)
             print(table(figures), flush=True)
             results += figures
+    at_end = host_speed()
     print(table(results))
-    print(f"written to {keep(results)}")
+    print(f"host at the end: 10 million additions in {at_end['loop_seconds']} s")
+    print(f"written to {keep(results, {'cores': os.cpu_count() or 0, 'at_start': at_start, 'at_end': at_end})}")
 
 
 if __name__ == "__main__":

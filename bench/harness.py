@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,12 +69,26 @@ def table(results: list[Result]) -> str:
     return "\n".join([*(line.rstrip() for line in lines), *(["notes:", *notes] if notes else [])])
 
 
-def keep(results: list[Result]) -> Path:
-    """Write the results to bench/results/<UTC time>.json; its path."""
+def host_speed() -> dict[str, float]:
+    """How fast the host is right now: seconds for ten million Python additions and the load average.
+
+    The shared machine's speed drifts (the same loop has taken 0.8 s and 2.1 s on it within a day); ratios absorb
+    most of that, but the absolute targets (renewals/s, events/s, Lighthouse) do not, so each run records it at its
+    start and end."""
+    started = time.perf_counter()
+    total = 0
+    for number in range(10_000_000):
+        total += number
+    return {"loop_seconds": round(time.perf_counter() - started, 3), "load_average": round(os.getloadavg()[0], 2)}
+
+
+def keep(results: list[Result], host: dict[str, object] | None = None) -> Path:
+    """Write the results (and how fast the host was) to bench/results/<UTC time>.json; its path."""
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
     records = [{**asdict(item), "ratio": round(item.ratio, 4), "passed": item.passed} for item in results]
-    path.write_text(json.dumps({"results": records}, indent=2) + "\n", encoding="utf-8")
+    document = {"host": host or {}, "results": records}
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return path
 
 

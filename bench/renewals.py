@@ -9,6 +9,7 @@ and the time per renewal flat (within ±20%) as the number due grows. The stack 
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -310,4 +311,17 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
         finally:
             beat.close()
             stack.stop()
+            _keep_logs(stack, store)
     return results
+
+
+def _keep_logs(stack: Stack, store: str) -> None:
+    """Keep the stack's logs as bench/results/logs-renewals-<store>/ (the last run's only): a round much slower
+    than its neighbours is explained by what its processes wrote, which would otherwise go with the stack."""
+    kept = RESULTS / f"logs-renewals-{store}"
+    shutil.rmtree(kept, ignore_errors=True)
+    RESULTS.mkdir(exist_ok=True)
+    shutil.copytree(stack.var_dir / "logs", kept, dirs_exist_ok=True)
+    for name in ("supervisord.log", "console.log"):
+        if (stack.var_dir / name).exists():
+            shutil.copy2(stack.var_dir / name, kept / name)

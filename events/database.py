@@ -8,7 +8,6 @@ commits rows and their tracking position together, or neither.
 from __future__ import annotations
 
 import asyncio
-import re
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -16,25 +15,14 @@ from contextlib import AbstractAsyncContextManager, AbstractContextManager, asyn
 from pathlib import Path
 from typing import Any, Protocol
 
-from events.page_reads import CoalescedReads, Statement
-
-__all__ = [
-    "AsyncViewCursor",
-    "PostgresViewDatabase",
-    "SQLiteViewDatabase",
-    "Statement",
-    "ViewCursor",
-    "ViewDatabase",
-    "open_view_database",
-]
+from events.page_reads import PLACEHOLDER, CoalescedReads, Statement
 from events.pools import checked_when_idle, checked_when_idle_async
 
-_NAMED = re.compile(r"%\((\w+)\)s")
 # What makes several reads of a page one snapshot on PostgreSQL (its READ COMMITTED would give each its own).
 _SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-# The same for the event loops' pools, which only read: the statements a pipeline sends before its Sync run as
-# one implicit transaction, and at this level that transaction reads one snapshot, with no BEGIN and COMMIT to
-# send and run (measured: a page's reads 15-30% slower with them). A single statement reads one snapshot anyway.
+# The event loops' pools only read, so their connections are set read-only once, with no BEGIN and COMMIT to send
+# and run per read (measured: a page's reads 15-30% slower with them); a page read (events.page_reads) is one
+# statement, which reads one snapshot at any level.
 _READS_ONLY = (
     "SET default_transaction_isolation = 'repeatable read'",
     "SET default_transaction_read_only = on",
@@ -91,7 +79,7 @@ class _SQLiteCursor:
         self._cursor = cursor
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
-        self._cursor.execute(_NAMED.sub(r":\1", sql), dict(params or {}))
+        self._cursor.execute(PLACEHOLDER.sub(r":\1", sql), dict(params or {}))
 
     def fetchone(self) -> dict[str, Any] | None:
         row = self._cursor.fetchone()

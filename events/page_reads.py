@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-_NAMED = re.compile(r"%\((\w+)\)s")
+# A named parameter of a psycopg statement, %(name)s.
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 # One SQL statement and its parameters.
 Statement = tuple[str, Mapping[str, Any]]
 Rows = list[dict[str, Any]]
@@ -51,7 +52,7 @@ def page_query(sqls: tuple[str, ...], pages: Sequence[Sequence[Statement]]) -> S
 @functools.lru_cache(maxsize=128)
 def _placeholders(sqls: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     """``(statement number, name)`` of each placeholder of ``sqls``, once each, in order."""
-    return tuple(dict.fromkeys((number, name) for number, sql in enumerate(sqls) for name in _NAMED.findall(sql)))
+    return tuple(dict.fromkeys((number, name) for number, sql in enumerate(sqls) for name in PLACEHOLDER.findall(sql)))
 
 
 @functools.lru_cache(maxsize=128)
@@ -70,7 +71,7 @@ def _query_text(sqls: tuple[str, ...], types: tuple[str, ...]) -> str:
 
 def _on_page(sql: str, number: int) -> str:
     """Statement ``number`` with its placeholders made columns of the page's row."""
-    return _NAMED.sub(rf"page.s{number}_\1", sql)
+    return PLACEHOLDER.sub(rf"page.s{number}_\1", sql)
 
 
 class CoalescedReads:

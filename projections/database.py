@@ -5,11 +5,11 @@ from events.database import (
     AsyncViewCursor,
     PostgresViewDatabase,
     SQLiteViewDatabase,
-    Statement,
     ViewCursor,
     ViewDatabase,
     open_view_database,
 )
+from events.page_reads import Statement
 
 __all__ = [
     "AsyncViewCursor",

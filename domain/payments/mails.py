@@ -146,15 +146,11 @@ def render_lapsed(facts: PurchaseFacts) -> MailMessage:
     return MailMessage(to=facts.to, subject=subject.format(**fields), text=body.format(**fields))
 
 
-def purchase_facts(store: Storefront, payment_id: UUID, base_url: str) -> PurchaseFacts | None:
-    """Gather what the purchase mails say from the log (None when the order bought no licence)."""
-    return purchase_facts_of(store, [payment_id], base_url).get(payment_id)
-
-
 def purchase_facts_of(store: Storefront, payment_ids: Sequence[UUID], base_url: str) -> dict[UUID, PurchaseFacts]:
-    """``purchase_facts`` of several payments, in two reads on PostgreSQL: the payments, then their licences with
-    their holders (the holder is the payment's account but for an order whose account was not known when it was
-    placed, which reads the licence's holder on its own). An order that bought no licence is left out."""
+    """What the purchase mails of several payments say, gathered from the log in two reads on PostgreSQL: the
+    payments, then their licences with their holders (the holder is the payment's account but for an order whose
+    account was not known when it was placed, which reads the licence's holder on its own). An order that bought no
+    licence is left out."""
     payments: dict[UUID, Payment] = {
         key: payment for key, payment in store.get_many(payment_ids).items() if isinstance(payment, Payment)
     }

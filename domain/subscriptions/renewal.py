@@ -87,12 +87,14 @@ def renew_batch(
 
     ``each`` runs the charges: a thread pool's ``map`` makes them side by side."""
     outcomes: dict[UUID, Charged | Exception] = {}
-    found = store.get_many(subscription_ids)
     asked = list(dict.fromkeys(subscription_ids))  # each once, however often it is named
-    subscriptions = [found[key] for key in asked if isinstance(found.get(key), Subscription)]
-    for missing in asked:
-        if missing not in found or not isinstance(found[missing], Subscription):
-            outcomes[missing] = DomainError(ErrorCode.NOT_FOUND, f"no subscription {missing}")
+    found = store.get_many(asked)
+    subscriptions: list[Subscription] = []
+    for key in asked:
+        if isinstance(subscription := found.get(key), Subscription):
+            subscriptions.append(subscription)
+        else:
+            outcomes[key] = DomainError(ErrorCode.NOT_FOUND, f"no subscription {key}")
     related = store.get_many([key for item in subscriptions for key in (item.user_licence_id, item.account_id)])
     now = clock.now()
     due: list[_Due] = []

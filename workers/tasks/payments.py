@@ -8,13 +8,7 @@ from uuid import UUID
 from celery import shared_task
 
 from bootstrap import Services
-from domain.payments.mails import (
-    purchase_facts,
-    purchase_facts_of,
-    render_lapsed,
-    render_receipt,
-    render_virtual_account,
-)
+from domain.payments.mails import purchase_facts_of, render_lapsed, render_receipt, render_virtual_account
 from domain.payments.purchase import lapse_if_unpaid
 from projections.payments import overdue_virtual_accounts
 from workers.celery_app import ServicesTask
@@ -26,12 +20,8 @@ RENDERERS = {"receipt": render_receipt, "virtual-account": render_virtual_accoun
 
 
 def deliver_purchase_mail(services: Services, *, task_id: str, payment_id: UUID, kind: str) -> bool:
-    """Mail the buyer about their order (once per task id); False when there is nothing to say."""
-    facts = purchase_facts(services.store, payment_id, services.settings.base_url)
-    if facts is None:
-        return False
-    message = RENDERERS[kind](facts)
-    return send_once(services.views, services.mailer, services.clock, task_id, f"purchase-{kind}", message)
+    """Mail the buyer about their order (once per task id); False when there is nothing to say or it was sent."""
+    return deliver_purchase_mails(services, [{"task_id": task_id, "payment_id": str(payment_id), "kind": kind}]) == 1
 
 
 def deliver_purchase_mails(services: Services, mails: list[dict[str, str]]) -> int:

@@ -110,6 +110,7 @@ function LicenceList() {
   const licences = state.status === 'ready' ? state.data : state.status === 'failed' ? [] : null;
   const initialKey = params.get('userLicenseKey') ?? '';
   const painted = usePaintedOnce(licences !== null);
+  const idleKeyForm = <KeyFormCard inputProps={{ defaultValue: initialKey, disabled: true }} />;
 
   const onJoinBeta = async () => {
     setNotice(null);
@@ -178,7 +179,7 @@ function LicenceList() {
       {/* Shown with the list, not before it: tools under the loading view would move down when the list came. */}
       {licences !== null && (
         <div className="licences__tools">
-          <Suspense fallback={<KeyFormCard inputProps={{ defaultValue: initialKey, disabled: true }} />}>
+          <Suspense fallback={idleKeyForm}>
             {painted ? (
               <LicenceKeyForm
                 initialKey={initialKey}
@@ -191,7 +192,7 @@ function LicenceList() {
                 }
               />
             ) : (
-              <KeyFormCard inputProps={{ defaultValue: initialKey, disabled: true }} />
+              idleKeyForm
             )}
           </Suspense>
           <div className="card">

@@ -36,18 +36,33 @@ async function pay(page: Page, amount = '24,360원') {
   return window;
 }
 
-/** The page's cumulative layout shift so far (shifts right after input excluded, as browsers count it). */
-function layoutShift(page: Page): Promise<number> {
+/** The page's layout shifts so far (shifts right after input excluded, as browsers count them). */
+interface Shifts {
+  total: number;
+  /** What moved, for the failure message: each shift's value and the elements it moved. */
+  moved: string[];
+}
+
+function layoutShift(page: Page): Promise<Shifts> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
+      new Promise<Shifts>((resolve) => {
+        const shifts: Shifts = { total: 0, moved: [] };
+        type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] };
+        const named = (node: Node | null | undefined) =>
+          node instanceof Element ? [node.tagName.toLowerCase(), ...Array.from(node.classList)].join('.') : String(node);
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-            if (!entry.hadRecentInput) total += entry.value;
+          for (const entry of list.getEntries() as Shift[]) {
+            if (entry.hadRecentInput) continue;
+            shifts.total += entry.value;
+            const sources = entry.sources.map(
+              (source) => `${named(source.node)} y ${source.previousRect.y} -> ${source.currentRect.y}`,
+            );
+            shifts.moved.push(`${entry.value.toFixed(3)} at ${entry.startTime.toFixed(0)} ms: ${sources.join('; ')}`);
           }
         }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 500);
+        setTimeout(() => resolve(shifts), 500);
       }),
   );
 }
@@ -62,7 +77,8 @@ test('the licence page does not shift its layout while the list loads', async ({
   // A new member has no licence yet: the empty list's card replaces the loading view.
   await expect(page.getByText(ko.licences.empty)).toBeVisible();
   await expect(page.getByRole('button', { name: ko.licences.register.submit })).toBeVisible();
-  expect(await layoutShift(page)).toBeLessThan(0.01);
+  const shifts = await layoutShift(page);
+  expect(shifts.total, shifts.moved.join('\n')).toBeLessThan(0.01);
 });
 
 test.describe('purchase page', () => {
@@ -76,7 +92,8 @@ test.describe('purchase page', () => {
     await expect(page.getByRole('contentinfo')).toContainText('유니콘 주식회사');
     // The plans come 1.5 s late on purpose, then the order's code loads: more than the default 5 s on a slow machine.
     await expect(page.getByRole('radio', { name: 'Android Pro' })).toBeChecked({ timeout: 15_000 });
-    expect(await layoutShift(page)).toBeLessThan(0.01);
+    const shifts = await layoutShift(page);
+    expect(shifts.total, shifts.moved.join('\n')).toBeLessThan(0.01);
   });
 
   test('shows the annual Android Pro licence in won, and asks for the agreements and the email', async ({ page }) => {

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from api.access import AccessChecked, check_every_route_is_declared
 from api.error_docs import install_error_docs
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
@@ -85,7 +86,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]
+    check_every_route_is_declared(routers)
     for router in routers:
-        app.include_router(router, prefix=API_PREFIX)
+        app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)
     install_spa(app, settings.web_dist_dir)
     return app

@@ -15,10 +15,12 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
 
-from api.auth import CallerDep, OptionalCallerDep, clear_session_cookies
+from api.access import CallerDep, OptionalCallerDep
+from api.auth import clear_session_cookies
 from api.error_docs import errors
 from api.language import request_language
 from api.services import Services, ServicesDep
+from domain.accounts.claims import MailboxProof, read_mailbox_proof
 from domain.accounts.guests import is_member_address
 from domain.accounts.profile import change_profile, check_password, confirm_email, delete_account
 from domain.accounts.recovery import (
@@ -147,10 +149,16 @@ def register(
     form: RegistrationForm,
     redirection_uri: Annotated[str | None, Query(alias="redirectionUri")] = None,
     user_license_key: Annotated[str | None, Query(alias="userLicenseKey")] = None,
+    receipt_token: Annotated[str | None, Query(alias="receiptToken", max_length=2000)] = None,
 ) -> RegistrationResult:
     """Create an unconfirmed account; the confirmation mail follows through the log (-402 when taken).
-    From a licence link (userLicenseKey) the licence joins the account when its key can be taken."""
+
+    An address a guest's purchase opened is claimed: nothing of the guest's is shown until the link mailed to it
+    is opened with this password. From the receipt's register link (``receiptToken``, the ``t`` it carries) the
+    mailbox is proven at once: the account is the registrant's and confirmed. From a licence link
+    (userLicenseKey) the licence joins the account when its key can be taken."""
     services.limiter.mail(request, form.email)
+    proof = _receipt_proof(services, receipt_token)
     registered = register_account(
         services.store,
         services.clock,
@@ -160,6 +168,7 @@ def register(
         language=form.language,
         marketing_push_enabled=form.marketing_push_enabled,
         licence_key=user_license_key,
+        mailbox_proof=proof,
     )
     services.see_own_write(registered.notification_id, "accounts", "licences", "payments")
     return RegistrationResult(user_id=str(registered.account_id), email_confirmed=registered.email_confirmed)
@@ -330,6 +339,17 @@ def complete_email_change(services: ServicesDep, form: EmailChangeForm) -> Email
     moved = change_email(services.store, services.clock, services.settings.auth_secret, form.token)
     services.see_own_write(moved.notification_id, "accounts")
     return EmailOnly(email=moved.email)
+
+
+def _receipt_proof(services: Services, token: str | None) -> MailboxProof | None:
+    """What a receipt's register link proves; an expired or altered one proves nothing (the registration then
+    waits for the mailbox like any other)."""
+    if not token:
+        return None
+    try:
+        return read_mailbox_proof(services.settings.auth_secret, token, services.clock.now())
+    except DomainError:
+        return None
 
 
 def _own_account(services: Services, account_id: UUID) -> AccountBody:

@@ -16,9 +16,9 @@ router = APIRouter(prefix="/accounts", tags=["accounts"])
 
 
 class KeyEmailCheck(CamelModel):
-    """Whether the licence key's account is registered and its address confirmed."""
+    """Whether the licence key's account is registered and its address confirmed (never the address itself: the
+    licence link carries it, and a key alone must not tell anyone whose it is)."""
 
-    email: str
     is_registered: bool
     email_confirmed: bool
 
@@ -27,6 +27,6 @@ class KeyEmailCheck(CamelModel):
 def check_email_for_licence_key(
     services: ServicesDep, user_license_key: Annotated[str, Query(alias="userLicenseKey", min_length=1)]
 ) -> KeyEmailCheck:
-    """For a licence link: the holder's address, and whether it is registered and confirmed (404 unknown key)."""
+    """For a licence link: whether the key's holder is registered and confirmed (404 unknown key)."""
     holder = key_holder(services.store, user_license_key)
-    return KeyEmailCheck(email=holder.email, is_registered=holder.registered, email_confirmed=holder.email_confirmed)
+    return KeyEmailCheck(is_registered=holder.registered, email_confirmed=holder.email_confirmed)

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
-from api.auth import CallerDep
+from api.access import CallerDep
 from api.country import visitor_country
 from api.error_docs import errors
 from api.routers.payments import PaymentRecord

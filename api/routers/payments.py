@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import EmailStr, Field
 from starlette.concurrency import run_in_threadpool
 
-from api.auth import CallerDep, OptionalCallerDep
+from api.access import CallerDep, OptionalCallerDep
 from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
 from api.language import request_language
@@ -139,7 +139,9 @@ class ConfirmedPurchase(CamelModel):
     """The licence a confirmed payment bought (reserved until a virtual account is paid)."""
 
     user_license_id: UUID
-    license_key: str
+    license_key: str | None = Field(
+        description="none for a guest who used a once-per-customer coupon: the key goes only to the buyer's mailbox"
+    )
     state: PaymentState
     email: str
     account_created: bool
@@ -189,7 +191,7 @@ def confirm_new_licence_payment(
         )
     return ConfirmedPurchase(
         user_license_id=confirmed.user_licence_id,
-        license_key=confirmed.licence_key,
+        license_key=confirmed.shown_key,
         state=confirmed.state,
         email=payment.buyer_email,
         account_created=confirmed.account_created,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from api.auth import OptionalCallerDep
+from api.access import OptionalCallerDep
 from api.error_docs import errors
 from api.errors import validation_code
 from api.schemas import CamelModel

@@ -20,7 +20,11 @@ export interface paths {
         /**
          * Register
          * @description Create an unconfirmed account; the confirmation mail follows through the log (-402 when taken).
-         *     From a licence link (userLicenseKey) the licence joins the account when its key can be taken.
+         *
+         *     An address a guest's purchase opened is claimed: nothing of the guest's is shown until the link mailed to it
+         *     is opened with this password. From the receipt's register link (``receiptToken``, the ``t`` it carries) the
+         *     mailbox is proven at once: the account is the registrant's and confirmed. From a licence link
+         *     (userLicenseKey) the licence joins the account when its key can be taken.
          */
         post: operations["register_web_unicornpro_v1_accounts_post"];
         delete?: never;
@@ -83,7 +87,7 @@ export interface paths {
         };
         /**
          * Check Email For Licence Key
-         * @description For a licence link: the holder's address, and whether it is registered and confirmed (404 unknown key).
+         * @description For a licence link: whether the key's holder is registered and confirmed (404 unknown key).
          */
         get: operations["check_email_for_licence_key_web_unicornpro_v1_accounts_check_email_get"];
         put?: never;
@@ -253,6 +257,31 @@ export interface paths {
          * @description Send the confirmation mail again (to the account's own address; 403 for another's id).
          */
         post: operations["resend_confirmation_web_unicornpro_v1_accounts__account_id__please_one_more_confirm_email_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/auth/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check Claim
+         * @description Is this claim link still good? The address it was mailed to (-405 when expired or already claimed).
+         */
+        get: operations["check_claim_web_unicornpro_v1_auth_claim_get"];
+        put?: never;
+        /**
+         * Claim
+         * @description Open a claim's link with the password chosen when registering with a guest's address: the guest's
+         *     purchases become the account's, and it is logged in (sets the rt and logged_in cookies).
+         */
+        post: operations["claim_web_unicornpro_v1_auth_claim_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1412,6 +1441,24 @@ export interface components {
             memberId: string;
         };
         /**
+         * ClaimForm
+         * @description A claim's link token and the password chosen when registering.
+         */
+        ClaimForm: {
+            /** Pw */
+            pw: string;
+            /** T */
+            t: string;
+        };
+        /**
+         * ClaimLink
+         * @description The address a claim's link was mailed to.
+         */
+        ClaimLink: {
+            /** Email */
+            email: string;
+        };
+        /**
          * ConfirmedPurchase
          * @description The licence a confirmed payment bought (reserved until a virtual account is paid).
          */
@@ -1420,8 +1467,11 @@ export interface components {
             accountCreated: boolean;
             /** Email */
             email: string;
-            /** Licensekey */
-            licenseKey: string;
+            /**
+             * Licensekey
+             * @description none for a guest who used a once-per-customer coupon: the key goes only to the buyer's mailbox
+             */
+            licenseKey: string | null;
             state: components["schemas"]["PaymentState"];
             /**
              * Userlicenseid
@@ -1731,11 +1781,10 @@ export interface components {
         };
         /**
          * KeyEmailCheck
-         * @description Whether the licence key's account is registered and its address confirmed.
+         * @description Whether the licence key's account is registered and its address confirmed (never the address itself: the
+         *     licence link carries it, and a key alone must not tell anyone whose it is).
          */
         KeyEmailCheck: {
-            /** Email */
-            email: string;
             /** Emailconfirmed */
             emailConfirmed: boolean;
             /** Isregistered */
@@ -2632,6 +2681,7 @@ export interface operations {
             query?: {
                 redirectionUri?: string | null;
                 userLicenseKey?: string | null;
+                receiptToken?: string | null;
             };
             header?: never;
             path?: never;
@@ -3579,6 +3629,161 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    check_claim_web_unicornpro_v1_auth_claim_get: {
+        parameters: {
+            query: {
+                t: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimLink"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-405` This link has expired.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -405;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    claim_web_unicornpro_v1_auth_claim_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimForm"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthBody"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-405` This link has expired.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -405;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `-400` The email or password does not match.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -400;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
                     };
                 };
             };

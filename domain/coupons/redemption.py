@@ -69,8 +69,8 @@ def constraint_subject(rules: GroupRules, *, buyer_email: str | None, user_licen
     """What the group's once-only constraint is keyed on for this buyer (None: no constraint applies).
 
     ``account``: the mailbox the account's (or guest's) address delivers to, so a guest, the account later opened
-    for the address, and its case, ``+tag`` and (at Gmail) dotted variants share one use. ``userlicense``: the user licence paid for (a new purchase's own licence, or
-    the licence an upgrade or renewal is for)."""
+    for the address, and its case, ``+tag`` and (at Gmail) dotted variants share one use. ``userlicense``: the
+    user licence paid for (a new purchase's own licence, or the licence an upgrade or renewal is for)."""
     if rules.constraint_type is ConstraintType.ACCOUNT:
         if not buyer_email:
             raise DomainError(ErrorCode.INVALID_VALUE, "this coupon is checked against the buyer's email")

@@ -22,8 +22,9 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from api.revocations import Revocations
 from api.services import ServicesDep
-from domain.accounts.tokens import InvalidTokenError, read_access_token
+from domain.accounts.tokens import AccessClaims, InvalidTokenError, read_access_token
 from domain.errors import DomainError, ErrorCode
 
 
@@ -232,12 +233,24 @@ async def enforce_access(request: Request, services: ServicesDep) -> None:
                 claims = read_access_token(services.settings.auth_secret, token, services.clock.now())
             except InvalidTokenError:
                 raise DomainError(ErrorCode.UNAUTHORIZED, "bad bearer token") from None
+            await _check_not_revoked(services.revocations, claims)
             caller = Caller(claims.account_id, claims.scope)
     if caller is None and need.needs_session:
         raise DomainError(ErrorCode.UNAUTHORIZED, "no bearer token")
     if caller is not None and caller.scope < 1 and need.needs_confirmed:
         raise DomainError(ErrorCode.ACCOUNT_NOT_APPROVED, "the address is not confirmed yet")
     request.state.caller = caller
+
+
+async def _check_not_revoked(revocations: Revocations, claims: AccessClaims) -> None:
+    """401 for a token whose session ended or whose account's credentials changed since it was issued, and for
+    any token while the revocation list is not current (it fails closed; see api/revocations.py)."""
+    if not revocations.is_current():
+        await revocations.until_caught_up_once()  # returns at once unless this process has just started
+        if not revocations.is_current():
+            raise DomainError(ErrorCode.UNAUTHORIZED, "revocations are not current")
+    if revocations.ends(claims):
+        raise DomainError(ErrorCode.UNAUTHORIZED, "the token's session has ended")
 
 
 AccessChecked = [Depends(enforce_access)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -34,6 +35,8 @@ from api.spa import install_spa
 from config.settings import Settings, load_settings
 from integrations.observability import init_sentry
 
+log = logging.getLogger(__name__)
+
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
     """Build the API and web server; services come from the composition root unless given (the caller closes those)."""
@@ -44,6 +47,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await wired.views.open_async()  # the read routes' pool, on the server's loop
+        # Tokens are served once this process knows what ended them (api/revocations.py); if the list cannot
+        # catch up in time, the API starts anyway and refuses tokens until it has.
+        if not await wired.revocations.until_caught_up_once():
+            log.warning("revocations have not caught up with the log; tokens are refused until they have")
         try:
             yield
         finally:

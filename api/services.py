@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 
 import bootstrap
 from api.ratelimit import RateLimiter
+from api.revocations import Revocations
 from projections.tracking import wait_for_views
 
 
@@ -17,9 +18,17 @@ class Services(bootstrap.Services):
     """The process's services as routers see them (built with ``Services.build``, like every process's)."""
 
     limiter: RateLimiter = field(init=False)
+    revocations: Revocations = field(init=False)
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.rate_limits)
+        # Started by the app's lifespan (or by the first token it reads), stopped by ``close``.
+        self.revocations = Revocations(self.store, self.views, self.clock)
+
+    def close(self) -> None:
+        """Stop following revocations, then release what the composition root opened."""
+        self.revocations.stop()
+        super().close()
 
     @property
     def secure_cookies(self) -> bool:

@@ -61,17 +61,25 @@ class PollBackoff:
         return self.wait
 
 
-def _poll(log_app: EventLog, after: int, stop: threading.Event, interval: float) -> Iterator[Sequence[Notification]]:
+CaughtUp = Callable[[float], None]
+
+
+def _poll(
+    log_app: EventLog, after: int, stop: threading.Event, interval: float, caught_up: CaughtUp | None
+) -> Iterator[Sequence[Notification]]:
     doorbell = log_app.doorbell
     with doorbell.listen() if doorbell is not None else contextlib.nullcontext() as bell:
         position = after
         backoff = PollBackoff(interval)
         while not stop.is_set():
+            started = time.monotonic()
             batch = log_app.recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
             if batch:
                 yield batch
                 position = batch[-1].id
             if len(batch) < BATCH_SIZE:
+                if caught_up is not None:
+                    caught_up(started)
                 if bell is not None:
                     _wait_for_ring(bell, stop, interval)
                 else:
@@ -121,18 +129,25 @@ class _Notified:
 
 
 def _listen(
-    recorder: PostgresApplicationRecorder, after: int, stop: threading.Event, interval: float
+    recorder: PostgresApplicationRecorder,
+    after: int,
+    stop: threading.Event,
+    interval: float,
+    caught_up: CaughtUp | None,
 ) -> Iterator[Sequence[Notification]]:
     notified = _Notified(recorder, stop)
     try:
         position = after
         while not stop.is_set():
             notified.news.clear()  # before the read: a commit during it sets it again
+            started = time.monotonic()
             batch = recorder.select_notifications(start=position + 1, limit=BATCH_SIZE)
             if batch:
                 yield batch
                 position = batch[-1].id
             if len(batch) < BATCH_SIZE:
+                if caught_up is not None:
+                    caught_up(started)
                 notified.news.wait(interval)  # the interval is the safety net and the stop check
                 if notified.error is not None:
                     raise notified.error
@@ -141,15 +156,23 @@ def _listen(
 
 
 def notification_batches_after(
-    log_app: EventLog, after: int, stop: threading.Event, poll_interval: float
+    log_app: EventLog,
+    after: int,
+    stop: threading.Event,
+    poll_interval: float,
+    caught_up: CaughtUp | None = None,
 ) -> Iterator[Sequence[Notification]]:
     """Every notification after ``after``, then the new ones as they are recorded, until stopped: in batches of
     what the log holds at each read (up to BATCH_SIZE), so a follower that fell behind or faces a busy log takes
-    many events at a time."""
+    many events at a time.
+
+    ``caught_up`` is told, after the consumer took a read's batch (or the read found nothing), the monotonic time
+    at which that read began, when it held all there was: everything committed before that moment has been
+    handed over. With nothing new it is told again every ``poll_interval`` (the safety-net read)."""
     recorder = log_app.recorder
     if isinstance(recorder, PostgresApplicationRecorder):
-        return _listen(recorder, after, stop, poll_interval)
-    return _poll(log_app, after, stop, poll_interval)
+        return _listen(recorder, after, stop, poll_interval, caught_up)
+    return _poll(log_app, after, stop, poll_interval, caught_up)
 
 
 def follow(

@@ -7,10 +7,19 @@ from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.payments import PaymentsView
 from projections.reports import ReportsView
+from projections.revocations import RevocationsView
 from projections.subscriptions import SubscriptionsView
 from projections.view import View
 
 
 def all_views() -> list[View]:
     """Every view, in the order the projector starts them."""
-    return [AccountsView(), LicencesView(), PaymentsView(), SubscriptionsView(), LedgerView(), ReportsView()]
+    return [
+        AccountsView(),
+        LicencesView(),
+        PaymentsView(),
+        SubscriptionsView(),
+        LedgerView(),
+        ReportsView(),
+        RevocationsView(),
+    ]

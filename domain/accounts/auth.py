@@ -89,7 +89,7 @@ def open_session(store: Storefront, secret: str, account: Account, now: datetime
     refresh = RefreshToken(uuid4(), new_secret())
     session = Session.start(family_id=refresh.family_id, account_id=account.id, secret_hash=refresh.secret_hash, at=now)
     recordings = store.save(account, session)
-    access = issue_access_token(secret, account.id, account.scope, now)
+    access = issue_access_token(secret, account.id, account.scope, now, session_id=session.id)
     return Authenticated(account.id, account.email, account.scope, access, refresh, recordings[-1].notification.id)
 
 
@@ -116,7 +116,9 @@ def refresh_session(store: Storefront, clock: Clock, secret: str, presented: str
         recordings = store.save(session)
         if refused is not None or account is None:
             raise DomainError(ErrorCode.UNAUTHORIZED, refused or "no account")
-        access = issue_access_token(secret, account.id, account.scope, now)
+        access = issue_access_token(
+            secret, account.id, account.scope, now, session_id=session.id, session_started_at=session.started_at
+        )
         return Authenticated(account.id, account.email, account.scope, access, rotated, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)

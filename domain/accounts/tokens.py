@@ -56,10 +56,13 @@ class AccessToken:
 
 @dataclass(frozen=True)
 class AccessClaims:
-    """Who an access token speaks for."""
+    """Who an access token speaks for, and the login session (refresh-token family) it belongs to: its id and when
+    it was opened (epoch seconds, to the microsecond: a password reset and a login in the same second differ)."""
 
     account_id: UUID
     scope: int
+    session_id: UUID
+    session_started_at: float
 
 
 def _encode(secret: str, claims: dict[str, Any]) -> str:
@@ -85,13 +88,26 @@ def _decode(secret: str, token: str, audience: str, now: datetime | None) -> dic
     return claims
 
 
-def issue_access_token(secret: str, account_id: UUID, scope: int, now: datetime) -> AccessToken:
-    """A 30-minute access token: sub = account id, scope 0 (unconfirmed) or 1."""
+def issue_access_token(
+    secret: str,
+    account_id: UUID,
+    scope: int,
+    now: datetime,
+    *,
+    session_id: UUID,
+    session_started_at: datetime | None = None,
+) -> AccessToken:
+    """A 30-minute access token: sub = account id, scope 0 (unconfirmed) or 1; sid and auth_time = the session it
+    belongs to and when that session's login happened (``now`` unless given; a JWT NumericDate may carry a
+    fraction, and this one keeps microseconds), so that ending the session, or changing the account's credentials
+    after it started, ends the token too."""
     expires_at = now + ACCESS_TOKEN_LIFETIME
     token = _encode(
         secret,
         {
             "sub": str(account_id),
+            "sid": str(session_id),
+            "auth_time": (session_started_at or now).timestamp(),
             "scope": scope,
             "aud": ACCESS,
             "iat": int(now.timestamp()),
@@ -117,9 +133,15 @@ def _verified_access(secret: str, token: str) -> tuple[AccessClaims, float]:
     A token that fails raises, and raising is never kept."""
     claims = _decode(secret, token, ACCESS, None)
     try:
-        return AccessClaims(UUID(str(claims["sub"])), int(claims.get("scope", 0))), float(claims["exp"])
-    except (TypeError, ValueError) as error:
+        read = AccessClaims(
+            account_id=UUID(str(claims["sub"])),
+            scope=int(claims.get("scope", 0)),
+            session_id=UUID(str(claims["sid"])),
+            session_started_at=float(claims["auth_time"]),
+        )
+    except (KeyError, TypeError, ValueError) as error:  # a token from before sessions were named is refused
         raise InvalidTokenError("bad claims") from error
+    return read, float(claims["exp"])
 
 
 def sign_link(secret: str, purpose: str, account_id: UUID, now: datetime, lifetime: timedelta, **extra: str) -> str:

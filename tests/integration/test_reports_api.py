@@ -188,7 +188,7 @@ def test_reports_keep_clean_images_refuse_bad_ones_and_export_with_image_links(d
     assert desk.stored_keys() == keys, "a refused report keeps nothing"
 
     member = register(desk.services.store, "joon@example.com")
-    token = issue_access_token(desk.settings.auth_secret, member.account_id, 1, START).token
+    token = issue_access_token(desk.settings.auth_secret, member.account_id, 1, START, session_id=uuid.uuid4()).token
     bug = report(desk, problem="bug", url="", comment="Crashes on start", token=token)
     assert bug.status_code == 200, bug.text
 

@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from fastapi.testclient import TestClient
@@ -125,7 +126,7 @@ def test_a_worker_killed_mid_batch_and_restarted_charges_nobody_twice(
         clock = SystemClock()
         for number in range(SUBSCRIBERS):
             account_id = register(store, f"s{number}@example.com").account_id
-            token = issue_access_token(stack_settings.auth_secret, account_id, 1, clock.now()).token
+            token = issue_access_token(stack_settings.auth_secret, account_id, 1, clock.now(), session_id=uuid4()).token
             answer = client.post(
                 f"{V1}/payments/licenses/subscribe/new/new-billingkey",
                 json={"licenseId": 111, "countryCode": "KR", "card": CARD},
@@ -173,7 +174,8 @@ def test_the_harness_runs_the_renewal_pass_at_once_for_an_admin_only(
     with running_projector(stack_settings):
         store = Storefront(stack_settings.event_store_env)
         account_id = register(store, "harnessed@example.com").account_id
-        token = issue_access_token(stack_settings.auth_secret, account_id, 1, SystemClock().now()).token
+        now = SystemClock().now()
+        token = issue_access_token(stack_settings.auth_secret, account_id, 1, now, session_id=uuid4()).token
         started = client.post(
             f"{V1}/payments/licenses/subscribe/new/new-billingkey",
             json={"licenseId": 111, "countryCode": "KR", "card": CARD},

@@ -8,6 +8,7 @@ import signal
 import time
 from collections import Counter
 from datetime import timedelta
+from uuid import uuid4
 
 import pytest
 from fastapi.testclient import TestClient
@@ -50,9 +51,8 @@ def test_an_upgraded_subscription_renews_once_on_its_new_cycle_with_real_workers
 
         def bearer(days_ahead: int = 0) -> dict[str, str]:
             at = SystemClock().now() + timedelta(days=days_ahead)  # the test clock is that far ahead
-            return {
-                "Authorization": f"Bearer {issue_access_token(stack_settings.auth_secret, account_id, 1, at).token}"
-            }
+            token = issue_access_token(stack_settings.auth_secret, account_id, 1, at, session_id=uuid4())
+            return {"Authorization": f"Bearer {token.token}"}
 
         started = client.post(
             f"{V1}/payments/licenses/subscribe/new/new-billingkey",

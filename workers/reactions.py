@@ -15,11 +15,15 @@ from typing import Any
 
 from celery import Celery
 
+from domain.accounts.notices import NOTICE_OF
 from events.accounts import (
     AccountClaimRequested,
     AccountRegistered,
     ConfirmationMailRequested,
+    EmailChanged,
     EmailChangeRequested,
+    PasswordChanged,
+    PasswordResetCompleted,
     PasswordResetRequested,
 )
 from events.passed_over import PassedOver
@@ -71,6 +75,16 @@ def _email_change_mail(event: EmailChangeRequested) -> list[TaskCall]:
     return [TaskCall("accounts.send_email_change_mail", kwargs)]
 
 
+def _account_notice(event: EmailChanged | PasswordChanged | PasswordResetCompleted) -> list[TaskCall]:
+    # The task reads the account as this event left it (and just before): ids and a version, no address.
+    kwargs = {
+        "account_id": str(event.originator_id),
+        "kind": NOTICE_OF[type(event)].value,
+        "version": event.originator_version,
+    }
+    return [TaskCall("accounts.send_account_notice", kwargs)]
+
+
 def _purchase_mail(kind: str) -> Reaction:
     def reaction(event: PaymentSucceeded | PaymentReserved | PaymentCancelled) -> list[TaskCall]:
         if isinstance(event, PaymentCancelled) and event.error_code is not None:
@@ -103,6 +117,9 @@ REACTIONS: dict[type[Any], Reaction] = {
     AccountClaimRequested: _claim_mail,
     PasswordResetRequested: _password_reset_mail,
     EmailChangeRequested: _email_change_mail,
+    EmailChanged: _account_notice,
+    PasswordChanged: _account_notice,
+    PasswordResetCompleted: _account_notice,
     PaymentSucceeded: _purchase_mail("receipt"),
     PaymentReserved: _purchase_mail("virtual-account"),
     PaymentCancelled: _purchase_mail("lapsed"),

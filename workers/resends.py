@@ -28,6 +28,7 @@ MAIL_TASKS = frozenset(
         "accounts.send_confirmation_mail",
         "accounts.send_password_reset_mail",
         "accounts.send_email_change_mail",
+        "accounts.send_account_notice",
         "payments.send_purchase_mail",
         "subscriptions.send_mail",
     }

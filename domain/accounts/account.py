@@ -300,6 +300,7 @@ class Account(Aggregate):
         self.email_confirmed = True
         self.pending_email = None
         self.pending_change_id = None
+        self.credentials_changed_at = event.timestamp  # the sessions of the old address end
 
     @when.register
     def _reset_completed(self, event: PasswordResetCompleted) -> None:

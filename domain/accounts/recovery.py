@@ -146,7 +146,8 @@ class EmailMoved:
 
 
 def change_email(store: Storefront, clock: Clock, secret: str, token: str) -> EmailMoved:
-    """Move the account to the address of the link: claim the new address, release the old one."""
+    """Move the account to the address of the link: claim the new address, release the old one. Every session of
+    the account ends (its refresh and access tokens stop working); the old address is told (the reactor's notice)."""
     claims = _read(secret, CHANGE_EMAIL, token, clock)
     email = claims.values.get("email", "")
 

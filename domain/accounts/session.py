@@ -52,7 +52,8 @@ class Session(Aggregate):
 
         An ended or expired family refuses. An older secret of the family means the token was
         copied: the whole family is revoked. A family that outlived its account (gone or deleted:
-        ``credentials_changed_at`` None) or predates a password change is revoked too. Returns the
+        ``credentials_changed_at`` None) or predates a change of its credentials (a new password, a reset, a new
+        address, a claim by the mailbox) is revoked too. Returns the
         refusal (None when rotated); what it recorded must be saved either way.
         """
         if not self.is_usable(at):

@@ -22,6 +22,7 @@ from api.app import create_app
 from api.services import Services
 from config.settings import Settings
 from domain.accounts.auth import refresh_session
+from domain.accounts.notices import NoticeKind
 from domain.accounts.tokens import parse_refresh_token
 from domain.errors import DomainError
 from events.values import Language
@@ -29,6 +30,7 @@ from tests.fakes import ManualClock, PlainHasher, RecordingMailer
 from tests.support import START, running_projector
 from workers.reactions import REACTIONS
 from workers.tasks.mail import (
+    deliver_account_notice,
     deliver_confirmation_mail,
     deliver_email_change_mail,
     deliver_password_reset_mail,
@@ -91,6 +93,14 @@ class Site:
                             task_id=task_id,
                             account_id=account_id,
                             change_id=call.kwargs["change_id"],
+                        )
+                    elif call.name == "accounts.send_account_notice":
+                        deliver_account_notice(
+                            *wiring,
+                            task_id=task_id,
+                            account_id=account_id,
+                            kind=NoticeKind(call.kwargs["kind"]),
+                            version=call.kwargs["version"],
                         )
                     else:
                         raise AssertionError(call.name)

@@ -21,11 +21,13 @@ from config.settings import Settings
 from domain.accounts.account import Account
 from domain.accounts.claims import claim_link_token
 from domain.accounts.mails import (
+    render_account_notice,
     render_claim_mail,
     render_confirmation_mail,
     render_email_change_mail,
     render_password_reset_mail,
 )
+from domain.accounts.notices import NoticeKind, account_notice
 from domain.accounts.recovery import email_change_link_token, reset_link_token
 from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
 from domain.clock import Clock
@@ -57,6 +59,11 @@ def claim_path(language: Language) -> str:
 def password_reset_path(language: Language) -> str:
     """The web page where a new password is entered (it calls /accounts/password-change-check)."""
     return f"/{language.value}/password/reset"
+
+
+def password_find_path(language: Language) -> str:
+    """The web page that mails a password-reset link."""
+    return f"/{language.value}/password/find"
 
 
 def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind: str, message: MailMessage) -> bool:
@@ -188,6 +195,28 @@ def deliver_email_change_mail(
     return send_once(db, mailer, clock, task_id, "email-change", message)
 
 
+def deliver_account_notice(
+    settings: Settings,
+    store: Storefront,
+    db: ViewDatabase,
+    mailer: Mailer,
+    clock: Clock,
+    *,
+    task_id: str,
+    account_id: UUID,
+    kind: NoticeKind,
+    version: int,
+) -> bool:
+    """Mail the notice of the account's change at ``version`` (a new address: to the old one; a new password: to
+    the account's address), in the account's language, once per task id."""
+    notice = account_notice(store, account_id, kind, version)
+    if notice is None:
+        return False
+    reset = f"{_base(settings)}{password_find_path(notice.language)}"
+    message = render_account_notice(notice, support=settings.zendesk_url, reset=reset)
+    return send_once(db, mailer, clock, task_id, f"notice-{kind.value}", message)
+
+
 def _account(store: Storefront, account_id: UUID) -> Account | None:
     try:
         account: Account = store.repository.get(account_id)
@@ -257,4 +286,19 @@ def send_email_change_mail(self: ServicesTask, account_id: str, change_id: str) 
     """Celery entry point of the email-change mail."""
     return deliver_email_change_mail(
         *_wired(self), task_id=_task_id(self), account_id=UUID(account_id), change_id=change_id
+    )
+
+
+@shared_task(
+    name="accounts.send_account_notice",
+    base=ServicesTask,
+    bind=True,
+    autoretry_for=(OSError,),
+    retry_backoff=True,
+    max_retries=8,
+)
+def send_account_notice(self: ServicesTask, account_id: str, kind: str, version: int) -> bool:
+    """Celery entry point of the notices of an email change and a password change or reset."""
+    return deliver_account_notice(
+        *_wired(self), task_id=_task_id(self), account_id=UUID(account_id), kind=NoticeKind(kind), version=version
     )

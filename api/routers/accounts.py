@@ -94,8 +94,9 @@ class PasswordForm(CamelModel):
 
 
 class DeletionForm(CamelModel):
-    """Why the account is deleted."""
+    """The account's password, and why it is deleted."""
 
+    pw: str = Field(min_length=1)
     deleted_reason: str = ""
 
 
@@ -229,14 +230,23 @@ def check_own_password(services: ServicesDep, request: Request, caller: CallerDe
     return Done()
 
 
-@router.put("/delete", response_model=Done)
-def delete_own_account(services: ServicesDep, caller: CallerDep, form: DeletionForm) -> JSONResponse:
-    """Delete the caller's account; its address and nickname can be taken again.
+@router.put("/delete", response_model=Done, responses=errors(ErrorCode.TOO_MANY_REQUESTS, ErrorCode.PASSWORD_DIFFERS))
+def delete_own_account(services: ServicesDep, request: Request, caller: CallerDep, form: DeletionForm) -> JSONResponse:
+    """Delete the caller's account, given its password (-406 when wrong); its address and nickname can be taken
+    again.
 
-    Every session ends: a refresh for a deleted account is refused (and revokes its family);
-    the cookies are cleared here.
+    Every session ends: its access tokens are refused within seconds, a refresh is refused (and revokes its
+    family); the cookies are cleared here.
     """
-    position = delete_account(services.store, services.clock, caller.account_id, reason=form.deleted_reason)
+    services.limiter.password_check(request, str(caller.account_id))
+    position = delete_account(
+        services.store,
+        services.clock,
+        services.hasher,
+        caller.account_id,
+        password=form.pw,
+        reason=form.deleted_reason,
+    )
     services.see_own_write(position, "accounts")
     response = JSONResponse(Done().model_dump(by_alias=True))
     clear_session_cookies(response, services.secure_cookies)

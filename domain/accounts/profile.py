@@ -114,9 +114,13 @@ def check_password(store: Storefront, hasher: PasswordHasher, account_id: UUID, 
         raise DomainError(ErrorCode.PASSWORD_DIFFERS)
 
 
-def delete_account(store: Storefront, clock: Clock, account_id: UUID, *, reason: str) -> int:
-    """Delete the account and free its email address and nickname (same transaction)."""
+def delete_account(
+    store: Storefront, clock: Clock, hasher: PasswordHasher, account_id: UUID, *, password: str, reason: str
+) -> int:
+    """Delete the account and free its email address and nickname (same transaction), once its password is given
+    (-406 otherwise: a token alone, left on a shared computer or stolen, cannot delete the account)."""
     reason = reason.strip()[:DELETED_REASON_MAX_LENGTH]
+    check_password(store, hasher, account_id, password)
 
     def attempt() -> int:
         account = load_account(store, account_id)

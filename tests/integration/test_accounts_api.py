@@ -350,7 +350,9 @@ def test_deleting_frees_the_address_for_a_new_registration_and_ends_the_session(
     first = site.member("gone@example.com")
     token = site.login("gone@example.com")["accessToken"]
     site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Gone"})
-    deleted = site.client.put(f"{V1}/accounts/delete", headers=bearer(token), json={"deletedReason": "too many mails"})
+    deleted = site.client.put(
+        f"{V1}/accounts/delete", headers=bearer(token), json={"pw": "abcd1234", "deletedReason": "too many mails"}
+    )
     assert deleted.status_code == 200, deleted.text
     assert site.client.cookies.get("rt") is None
     assert site.client.get(f"{V1}/accounts/check", params={"email": "gone@example.com"}).json() == {
@@ -377,7 +379,7 @@ def test_other_sessions_of_a_deleted_account_cannot_refresh(site: Site) -> None:
     other_device = site.client.cookies.get("rt")
     site.client.cookies.clear()
     token = site.login("two-devices@example.com")["accessToken"]
-    site.client.put(f"{V1}/accounts/delete", headers=bearer(token), json={"deletedReason": ""})
+    site.client.put(f"{V1}/accounts/delete", headers=bearer(token), json={"pw": "abcd1234", "deletedReason": ""})
     site.client.cookies.set("rt", other_device, path="/web/unicornpro/v1/auth")
     assert site.client.get(f"{V1}/auth/refresh").status_code == 401
 

@@ -95,7 +95,7 @@ def test_a_guest_keeps_only_its_latest_claims(world: World) -> None:
 
 def test_a_deleted_member_is_neither_a_member_nor_a_guest(world: World) -> None:
     member = world.member()
-    delete_account(world.store, world.clock, member, reason="bye")
+    delete_account(world.store, world.clock, PlainHasher(), member, password="abcd1234", reason="bye")
     account = world.get(member, Account)
     assert (account.is_guest, account.is_member) == (False, False)
 
@@ -147,7 +147,7 @@ def test_the_support_desk_needs_a_confirmed_address_then_a_name(world: World) ->
     change_profile(world.store, world.clock, member, name="Ada")
     identity = support_desk_identity(world.store, member)
     assert (identity.account_id, identity.name, identity.email) == (member, "Ada", "desk@example.com")
-    delete_account(world.store, world.clock, member, reason="bye")
+    delete_account(world.store, world.clock, PlainHasher(), member, password="abcd1234", reason="bye")
     with refused(ErrorCode.UNAUTHORIZED):
         support_desk_identity(world.store, member)
 
@@ -183,7 +183,7 @@ def test_a_session_older_than_the_accounts_deletion_is_revoked_on_its_next_refre
     member = world.member()
     token = _log_in(world)
     world.later(hours=1)
-    delete_account(world.store, world.clock, member, reason="bye")
+    delete_account(world.store, world.clock, PlainHasher(), member, password="abcd1234", reason="bye")
     with refused(ErrorCode.UNAUTHORIZED):
         refresh_session(world.store, world.clock, SECRET, token)
     session = world.get(_family(token), Session)

@@ -10,6 +10,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.accounts.nicknames import nickname_key
 from domain.errors import DomainError, ErrorCode
 from events.accounts import (
     AccountClaimed,
@@ -42,8 +43,8 @@ def normalise_email(email: str) -> str:
 
 
 def normalise_nickname(nickname: str) -> str:
-    """The form of a nickname used for uniqueness (trimmed, case-folded)."""
-    return nickname.strip().casefold()
+    """The form of a nickname used for uniqueness (``domain.accounts.nicknames.nickname_key``)."""
+    return nickname_key(nickname)
 
 
 # A guest's account keeps the latest claims on it (registrations with its address awaiting the mailbox's proof);

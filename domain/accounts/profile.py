@@ -15,16 +15,15 @@ from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import EmailIndex, NicknameIndex, normalise_nickname
 from domain.accounts.auth import load_account
+from domain.accounts.nicknames import clean_nickname
 from domain.accounts.tokens import CONFIRM_EMAIL, InvalidTokenError, read_link
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.ports import PasswordHasher
 from domain.store import Storefront
-from domain.text import check_storable
 from events.concurrency import retry_on_conflict
 from events.values import Language
 
-NAME_MAX_LENGTH = 30
 DELETED_REASON_MAX_LENGTH = 1000
 
 
@@ -67,17 +66,13 @@ def change_profile(
     language: Language | None = None,
     marketing_push_enabled: bool | None = None,
 ) -> int:
-    """Change what is given (None leaves a field as it is); -411 when the nickname is taken.
+    """Change what is given (None leaves a field as it is); the nickname is kept as ``clean_nickname`` makes it
+    (-1, -2 when it cannot be one), -411 when it is taken.
 
     Returns the log position to wait for (0 when nothing changed).
     """
     if name is not None:
-        name = name.strip()
-        if not name:
-            raise DomainError(ErrorCode.EMPTY_PARAMETER, "name")
-        if len(name) > NAME_MAX_LENGTH:
-            raise DomainError(ErrorCode.INVALID_VALUE, "name too long")
-        check_storable(name, "name")
+        name = clean_nickname(name)
 
     def attempt() -> int:
         account = load_account(store, account_id)

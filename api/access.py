@@ -161,6 +161,27 @@ POLICY: Mapping[str, Access] = {
 }
 
 
+# Operations whose answers are the same for everyone (the catalogue, banners, settings, health): a cache may keep
+# them. Every other answer names a caller or carries account data (a token, an address, a licence, a payment) and
+# goes out with ``Cache-Control: no-store`` (api/security_headers.py), so that no browser or proxy keeps it.
+SHARED_ANSWERS = frozenset(
+    {
+        "GET /health",
+        "GET /purchasable-licenses/new",
+        "GET /payments/settings",
+        "GET /event-banners",
+        "GET /event-banners/images/{name}",
+        "GET /reports/filter-groups",
+        "GET /integrations/settings",
+    }
+)
+
+
+def is_personal(method: str, path: str) -> bool:
+    """Is the operation's answer kept from caches (anything but the shared answers)?"""
+    return operation(method, path) not in SHARED_ANSWERS
+
+
 @dataclass(frozen=True)
 class Caller:
     """The account an access token speaks for."""
@@ -182,7 +203,11 @@ def access_of(method: str, path: str) -> Access:
 def check_every_route_is_declared(routers: Iterable[APIRouter]) -> None:
     """Refuse to build an app whose routers hold an operation the table does not declare, or a route that asks
     for a caller its level does not give (a bearer-only route declared for anyone, say)."""
-    problems: list[str] = []
+    problems: list[str] = [
+        f"{key}: a shared answer must be {Access.ANYONE.value!r}"
+        for key in sorted(SHARED_ANSWERS)
+        if POLICY.get(key) is not Access.ANYONE
+    ]
     for router in routers:
         for route in router.routes:
             if not isinstance(route, APIRoute):
@@ -299,9 +324,15 @@ def render_table() -> str:
         "|---|---|",
         *(f"| {level.value} | {level.meaning} |" for level in Access),
         "",
-        "| operation | needs |",
-        "|---|---|",
-        *(f"| `{key}` | {level.value} |" for key, level in POLICY.items()),
+        "Every answer is sent with `Cache-Control: no-store` except those the table marks shared (the same for",
+        "everyone, so a cache may keep them).",
+        "",
+        "| operation | needs | answer |",
+        "|---|---|---|",
+        *(
+            f"| `{key}` | {level.value} | {'shared' if key in SHARED_ANSWERS else 'no-store'} |"
+            for key, level in POLICY.items()
+        ),
         "",
     ]
     return "\n".join(lines)

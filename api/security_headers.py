@@ -12,8 +12,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from fastapi import Request
+from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.access import is_personal
 from config.settings import Settings
 from domain.errors import DomainError, ErrorCode
 
@@ -48,8 +50,18 @@ def content_security_policy(settings: Settings) -> str:
     return "; ".join(f"{name} {' '.join(sources.split())}" for name, sources in directives.items())
 
 
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def _is_personal(scope: Scope) -> bool:
+    """Is this an API operation whose answer caches must not keep (api/access.py: all but the shared answers)?"""
+    route = scope.get("route")
+    return isinstance(route, APIRoute) and is_personal(scope["method"], route.path)
+
+
 class SecurityHeaders:
-    """Pure ASGI: adds the headers to every response's start, whatever produced it."""
+    """Pure ASGI: adds the headers to every response's start, whatever produced it, and ``Cache-Control: no-store``
+    to every personal answer of the API (the router has named the operation by then)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
@@ -76,6 +88,8 @@ class SecurityHeaders:
                 raw += [(name, value) for name, value in self._raw if name not in present]
                 if https and b"strict-transport-security" not in present:
                     raw.append((b"strict-transport-security", HSTS.encode()))
+                if _is_personal(scope):
+                    raw = [(name, value) for name, value in raw if name.lower() != b"cache-control"] + [NO_STORE]
                 message["headers"] = raw
             await send(message)
 

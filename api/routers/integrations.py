@@ -45,8 +45,7 @@ def web_integrations(services: ServicesDep, response: Response) -> WebIntegratio
 
 
 @router.get("/chat-member", response_model=ChatMember)
-def chat_member(services: ServicesDep, caller: CallerDep, response: Response) -> ChatMember:
+def chat_member(services: ServicesDep, caller: CallerDep) -> ChatMember:
     """The caller's member id and hash for booting the chat widget (anonymous visitors boot without)."""
-    response.headers["Cache-Control"] = "no-store"
     member_hash = chat_member_hash(services.settings.chat_member_secret, caller.account_id)
     return ChatMember(member_id=str(caller.account_id), member_hash=member_hash)

@@ -151,4 +151,4 @@ def report_image(
     stored = services.objects.get(key)
     if stored is None:
         raise DomainError(ErrorCode.FORBIDDEN, "no such image")
-    return Response(stored.data, media_type=stored.content_type, headers={"Cache-Control": "private, max-age=3600"})
+    return Response(stored.data, media_type=stored.content_type)  # no-store: a customer's screenshot

@@ -10,8 +10,15 @@ from urllib.parse import parse_qs, urlsplit
 from uuid import UUID
 
 from api.services import Services
+from domain.accounts.notices import NoticeKind
+from events.values import Language
 from workers.reactions import REACTIONS
-from workers.tasks.mail import deliver_confirmation_mail
+from workers.tasks.mail import (
+    deliver_account_notice,
+    deliver_confirmation_mail,
+    deliver_email_change_mail,
+    deliver_password_reset_mail,
+)
 from workers.tasks.payments import deliver_purchase_mail
 
 
@@ -51,6 +58,26 @@ def deliver_mails(services: Services) -> None:
                     account = UUID(call.kwargs["account_id"])
                     claim = call.kwargs.get("claim_id")
                     deliver_confirmation_mail(*wiring, task_id=task_id, account_id=account, claim_id=claim)
+                elif call.name == "accounts.send_password_reset_mail":
+                    deliver_password_reset_mail(
+                        *wiring,
+                        task_id=task_id,
+                        account_id=UUID(call.kwargs["account_id"]),
+                        reset_id=call.kwargs["reset_id"],
+                        language=Language(call.kwargs["language"]),
+                    )
+                elif call.name == "accounts.send_email_change_mail":
+                    account = UUID(call.kwargs["account_id"])
+                    change = call.kwargs["change_id"]
+                    deliver_email_change_mail(*wiring, task_id=task_id, account_id=account, change_id=change)
+                elif call.name == "accounts.send_account_notice":
+                    deliver_account_notice(
+                        *wiring,
+                        task_id=task_id,
+                        account_id=UUID(call.kwargs["account_id"]),
+                        kind=NoticeKind(call.kwargs["kind"]),
+                        version=call.kwargs["version"],
+                    )
 
 
 def mailbox(services: Services, address: str) -> list[Mail]:

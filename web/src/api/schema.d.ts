@@ -130,10 +130,11 @@ export interface paths {
         get?: never;
         /**
          * Delete Own Account
-         * @description Delete the caller's account; its address and nickname can be taken again.
+         * @description Delete the caller's account, given its password (-406 when wrong); its address and nickname can be taken
+         *     again.
          *
-         *     Every session ends: a refresh for a deleted account is refused (and revokes its family);
-         *     the cookies are cleared here.
+         *     Every session ends: its access tokens are refused within seconds, a refresh is refused (and revokes its
+         *     family); the cookies are cleared here.
          */
         put: operations["delete_own_account_web_unicornpro_v1_accounts_delete_put"];
         post?: never;
@@ -1576,7 +1577,7 @@ export interface components {
         };
         /**
          * DeletionForm
-         * @description Why the account is deleted.
+         * @description The account's password, and why it is deleted.
          */
         DeletionForm: {
             /**
@@ -1584,6 +1585,8 @@ export interface components {
              * @default
              */
             deletedReason: string;
+            /** Pw */
+            pw: string;
         };
         /**
          * DeviceActivationIn
@@ -3149,6 +3152,7 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-406` This differs from the current password.
              */
             400: {
                 headers: {
@@ -3157,7 +3161,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -406;
                     };
                 };
             };
@@ -3173,6 +3177,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };

@@ -15,7 +15,7 @@ import { TextField } from '../../ui/TextField';
 import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { DeletedState } from './AccountDeleteConfirmPage';
-import { postCheckPassword, putDeleteAccount } from './api';
+import { putDeleteAccount } from './api';
 import '../../ui/kit.css';
 
 function AccountDelete() {
@@ -24,9 +24,7 @@ function AccountDelete() {
   const navigate = useNavigate();
   const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
   const user = useAppStore((s) => s.user);
-  const loading = useAppStore(
-    (s) => s.operations.checkPassword?.status === 'request' || s.operations.deleteAccount?.status === 'request',
-  );
+  const loading = useAppStore((s) => s.operations.deleteAccount?.status === 'request');
   const { alert, show, close } = useAlert();
   const {
     register,
@@ -41,21 +39,15 @@ function AccountDelete() {
   const onSubmit = handleSubmit(async ({ pw, deletedReason }) => {
     const email = user?.email ?? '';
     try {
-      await track(appStore, 'checkPassword', () => postCheckPassword(pw));
+      // The server checks the password as it deletes (-406 when wrong): a token alone deletes nothing.
+      await track(appStore, 'deleteAccount', () => putDeleteAccount(pw, deletedReason));
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (errorDisplay('accountDelete', error.code) === 'text') {
         setError('pw', { type: 'server', message: accountErrorMessage(t, error) }, { shouldFocus: true });
       } else {
-        show({ title: t.auth.errorTitles.loginCheck, message: accountErrorMessage(t, error) });
+        show({ title: t.auth.errorTitles.accountDelete, message: accountErrorMessage(t, error) });
       }
-      return;
-    }
-    try {
-      await track(appStore, 'deleteAccount', () => putDeleteAccount(deletedReason));
-    } catch (error) {
-      if (!isOperationError(error)) throw error;
-      show({ title: t.auth.errorTitles.accountDelete, message: accountErrorMessage(t, error) });
       return;
     }
     // The confirm page forgets the user once this guarded page is gone (else it would go to login).
@@ -92,7 +84,7 @@ function AccountDelete() {
   );
 }
 
-/** Account deletion: reason, password check (-406 inline), then PUT /accounts/delete and the confirm page. */
+/** Account deletion: reason and password, PUT /accounts/delete (-406 inline), then the confirm page. */
 export default function AccountDeletePage() {
   return (
     <RequireScope>

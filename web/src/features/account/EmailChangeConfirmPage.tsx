@@ -5,7 +5,7 @@ import { useT } from '../../i18n/useT';
 import { useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
 import { isOperationError, track } from '../../session/operations';
-import { renewSession } from '../../session/session';
+import { clearClientSession } from '../../session/session';
 import { appStore, useAppStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
@@ -20,8 +20,9 @@ import '../../ui/kit.css';
 type State = { step: 'checking' } | { step: 'done'; email?: string | undefined } | { step: 'expired' } | { step: 'failed' };
 
 /**
- * Target of the email-change mail (`?t=`): the token is sent to PUT /accounts/email-change; success
- * gives the page scope 1 with the new email. An expired link shows the message and goes home.
+ * Target of the email-change mail (`?t=`): the token is sent to PUT /accounts/email-change. Success ends
+ * every session of the account, so the page forgets the user and offers to log in with the new address.
+ * An expired link shows the message and goes home.
  */
 export default function EmailChangeConfirmPage() {
   const t = useT();
@@ -39,7 +40,8 @@ export default function EmailChangeConfirmPage() {
       (result) => {
         if (!active) return;
         setState({ step: 'done', email: result?.email });
-        if (appStore.getState().user) void renewSession(appStore);
+        // The move ended every session of the account, this browser's too: forget the user (log in again).
+        if (appStore.getState().user) clearClientSession(appStore);
       },
       (error: unknown) => {
         if (!active) return;
@@ -69,6 +71,7 @@ export default function EmailChangeConfirmPage() {
           {state.email ? format(t.account.emailChangeConfirm.doneTo, { email: state.email }) : t.account.emailChangeConfirm.done}
         </StatusLine>
       )}
+      {state.step === 'done' && <p>{t.account.emailChangeConfirm.loginAgain}</p>}
       <Link className="button button--primary" to={user ? paths.account() : paths.login()}>
         {user ? t.account.heading : t.auth.actions.goLogin}
       </Link>

@@ -28,9 +28,9 @@ export async function postCheckPassword(pw: string) {
   return apiPost('/accounts/check-password', { body: { pw }, token: await token() });
 }
 
-/** PUT /accounts/delete, with the reason given. */
-export async function putDeleteAccount(deletedReason: string) {
-  return apiPut('/accounts/delete', { body: { deletedReason }, token: await token() });
+/** PUT /accounts/delete, with the account's password (-406 when wrong) and the reason given. */
+export async function putDeleteAccount(pw: string, deletedReason: string) {
+  return apiPut('/accounts/delete', { body: { pw, deletedReason }, token: await token() });
 }
 
 /** Address the email-change mail leads back to. */

@@ -489,6 +489,7 @@ export const enPages: PagesCatalogue = {
       heading: 'Change email',
       done: 'Your email has been changed.',
       doneTo: 'Your email has been changed to {email}.',
+      loginAgain: 'Every device was signed out: please log in again with the new address.',
     },
     passwordChange: {
       heading: 'Change password',

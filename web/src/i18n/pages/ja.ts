@@ -487,6 +487,7 @@ export const jaPages: PagesCatalogue = {
       heading: 'メールアドレス変更',
       done: 'メールアドレスが変更されました。',
       doneTo: 'メールアドレスが {email} に変更されました。',
+      loginAgain: 'すべての端末からログアウトしました。新しいメールアドレスで再度ログインしてください。',
     },
     passwordChange: {
       heading: 'パスワード変更',

@@ -490,6 +490,7 @@ export const koPages = {
       heading: '이메일 변경',
       done: '이메일이 변경되었습니다.',
       doneTo: '이메일이 {email}(으)로 변경되었습니다.',
+      loginAgain: '모든 기기에서 로그아웃되었습니다. 새 이메일로 다시 로그인해 주세요.',
     },
     passwordChange: {
       heading: '비밀번호 변경',

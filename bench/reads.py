@@ -8,15 +8,19 @@ import os
 import subprocess
 import sys
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
 from bench.harness import Result
 from bench.load import Load, hammer
 from bench.profile import profiled
+from config.settings import Settings
+from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
 from tests.faults.stack import ROOT, V1, Stack, free_port, until
 
 PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own customer
@@ -42,11 +46,23 @@ def _buy(http: httpx.Client, stack: Stack, token: str, licence_id: int) -> None:
     confirmed.raise_for_status()
 
 
+def _confirm(http: httpx.Client, stack: Stack, account_id: str, email: str) -> None:
+    """Open the confirmation link as the mail would carry it (signed with the stack's own secret): a confirmed
+    account may buy and read its licences."""
+    settings = Settings(APP_VAR_DIR=str(stack.var_dir))
+    lifetime, now = CONFIRMATION_LINK_LIFETIME, datetime.now(UTC)
+    token = sign_link(settings.auth_secret, CONFIRM_EMAIL, UUID(account_id), now, lifetime, email=email)
+    http.get(f"{stack.api_url}{V1}/accounts/confirm", params={"t": token})
+
+
 def seed(stack: Stack) -> tuple[str, str]:
-    """A customer with five licences; their access token and one licence's id."""
+    """A confirmed customer with five licences; their access token and one licence's id."""
     with httpx.Client(timeout=30) as http:
         email = "reader@example.com"
-        http.post(f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"})
+        registered = http.post(
+            f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"}
+        ).json()
+        _confirm(http, stack, registered["userId"], email)
         token = http.post(f"{stack.api_url}{V1}/auth/login", json={"email": email, "pw": PASSWORD}).json()[
             "accessToken"
         ]

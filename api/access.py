@@ -178,8 +178,10 @@ SHARED_ANSWERS = frozenset(
 
 
 def is_personal(method: str, path: str) -> bool:
-    """Is the operation's answer kept from caches (anything but the shared answers)?"""
-    return operation(method, path) not in SHARED_ANSWERS
+    """Is this an API operation whose answer is kept from caches (any but the shared answers; the web app's own
+    files, which are no API operation, keep their caching)?"""
+    key = operation(method, path)
+    return key in POLICY and key not in SHARED_ANSWERS
 
 
 @dataclass(frozen=True)

@@ -42,3 +42,4 @@ def test_the_shared_answers_and_the_web_app_keep_their_own_caching(desk: Desk) -
     assert catalogue.status_code == 200 and "no-store" not in catalogue.headers.get("cache-control", "")
     settings = desk.guest_call("GET", "/integrations/settings")
     assert settings.headers["cache-control"] == "public, max-age=300"
+    assert not is_personal("GET", "/{path:path}"), "the web app's files are no API operation"

@@ -11,6 +11,7 @@ from limits import RateLimitItem, parse
 from limits.storage import Storage
 from limits.strategies import MovingWindowRateLimiter
 
+from api.clients import client_key
 from domain.accounts.account import normalise_email
 from domain.errors import DomainError, ErrorCode
 
@@ -45,7 +46,7 @@ class RateLimiter:
     ) -> None:
         """Count an attempt for the address and the client; -4 when either is over its limit."""
         address_ok = self.hit(per_address, f"{action}:address", normalise_email(address))
-        client_ok = self.hit(per_client, f"{action}:client", _client(request))
+        client_ok = self.hit(per_client, f"{action}:client", client_key(request))
         if not (address_ok and client_ok):
             raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
 
@@ -64,16 +65,12 @@ class RateLimiter:
     def report(self, request: Request, reporter: str | None) -> None:
         """Limit reports per client, and per sender (their email, else their account) when one is known."""
         if reporter is None:
-            if not self.hit(REPORT_PER_CLIENT, "report:client", _client(request)):
+            if not self.hit(REPORT_PER_CLIENT, "report:client", client_key(request)):
                 raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "report")
             return
         self.check_address_and_client(request, "report", reporter, REPORT_PER_ADDRESS, REPORT_PER_CLIENT)
 
     def image_check(self, request: Request) -> None:
         """Limit the report form's image checks per client (each one decodes an image)."""
-        if not self.hit(IMAGE_CHECK_PER_CLIENT, "image-check:client", _client(request)):
+        if not self.hit(IMAGE_CHECK_PER_CLIENT, "image-check:client", client_key(request)):
             raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "image check")
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"

@@ -25,7 +25,7 @@ class Services(bootstrap.Services):
     image_decodes: anyio.CapacityLimiter = field(init=False)
 
     def __post_init__(self) -> None:
-        self.limiter = RateLimiter(self.rate_limits)
+        self.limiter = RateLimiter(self.rate_limits, self.settings.auth_secret)
         self.image_decodes = anyio.CapacityLimiter(IMAGE_DECODES_AT_ONCE)
 
     @property

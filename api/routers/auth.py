@@ -12,6 +12,7 @@ from pydantic.alias_generators import to_camel
 from api.auth import CallerDep, clear_session_cookies, refresh_cookie, set_session_cookies
 from api.error_docs import errors
 from api.errors import error_response
+from api.known_devices import remember_device
 from api.security_headers import refuse_cross_site
 from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
@@ -81,7 +82,8 @@ def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
     dependencies=[Depends(refuse_cross_site)],
 )
 def login(services: ServicesDep, request: Request, credentials: Credentials) -> JSONResponse:
-    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies."""
+    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies, and kd (this browser
+    is known to the address: strangers' failed logins do not lock it out)."""
     services.limiter.login(request, credentials.email)
     session = log_in(
         services.store,
@@ -91,7 +93,9 @@ def login(services: ServicesDep, request: Request, credentials: Credentials) -> 
         email=credentials.email,
         password=credentials.pw,
     )
-    return _answer(services, session)
+    response = _answer(services, session)
+    remember_device(request, response, credentials.email, services.settings.auth_secret, services.secure_cookies)
+    return response
 
 
 @router.get(

@@ -1,31 +1,43 @@
 """Request bodies at the edge, before any route reads one.
 
-Every API body is capped at ``MAX_BODY_BYTES`` (413 with -2 in the envelope), but the multipart forms of
-the routes that take them (their document says so), which keep their own limits (``api.uploads``: 5 images
-of 3 MB). A JSON body whose strings hold a lone surrogate (``"\\ud800"``, or the bytes of one) is refused
-with 400 and -2 once, here: Python parses it, but no UTF-8 text (a column, a token, a mail) can hold it.
+Every API body is capped at ``MAX_BODY_BYTES`` as it is read (413 with -2 in the envelope): one that declares a
+larger length is refused before a byte of it is read, one sent without a length once it passes the cap. A route
+that reads and bounds its body itself (the multipart forms of images, ``api.uploads``: 5 images of 3 MB) lifts
+the cap for its request first. A JSON body whose strings hold a lone surrogate (``"\\ud800"``, or the bytes
+of one) is refused with 400 and -2 once, here: Python parses it, but no UTF-8 text (a column, a token, a
+mail) can hold it.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from functools import cache
+from dataclasses import dataclass
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import HTTPException, Request
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import error_response
-from domain.errors import ErrorCode
-
 # The largest JSON a customer sends is a few hundred bytes (a form, a card, a coupon group); 64 KiB leaves room.
 MAX_BODY_BYTES = 64 * 1024
-FORM = "multipart/form-data"
+ALLOWANCE = "storefront.body_allowance"
 # A \u escape of a surrogate (U+D800 to U+DFFF): only such a body can parse to a lone one.
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass
+class Allowance:
+    """How many bytes this request's body may have (None: the route bounds it itself)."""
+
+    limit: int | None = MAX_BODY_BYTES
+
+
+def bounds_its_own_body(request: Request) -> None:
+    """Lift the cap for a route that reads its body with limits of its own (a multipart form of images)."""
+    allowance = request.scope.get(ALLOWANCE)
+    if isinstance(allowance, Allowance):
+        allowance.limit = None
 
 
 class BodyTooLarge(HTTPException):
@@ -68,22 +80,6 @@ def holds_lone_surrogate(body: bytes) -> bool:
     return False
 
 
-def form_paths(app: FastAPI) -> Callable[[], frozenset[str]]:
-    """The paths whose OpenAPI operation takes a multipart form (none has a path parameter), read from the
-    document once, when the first multipart request asks."""
-
-    @cache
-    def paths() -> frozenset[str]:
-        return frozenset(
-            path
-            for path, item in app.openapi().get("paths", {}).items()
-            for operation in item.values()
-            if FORM in operation.get("requestBody", {}).get("content", {})
-        )
-
-    return paths
-
-
 def _is_json(headers: Headers) -> bool:
     # FastAPI parses a body without a content type as JSON too.
     kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
@@ -93,39 +89,39 @@ def _is_json(headers: Headers) -> bool:
 class BodyLimits:
     """Pure ASGI: caps API request bodies and refuses JSON with lone surrogates (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, prefix: str, forms: Callable[[], frozenset[str]]) -> None:
+    def __init__(self, app: ASGIApp, prefix: str) -> None:
         self.app = app
         self.prefix = prefix
-        self.forms = forms
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(self.prefix):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        if headers.get("content-type", "").lower().startswith(FORM) and scope["path"] in self.forms():
-            await self.app(scope, receive, send)  # the form's own limits (api.uploads)
-            return
         declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-            await error_response(Request(scope), ErrorCode.INVALID_VALUE, status=413)(scope, receive, send)
-            return
-        await self.app(scope, _checked(receive, keep=_is_json(headers)), send)
+        allowance = Allowance()
+        scope[ALLOWANCE] = allowance  # an object, so that a route sees it whatever copies of the scope are made
+        checked = _checked(receive, allowance, int(declared) if declared.isdigit() else 0, keep=_is_json(headers))
+        await self.app(scope, checked, send)
 
 
-def _checked(receive: Receive, keep: bool) -> Receive:
-    """``receive`` counting the body's bytes, and keeping a JSON body to look at once it is whole."""
+def _checked(receive: Receive, allowance: Allowance, declared: int, keep: bool) -> Receive:
+    """``receive`` refusing a body past the allowance (a declared length before reading anything), and keeping
+    a JSON body to look at once it is whole."""
     size = 0
     parts: list[bytes] = []
 
     async def checked() -> Message:
         nonlocal size
+        limit = allowance.limit
+        if limit is not None and declared > limit:
+            raise BodyTooLarge()
         message = await receive()
         if message["type"] != "http.request":
             return message
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
+        if limit is not None and size > limit:
             raise BodyTooLarge()
         if keep:
             parts.append(chunk)

@@ -189,7 +189,8 @@ export interface paths {
         get?: never;
         /**
          * Set New Password
-         * @description Set a new password through the reset link; every session of the account ends.
+         * @description Set a new password through the reset link; every session of the account ends, and this browser is
+         *     known to the address from now on (kd: strangers' failed logins do not lock it out).
          */
         put: operations["set_new_password_web_unicornpro_v1_accounts_password_change_put"];
         post?: never;
@@ -270,7 +271,8 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies.
+         * @description Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies, and kd (this browser
+         *     is known to the address: strangers' failed logins do not lock it out).
          */
         post: operations["login_web_unicornpro_v1_auth_login_post"];
         delete?: never;
@@ -474,9 +476,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health of the store and the broker
-         * @description 200 when the store responds (status "ok", or "degraded" without the broker or with a stalled
-         *     follower, listed under "stalled" with its position and error), else 503.
+         * Is the API up
+         * @description 200 "up" while the event store responds, else 503 "down".
          */
         get: operations["health_web_unicornpro_v1_health_get"];
         put?: never;
@@ -1716,6 +1717,17 @@ export interface components {
             name: string;
         };
         /**
+         * Health
+         * @description Up or down, nothing more.
+         */
+        Health: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "up" | "down";
+        };
+        /**
          * ImageChecked
          * @description The image as it will be kept (metadata stripped).
          */
@@ -2684,6 +2696,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -2795,6 +2822,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -411;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -2923,6 +2965,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -3002,6 +3059,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -3127,6 +3199,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -3194,6 +3281,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -3287,6 +3389,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -3355,6 +3472,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2 | -405 | -406;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -3464,6 +3596,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -3679,6 +3826,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -4078,6 +4240,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -4467,11 +4644,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /**
-             * @description The store does not respond (the same report)
+             * @description The store does not respond
              *
              *     Or the envelope: Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
@@ -4481,7 +4658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown | (components["schemas"]["ErrorBody"] & {
+                    "application/json": components["schemas"]["Health"] | (components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1002;
                     });
@@ -4640,6 +4817,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -105;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -4957,6 +5164,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5127,6 +5349,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -5345,6 +5582,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5503,6 +5755,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5645,6 +5912,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5778,6 +6060,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5893,6 +6190,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -306;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6013,6 +6325,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -306 | -308;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6142,6 +6469,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -6263,6 +6605,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -308 | -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6408,6 +6765,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -6538,6 +6910,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -308;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6827,6 +7214,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -7078,6 +7480,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -301 | -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -7353,6 +7770,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -7474,6 +7906,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -7581,6 +8028,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -7917,6 +8379,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -8116,6 +8593,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2 | -1401 | -1402 | -1403;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };

@@ -13,7 +13,9 @@ import pytest
 
 from api.ratelimit import ACTIVATION_PER_CLIENT, ACTIVATION_PER_KEY, KEY_LOOKUP_PER_CLIENT, KEY_LOOKUP_PER_KEY
 from domain.licences.keys import new_licence_key
-from tests.security.conftest import Shop
+from tests.security.shop import Shop, shop
+
+__all__ = ["shop"]
 
 pytestmark = pytest.mark.integration
 

@@ -16,7 +16,9 @@ import pytest
 from api.known_devices import KNOWN_DEVICE_COOKIE
 from api.ratelimit import LOGIN, MAIL
 from domain.accounts.recovery import reset_link_token
-from tests.security.conftest import PASSWORD, V1, Shop
+from tests.security.shop import PASSWORD, V1, Shop, shop
+
+__all__ = ["shop"]
 
 pytestmark = pytest.mark.integration
 

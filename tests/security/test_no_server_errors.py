@@ -20,7 +20,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from tests.security.conftest import OPERATOR_TOKEN, PASSWORD, V1, Shop
+from tests.security.shop import OPERATOR_TOKEN, PASSWORD, V1, Shop, shop
+
+__all__ = ["shop"]
 
 pytestmark = pytest.mark.integration
 

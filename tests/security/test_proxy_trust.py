@@ -19,7 +19,9 @@ from pydantic import ValidationError
 from api.ratelimit import LOGIN, MAIL
 from config.settings import Settings
 from tests.conftest import make_settings
-from tests.security.conftest import V1, Shop, shop_of
+from tests.security.shop import V1, Shop, shop, shop_of
+
+__all__ = ["shop"]
 
 pytestmark = pytest.mark.integration
 

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_settings
-from tests.security.conftest import OPERATOR_TOKEN, V1, Shop, shop_of
+from tests.security.shop import OPERATOR_TOKEN, V1, Shop, shop, shop_of
+
+__all__ = ["shop"]
 
 pytestmark = pytest.mark.integration
 
@@ -31,6 +33,6 @@ def test_the_public_health_answer_says_up_and_nothing_else(shop: Shop) -> None:
 
 
 def test_without_the_operator_credential_there_is_no_report_at_all(tmp_path: Path) -> None:
-    for shop in shop_of(make_settings(tmp_path)):  # no TEST_ADMIN_TOKEN, as in production
-        answer = shop.peer("203.0.113.41").get(f"{V1}/operator/health")
+    for production in shop_of(make_settings(tmp_path)):  # no TEST_ADMIN_TOKEN, as in production
+        answer = production.peer("203.0.113.41").get(f"{V1}/operator/health")
         assert (answer.status_code, answer.json()["errorCode"]) == (404, 404)

@@ -26,7 +26,9 @@ from api.request_bodies import MAX_BODY_BYTES
 from api.services import IMAGE_DECODES_AT_ONCE
 from domain.images import CleanImage, clean_image
 from tests import images
-from tests.security.conftest import V1, Shop
+from tests.security.shop import V1, Shop, shop
+
+__all__ = ["shop"]
 
 pytestmark = pytest.mark.integration
 

@@ -1,4 +1,5 @@
-"""The shop the attacker probes: the API on the test's store, reached directly or through the local proxy."""
+"""The shop the attacker probes in findings 6-10: the API on the test's store, reached from a given address,
+directly or through the local proxy (a test module takes the ``shop`` fixture by importing it)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from datetime import datetime, timedelta, timezone
@@ -9,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +68,9 @@ class Settings(BaseSettings):
     # (for example CF-IPCountry); never the page's language (api/country.py).
     default_country: str = Field(default="KR", pattern="^[A-Z]{2}$", alias="DEFAULT_COUNTRY")
     country_header: str = Field(default="", alias="COUNTRY_HEADER")
+    # The proxies in front of the API (networks, comma-separated): only they may name the client in
+    # X-Forwarded-For and the scheme in X-Forwarded-Proto, for rate limits and HSTS (api/clients.py).
+    trusted_proxies: str = Field(default="127.0.0.1,::1", alias="TRUSTED_PROXIES")
     portone_timeout_seconds: float = Field(default=10.0, gt=0, alias="PORTONE_TIMEOUT_SECONDS")
     audit_signing_key: str = Field(default="", alias="AUDIT_SIGNING_KEY", repr=False)
     audit_log_origin: str = Field(default="unicornpro.local/storefront/log", alias="AUDIT_LOG_ORIGIN")
@@ -83,6 +87,19 @@ class Settings(BaseSettings):
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_networks(cls, value: str) -> str:
+        for item in value.split(","):
+            if item.strip():
+                try:
+                    ipaddress.ip_network(item.strip())
+                except ValueError:
+                    raise ValueError(
+                        f"TRUSTED_PROXIES holds addresses or networks (10.0.0.0/8, 2001:db8::/32), not {item.strip()!r}"
+                    ) from None
+        return value
 
     @model_validator(mode="after")
     def _no_development_secrets_in_production(self) -> Settings:
@@ -118,6 +135,11 @@ class Settings(BaseSettings):
     def chat_member_secret(self) -> str:
         """Hashes the chat widget's member ids: CHAT_MEMBER_SECRET, else this var/'s generated secret."""
         return self.chat_member_secret_setting or _generated_secret(self.var_dir, "chat-member")
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[str, ...]:
+        """TRUSTED_PROXIES as a list (an empty one trusts no peer)."""
+        return tuple(item.strip() for item in self.trusted_proxies.split(",") if item.strip())
 
     @property
     def payment_script_url(self) -> str:

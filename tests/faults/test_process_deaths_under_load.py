@@ -63,7 +63,7 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
     running: tuple[Stack, Settings], redis_url: str
 ) -> None:
     stack, settings = running
-    shop = Customers([stack.api_url], stack.sandbox_url, patience=90)
+    shop = Customers([stack.api_url], stack.sandbox_url, patience=90, outbox=stack.var_dir / "outbox")
     sandbox_db = stack.var_dir / "portone-sandbox.sqlite3"
     beat = Celery("faults", broker=redis_url)
     for address in SUBSCRIBERS:

@@ -110,7 +110,7 @@ def test_two_of_each_under_load_charge_once_keep_views_single_and_survive_the_ac
     assert settings.database_url
     started = time.monotonic()
     sandbox_db = stack.var_dir / "portone-sandbox.sqlite3"
-    shop = Customers(apis, stack.sandbox_url, patience=60)
+    shop = Customers(apis, stack.sandbox_url, patience=60, outbox=stack.var_dir / "outbox")
     beat = Celery("faults", broker=redis_url)
 
     # Each view runs in one projector; the other stands by with none.

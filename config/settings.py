@@ -17,7 +17,7 @@ class Settings(BaseSettings):
     """Everything a process needs to know about where it runs.
 
     Left empty, ``database_url`` and ``redis_url`` select the embedded default:
-    SQLite files and a file-system Celery broker under ``var_dir``.
+    SQLite files and an embedded Celery broker (one more SQLite file) under ``var_dir``.
     """
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
@@ -117,7 +117,7 @@ class Settings(BaseSettings):
 
     @property
     def uses_redis(self) -> bool:
-        """True when Celery talks to Redis rather than the file-system broker."""
+        """True when Celery talks to Redis rather than the embedded broker."""
         return bool(self.redis_url)
 
     @property
@@ -151,12 +151,12 @@ class Settings(BaseSettings):
 
     @property
     def broker_url(self) -> str:
-        """Celery broker URL: Redis when configured, else the file-system transport."""
-        return self.redis_url or "filesystem://"
+        """Celery broker URL: Redis when configured, else the embedded SQLite broker (integrations/sqlite_broker.py)."""
+        return self.redis_url or "sqlite-queue://"
 
     @property
     def broker_folder(self) -> Path:
-        """Where the file-system broker keeps its messages."""
+        """Where the embedded broker keeps its messages (``messages.sqlite3``)."""
         return self.var_dir / "broker"
 
     @property

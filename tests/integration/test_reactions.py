@@ -35,7 +35,7 @@ class Welcoming(ReactionProcessor):
         return [TaskCall("test.welcome", {"email": event.email})] if isinstance(event, AccountRegistered) else []
 
 
-@pytest.fixture(params=["filesystem", "redis"])
+@pytest.fixture(params=["embedded", "redis"])
 def broker_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     if request.param == "redis":
         return make_settings(tmp_path, REDIS_URL=request.getfixturevalue("redis_url"))

@@ -15,7 +15,7 @@ def test_without_urls_everything_is_embedded_under_var(tmp_path: Path) -> None:
     assert settings.store_kind == "sqlite"
     assert settings.event_store_env["SQLITE_DBNAME"] == str(tmp_path / "events.sqlite3")
     assert settings.view_store_env["SQLITE_DBNAME"] == str(tmp_path / "views.sqlite3")
-    assert settings.broker_url == "filesystem://"
+    assert settings.broker_url == "sqlite-queue://"
     assert settings.outbox_dir == tmp_path / "outbox"
 
 

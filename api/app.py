@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from api.compression import CompressedAnswers
 from api.error_docs import install_error_docs
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     install_error_docs(app)
     install_middleware(app, settings.request_budget_seconds)
     app.add_middleware(SecurityHeaders, settings=settings)
+    app.add_middleware(CompressedAnswers)  # outermost in the app, inside the access log (api/__main__.py)
 
     # Each router is included in the app itself: FastAPI matches a request through every level of inclusion
     # (twice per router it passes), and one level less was measured as more requests per second.

@@ -69,8 +69,8 @@ def celery_is_idle(settings: Settings) -> bool:
     import redis
 
     with redis.Redis.from_url(settings.redis_url) as broker:
-        queued = broker.llen("storefront") + broker.llen(RENEWALS_QUEUE)
-        return queued == 0 and broker.hlen("unacked") == 0
+        held = int(broker.llen("storefront")) + int(broker.llen(RENEWALS_QUEUE)) + int(broker.hlen("unacked"))
+        return held == 0
 
 
 def reactions_all_run(settings: Settings) -> bool:

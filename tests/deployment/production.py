@@ -20,14 +20,14 @@ import shlex
 import socket
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from config.settings import SANDBOX_ACKNOWLEDGED
 from tests.deployment.compose import Service, services
-from tests.faults.stack import ROOT, Stack, until
+from tests.faults.stack import ROOT, Stack
 
 VENV_BIN = Path(sys.executable).parent
 PUBLIC_ADDRESS = "https://shop.deployment-test.example"
@@ -93,14 +93,19 @@ class ProductionStack:
         return started
 
     def wait_until_every_service_is_healthy(self, seconds: float = 120) -> None:
-        """Each service's health check polled side by side until it passes (fails naming the first that did not)."""
+        """Once the API answers, each service's health check side by side until it passes (each try starts a
+        Python process, as Docker's would: one try a second, not a crowd of them while the services start)."""
+        self.stack.wait_until_healthy()
         with ThreadPoolExecutor(len(self.services)) as checks:
-            waits = [
-                checks.submit(until, partial(self.healthy, service), f"{service.name} passes its health check", seconds)
-                for service in self.services
-            ]
+            waits = [checks.submit(self._until_healthy, service, seconds) for service in self.services]
             for wait in waits:
                 wait.result()
+
+    def _until_healthy(self, service: Service, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.healthy(service):
+            assert time.monotonic() < deadline, f"timed out waiting until {service.name} passes its health check"
+            time.sleep(1)  # the pause between tries of a health check (Docker's interval), not a wait for a point
 
     def healthy(self, service: Service) -> bool:
         """Does the service's own health check (the compose file's ``test``) pass now?"""

@@ -1,62 +1,16 @@
-"""Who is calling: the bearer dependency, and the rt / logged_in cookies."""
+"""The session cookies: rt (the refresh token, HttpOnly) and logged_in (the user id, for the web app)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated
-from uuid import UUID
-
-from fastapi import Depends, Request, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Request, Response
 
 from api.middleware import API_PREFIX
-from api.services import ServicesDep
 from domain.accounts.auth import Authenticated
-from domain.accounts.tokens import REFRESH_TOKEN_LIFETIME, InvalidTokenError, read_access_token
-from domain.errors import DomainError, ErrorCode
+from domain.accounts.tokens import REFRESH_TOKEN_LIFETIME
 
 REFRESH_COOKIE = "rt"
 LOGGED_IN_COOKIE = "logged_in"
 REFRESH_COOKIE_PATH = f"{API_PREFIX}/auth"
-
-_bearer = HTTPBearer(auto_error=False, description="Access token from /auth/login or /auth/refresh")
-
-
-@dataclass(frozen=True)
-class Caller:
-    """The account an access token speaks for."""
-
-    account_id: UUID
-    scope: int
-
-
-async def current_caller(
-    services: ServicesDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Caller:
-    """The caller of a bearer call; 401 when the token is missing, invalid or expired. Async: checking a token
-    is quick CPU work, and a plain dependency would cost each request a thread hop."""
-    if credentials is None or credentials.scheme.lower() != "bearer":
-        raise DomainError(ErrorCode.UNAUTHORIZED, "no bearer token")
-    try:
-        claims = read_access_token(services.settings.auth_secret, credentials.credentials, services.clock.now())
-    except InvalidTokenError:
-        raise DomainError(ErrorCode.UNAUTHORIZED, "bad bearer token") from None
-    return Caller(claims.account_id, claims.scope)
-
-
-async def optional_caller(
-    services: ServicesDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Caller | None:
-    """The caller when a bearer token is sent (still 401 when one is sent but invalid)."""
-    if credentials is None:
-        return None
-    return await current_caller(services, credentials)
-
-
-CallerDep = Annotated[Caller, Depends(current_caller)]
-OptionalCallerDep = Annotated[Caller | None, Depends(optional_caller)]
 
 
 def refresh_cookie(request: Request) -> str | None:

@@ -37,13 +37,17 @@ DESCRIPTIONS: dict[str, str] = {
     "REQUEST_BUDGET_SECONDS": "How long an API request may take before it is answered 503 (-1002) and cancelled.",
     "VIEW_WAIT_SECONDS": "How long the API waits for the views to show a caller's own write (read-your-writes).",
     "PROJECTOR_POLL_SECONDS": "How often the projector and the reactor look at the log besides being woken.",
-    "AUTH_SECRET": "Signs access tokens and mailed links. Production: required (the development value is refused).",
-    "ZENDESK_SECRET": "Signs the support desk's sign-on tokens. Production: required.",
+    "AUTH_SECRET": "Signs access tokens and mailed links. Production: required, 32 characters or more; elsewhere, "
+    "left empty, each `APP_VAR_DIR` generates its own under `secrets/` (readable by its owner only).",
+    "ZENDESK_SECRET": "Signs the support desk's sign-on tokens. Production: required, 32 characters or more; "
+    "elsewhere generated like `AUTH_SECRET`.",
     "ZENDESK_URL": "The support desk customers are sent to.",
     "CHAT_SCRIPT_URL": "The chat widget's script; empty: no chat widget.",
     "CHAT_PLUGIN_KEY": "The chat widget's plugin key.",
-    "CHAT_MEMBER_SECRET": "Signs a member's id for the chat widget. Production, with the widget on: 32 characters "
-    "or more.",
+    "CHAT_MEMBER_SECRET": "Hashes a member's id for the chat widget. Production, with the widget on: 32 characters "
+    "or more; elsewhere generated like `AUTH_SECRET`.",
+    "TRUSTED_PROXIES": "The networks the API's proxies connect from (comma-separated addresses or networks; empty "
+    "trusts none): only they may name the client and the scheme (`X-Forwarded-For`, `X-Forwarded-Proto`).",
     "WEB_SENTRY_DSN": "Where the browser reports errors (none when empty).",
     "BROKER_VISIBILITY_TIMEOUT": "Seconds before a task a worker took and never acknowledged (the worker died) is "
     "delivered again, on Redis and on the embedded broker.",
@@ -112,8 +116,9 @@ def render() -> str:
         "",
         "Every process reads these environment variables (`config/settings.py`); none is needed for `make run`.",
         "With `APP_ENV=production` a process refuses to start when `AUTH_SECRET`, `ZENDESK_SECRET` or",
-        "`AUDIT_SIGNING_KEY` is missing, when `APP_BASE_URL` or `PORTONE_BASE_URL` is not a public https address, when",
-        "uploaded objects would not be on a volume or in a bucket, or with the test clock or the test harness on.",
+        "`AUDIT_SIGNING_KEY` is missing or weak, when `APP_BASE_URL` or `PORTONE_BASE_URL` is not a public https",
+        "address, when uploaded objects would not be on a volume or in a bucket, or with the test clock or the test",
+        "harness on.",
         "",
         "| variable | default | what it does |",
         "|---|---|---|",

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
+import secrets
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -36,17 +39,16 @@ class Settings(BaseSettings):
     request_budget_seconds: float = Field(default=15.0, alias="REQUEST_BUDGET_SECONDS")
     view_wait_seconds: float = Field(default=2.0, alias="VIEW_WAIT_SECONDS")
     projector_poll_seconds: float = Field(default=0.1, alias="PROJECTOR_POLL_SECONDS")
-    auth_secret: str = Field(default="dev-only-auth-secret-change-me-0123456789abcdef", alias="AUTH_SECRET", repr=False)
-    zendesk_secret: str = Field(
-        default="dev-only-zendesk-secret-change-me-0123456789ab", alias="ZENDESK_SECRET", repr=False
-    )
+    # Signing secrets: set them in production (32 characters or more). Left empty elsewhere, each process reads the
+    # one generated for this var/ on first use (var/secrets/, readable by its owner only), so no secret that works
+    # anywhere is ever published in the source.
+    auth_secret_setting: str = Field(default="", alias="AUTH_SECRET", repr=False)
+    zendesk_secret_setting: str = Field(default="", alias="ZENDESK_SECRET", repr=False)
     # Support desk, chat widget and the browser's error reporting (README: "Support desk, chat and browser errors").
     zendesk_url: str = Field(default="https://support.unicornpro.example", alias="ZENDESK_URL")
     chat_script_url: str = Field(default="", alias="CHAT_SCRIPT_URL")
     chat_plugin_key: str = Field(default="", alias="CHAT_PLUGIN_KEY")
-    chat_member_secret: str = Field(
-        default="dev-only-chat-member-secret-change-me-0123456789", alias="CHAT_MEMBER_SECRET", repr=False
-    )
+    chat_member_secret_setting: str = Field(default="", alias="CHAT_MEMBER_SECRET", repr=False)
     web_sentry_dsn: str = Field(default="", alias="WEB_SENTRY_DSN")
     broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
     # How often the reactor looks for mail tasks that never ran (workers.resends).
@@ -70,6 +72,9 @@ class Settings(BaseSettings):
     # (for example CF-IPCountry); never the page's language (api/country.py).
     default_country: str = Field(default="KR", pattern="^[A-Z]{2}$", alias="DEFAULT_COUNTRY")
     country_header: str = Field(default="", alias="COUNTRY_HEADER")
+    # The proxies in front of the API (networks, comma-separated): only they may name the client in
+    # X-Forwarded-For and the scheme in X-Forwarded-Proto, for rate limits and HSTS (api/clients.py).
+    trusted_proxies: str = Field(default="127.0.0.1,::1", alias="TRUSTED_PROXIES")
     portone_timeout_seconds: float = Field(default=10.0, gt=0, alias="PORTONE_TIMEOUT_SECONDS")
     audit_signing_key: str = Field(default="", alias="AUDIT_SIGNING_KEY", repr=False)
     audit_log_origin: str = Field(default="unicornpro.local/storefront/log", alias="AUDIT_LOG_ORIGIN")
@@ -87,18 +92,29 @@ class Settings(BaseSettings):
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_networks(cls, value: str) -> str:
+        for item in value.split(","):
+            if item.strip():
+                try:
+                    ipaddress.ip_network(item.strip())
+                except ValueError:
+                    raise ValueError(
+                        f"TRUSTED_PROXIES holds addresses or networks (10.0.0.0/8, 2001:db8::/32), not {item.strip()!r}"
+                    ) from None
+        return value
+
     @model_validator(mode="after")
     def _no_development_secrets_in_production(self) -> Settings:
+        for name in ("AUTH_SECRET", "ZENDESK_SECRET", "CHAT_MEMBER_SECRET"):
+            if getattr(self, f"{name.lower()}_setting") in PUBLISHED_SECRETS:
+                raise ValueError(f"{name} is a secret once published in the source: set a secret of your own")
         if self.app_env == "production":
-            for name in ("auth_secret", "zendesk_secret"):
-                if str(getattr(self, name)).startswith("dev-only-"):
-                    raise ValueError(f"{name.upper()} must be set in production")
-            if self.chat_script_url and (
-                len(self.chat_member_secret) < 32 or self.chat_member_secret.startswith("dev-only-")
-            ):
-                raise ValueError(
-                    "CHAT_MEMBER_SECRET (32 characters or more) must be set in production when the chat widget is on"
-                )
+            for name in ("AUTH_SECRET", "ZENDESK_SECRET"):
+                _check_production_secret(name, getattr(self, f"{name.lower()}_setting"))
+            if self.chat_script_url:
+                _check_production_secret("CHAT_MEMBER_SECRET", self.chat_member_secret_setting, "when the chat is on")
             if self.test_clock or self.test_admin_token:
                 raise ValueError("the test clock and the test-harness admin API never run in production")
             if not self.audit_signing_key:
@@ -123,6 +139,26 @@ class Settings(BaseSettings):
             and self.var_dir.is_absolute()
             and not self.var_dir.resolve().is_relative_to(PROJECT_ROOT)
         )
+
+    @cached_property
+    def auth_secret(self) -> str:
+        """Signs access tokens and mailed links: AUTH_SECRET, else this var/'s generated secret."""
+        return self.auth_secret_setting or _generated_secret(self.var_dir, "auth")
+
+    @cached_property
+    def zendesk_secret(self) -> str:
+        """Signs the support desk's sign-on tokens: ZENDESK_SECRET, else this var/'s generated secret."""
+        return self.zendesk_secret_setting or _generated_secret(self.var_dir, "zendesk")
+
+    @cached_property
+    def chat_member_secret(self) -> str:
+        """Hashes the chat widget's member ids: CHAT_MEMBER_SECRET, else this var/'s generated secret."""
+        return self.chat_member_secret_setting or _generated_secret(self.var_dir, "chat-member")
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[str, ...]:
+        """TRUSTED_PROXIES as a list (an empty one trusts no peer)."""
+        return tuple(item.strip() for item in self.trusted_proxies.split(",") if item.strip())
 
     @property
     def payment_script_url(self) -> str:
@@ -205,6 +241,44 @@ def _public_https(url: str) -> bool:
     host = (parts.hostname or "").lower()
     local = host in ("", "localhost", "::1") or host.endswith(".localhost") or host.startswith(("127.", "0."))
     return parts.scheme == "https" and not local
+
+
+MIN_SECRET_LENGTH = 32
+# Secrets that were once defaults in this repository's source: published, so never accepted anywhere.
+PUBLISHED_SECRETS = frozenset(
+    {
+        "dev-only-auth-secret-change-me-0123456789abcdef",
+        "dev-only-zendesk-secret-change-me-0123456789ab",
+        "dev-only-chat-member-secret-change-me-0123456789",
+    }
+)
+
+
+def _check_production_secret(name: str, value: str, when: str = "") -> None:
+    if len(value) < MIN_SECRET_LENGTH or value in PUBLISHED_SECRETS or value.startswith("dev-only-"):
+        raise ValueError(f"{name} ({MIN_SECRET_LENGTH} characters or more) must be set in production {when}".strip())
+
+
+def _generated_secret(var_dir: Path, name: str) -> str:
+    """The secret generated for this var/ (created readable by its owner only the first time; a process that loses
+    the race to create it reads the winner's)."""
+    path = var_dir / "secrets" / f"{name}.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(4)}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(secrets.token_urlsafe(48) + "\n")
+        try:
+            os.link(temporary, path)  # atomic: exactly one process's secret becomes the file
+        except FileExistsError:
+            pass
+        finally:
+            temporary.unlink()
+    value = path.read_text(encoding="utf-8").strip()
+    if len(value) < MIN_SECRET_LENGTH or value in PUBLISHED_SECRETS:
+        raise ValueError(f"{path} does not hold a usable secret; remove it to generate a new one")
+    return value
 
 
 def _postgres_env(url: str) -> dict[str, str]:

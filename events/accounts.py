@@ -139,3 +139,26 @@ class EmailChanged(StoredEvent):
     TOPIC = "account.EmailChanged"
     email: str
     change_id: str
+
+
+class AccountClaimRequested(StoredEvent):
+    """Someone registered with the address of a guest's account (a purchase opened it without a password). Nothing
+    of the account is theirs until the mailbox proves it: the claim's link, opened with this password."""
+
+    TOPIC = "account.ClaimRequested"
+    claim_id: str
+    password_hash: str
+    language: Language
+    marketing_push_enabled: bool
+
+
+class AccountClaimed(StoredEvent):
+    """The owner of the mailbox took the account: a claim's link opened with its password, or a registration from
+    the receipt's signed link. The password, language and consent are theirs; the address is confirmed."""
+
+    TOPIC = "account.Claimed"
+    claim_id: str
+    email: str
+    password_hash: str
+    language: Language
+    marketing_push_enabled: bool

@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from events.accounts import (
+    AccountClaimed,
     AccountDeleted,
     AccountRegistered,
     EmailChanged,
@@ -64,6 +65,19 @@ class AccountsView(View):
         cursor.execute(
             "UPDATE accounts_view SET email_confirmed = %(confirmed)s, email = %(email)s WHERE account_id = %(id)s",
             {"id": str(event.originator_id), "confirmed": True, "email": event.email},
+        )
+
+    @apply.register
+    def _claimed(self, event: AccountClaimed, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE accounts_view SET email_confirmed = %(confirmed)s, language = %(language)s, "
+            "marketing_push_enabled = %(marketing)s WHERE account_id = %(id)s",
+            {
+                "id": str(event.originator_id),
+                "confirmed": True,
+                "language": event.language.value,
+                "marketing": event.marketing_push_enabled,
+            },
         )
 
     @apply.register

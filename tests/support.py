@@ -9,9 +9,16 @@ import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
+from uuid import UUID
 
+from fastapi.testclient import TestClient
+
+from bootstrap import Services
 from config.settings import Settings
+from domain.accounts.account import Account
+from domain.accounts.claims import claim_link_token
 from domain.accounts.registration import Registered, register_account
+from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
 from domain.store import Storefront
 from events.values import Language
 from integrations.broker import broker_transport_options
@@ -92,3 +99,30 @@ def every_process_sees_the_moved_clock() -> None:
     """Wait out the shared test clock's cache: a process reads the moved clock within REFRESH_SECONDS (a bound
     of the code under test, not a guess at another process's progress)."""
     time.sleep(REFRESH_SECONDS + 0.05)
+
+
+def confirm_address(client: TestClient, services: Services, account_id: str, email: str, pw: str = "abcd1234") -> None:
+    """What the registrant does with the mail that follows registration: open its link (signed as the mail signs
+    it). A member's address is confirmed; a guest's account is claimed with the password chosen at registration."""
+    account: Account = services.store.repository.get(UUID(account_id))
+    secret, now = services.settings.auth_secret, services.clock.now()
+    if account.is_guest:
+        claim_id = list(account.pending_claims)[-1]
+        token = claim_link_token(secret, account.id, account.email, claim_id, now)
+        claimed = client.post("/web/unicornpro/v1/auth/claim", json={"t": token, "pw": pw})
+        assert claimed.status_code == 200, claimed.text
+        return
+    token = sign_link(secret, CONFIRM_EMAIL, account.id, now, CONFIRMATION_LINK_LIFETIME, email=email.lower())
+    opened = client.get(f"/web/unicornpro/v1/accounts/confirm?t={token}", follow_redirects=False)
+    assert opened.status_code == 303 and "errorCode" not in opened.headers["location"], opened.headers
+
+
+def register_confirmed(
+    client: TestClient, services: Services, email: str, pw: str = "abcd1234", language: str = "ko"
+) -> str:
+    """A customer who registers through the API and opens the mailed link; their account id."""
+    answer = client.post("/web/unicornpro/v1/accounts", json={"email": email, "pw": pw, "language": language})
+    assert answer.status_code == 200, answer.text
+    account_id = str(answer.json()["userId"])
+    confirm_address(client, services, account_id, email, pw)
+    return account_id

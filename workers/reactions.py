@@ -16,6 +16,7 @@ from typing import Any
 from celery import Celery
 
 from events.accounts import (
+    AccountClaimRequested,
     AccountRegistered,
     ConfirmationMailRequested,
     EmailChangeRequested,
@@ -49,6 +50,11 @@ def _confirmation_mail(event: AccountRegistered | ConfirmationMailRequested) -> 
     if isinstance(event, AccountRegistered) and event.opens_guest_account:
         return []  # the receipt invites the guest to set a password instead
     return [TaskCall("accounts.send_confirmation_mail", {"account_id": str(event.originator_id)})]
+
+
+def _claim_mail(event: AccountClaimRequested) -> list[TaskCall]:
+    kwargs = {"account_id": str(event.originator_id), "claim_id": event.claim_id}
+    return [TaskCall("accounts.send_confirmation_mail", kwargs)]
 
 
 def _password_reset_mail(event: PasswordResetRequested) -> list[TaskCall]:
@@ -94,6 +100,7 @@ TOGETHER = {"payments.send_purchase_mail": "payments.send_purchase_mails"}
 REACTIONS: dict[type[Any], Reaction] = {
     AccountRegistered: _confirmation_mail,
     ConfirmationMailRequested: _confirmation_mail,
+    AccountClaimRequested: _claim_mail,
     PasswordResetRequested: _password_reset_mail,
     EmailChangeRequested: _email_change_mail,
     PaymentSucceeded: _purchase_mail("receipt"),

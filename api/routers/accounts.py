@@ -10,15 +10,18 @@ from typing import Annotated
 from urllib.parse import urlencode
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
 
-from api.auth import CallerDep, OptionalCallerDep, clear_session_cookies
+from api.access import CallerDep, OptionalCallerDep
+from api.auth import clear_session_cookies
 from api.error_docs import errors
+from api.known_devices import remember_device
 from api.language import request_language
 from api.services import Services, ServicesDep
+from domain.accounts.claims import MailboxProof, read_mailbox_proof
 from domain.accounts.guests import is_member_address
 from domain.accounts.profile import change_profile, check_password, confirm_email, delete_account
 from domain.accounts.recovery import (
@@ -147,10 +150,16 @@ def register(
     form: RegistrationForm,
     redirection_uri: Annotated[str | None, Query(alias="redirectionUri")] = None,
     user_license_key: Annotated[str | None, Query(alias="userLicenseKey")] = None,
+    receipt_token: Annotated[str | None, Query(alias="receiptToken", max_length=2000)] = None,
 ) -> RegistrationResult:
     """Create an unconfirmed account; the confirmation mail follows through the log (-402 when taken).
-    From a licence link (userLicenseKey) the licence joins the account when its key can be taken."""
+
+    An address a guest's purchase opened is claimed: nothing of the guest's is shown until the link mailed to it
+    is opened with this password. From the receipt's register link (``receiptToken``, the ``t`` it carries) the
+    mailbox is proven at once: the account is the registrant's and confirmed. From a licence link
+    (userLicenseKey) the licence joins the account when its key can be taken."""
     services.limiter.mail(request, form.email)
+    proof = _receipt_proof(services, receipt_token)
     registered = register_account(
         services.store,
         services.clock,
@@ -160,6 +169,7 @@ def register(
         language=form.language,
         marketing_push_enabled=form.marketing_push_enabled,
         licence_key=user_license_key,
+        mailbox_proof=proof,
     )
     services.see_own_write(registered.notification_id, "accounts", "licences", "payments")
     return RegistrationResult(user_id=str(registered.account_id), email_confirmed=registered.email_confirmed)
@@ -282,8 +292,11 @@ def check_reset_link(services: ServicesDep, t: Annotated[str, Query(min_length=1
     response_model=Done,
     responses=errors(ErrorCode.PASSWORD_TOKEN_EXPIRED, ErrorCode.PASSWORD_DIFFERS),
 )
-def set_new_password(services: ServicesDep, form: ResetForm) -> Done:
-    """Set a new password through the reset link; every session of the account ends."""
+def set_new_password(services: ServicesDep, request: Request, response: Response, form: ResetForm) -> Done:
+    """Set a new password through the reset link; every session of the account ends, and this browser is
+    known to the address from now on (kd: strangers' failed logins do not lock it out)."""
+    secret = services.settings.auth_secret
+    email = check_password_reset(services.store, services.clock, secret, form.token)
     reset_password(
         services.store,
         services.clock,
@@ -292,6 +305,7 @@ def set_new_password(services: ServicesDep, form: ResetForm) -> Done:
         token=form.token,
         password=form.pw,
     )
+    remember_device(request, response, email, secret, services.secure_cookies)
     return Done()
 
 
@@ -330,6 +344,17 @@ def complete_email_change(services: ServicesDep, form: EmailChangeForm) -> Email
     moved = change_email(services.store, services.clock, services.settings.auth_secret, form.token)
     services.see_own_write(moved.notification_id, "accounts")
     return EmailOnly(email=moved.email)
+
+
+def _receipt_proof(services: Services, token: str | None) -> MailboxProof | None:
+    """What a receipt's register link proves; an expired or altered one proves nothing (the registration then
+    waits for the mailbox like any other)."""
+    if not token:
+        return None
+    try:
+        return read_mailbox_proof(services.settings.auth_secret, token, services.clock.now())
+    except DomainError:
+        return None
 
 
 def _own_account(services: Services, account_id: UUID) -> AccountBody:

@@ -9,12 +9,15 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
 
-from api.auth import CallerDep, clear_session_cookies, refresh_cookie, set_session_cookies
+from api.access import CallerDep
+from api.auth import clear_session_cookies, refresh_cookie, set_session_cookies
 from api.error_docs import errors
 from api.errors import error_response
+from api.known_devices import remember_device
 from api.security_headers import refuse_cross_site
 from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
+from domain.accounts.claims import check_claim_link, complete_claim
 from domain.accounts.support_desk import support_desk_identity
 from domain.errors import DomainError, ErrorCode
 from integrations.zendesk import desk_sign_on_url, zendesk_jwt
@@ -81,7 +84,8 @@ def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
     dependencies=[Depends(refuse_cross_site)],
 )
 def login(services: ServicesDep, request: Request, credentials: Credentials) -> JSONResponse:
-    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies."""
+    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies, and kd (this browser
+    is known to the address: strangers' failed logins do not lock it out)."""
     services.limiter.login(request, credentials.email)
     session = log_in(
         services.store,
@@ -91,7 +95,58 @@ def login(services: ServicesDep, request: Request, credentials: Credentials) -> 
         email=credentials.email,
         password=credentials.pw,
     )
-    return _answer(services, session)
+    response = _answer(services, session)
+    remember_device(request, response, credentials.email, services.settings.auth_secret, services.secure_cookies)
+    return response
+
+
+class ClaimLink(CamelModel):
+    """The address a claim's link was mailed to."""
+
+    email: str
+
+
+class ClaimForm(CamelModel):
+    """A claim's link token and the password chosen when registering."""
+
+    t: str = Field(min_length=1, max_length=2000)
+    pw: str = Field(min_length=1, max_length=200)
+
+
+@router.get("/claim", response_model=ClaimLink, responses=errors(ErrorCode.PASSWORD_TOKEN_EXPIRED))
+def check_claim(services: ServicesDep, t: Annotated[str, Query(min_length=1, max_length=2000)]) -> ClaimLink:
+    """Is this claim link still good? The address it was mailed to (-405 when expired or already claimed)."""
+    return ClaimLink(email=check_claim_link(services.store, services.clock, services.settings.auth_secret, t))
+
+
+@router.post(
+    "/claim",
+    response_model=AuthBody,
+    responses=errors(
+        ErrorCode.TOO_MANY_REQUESTS,
+        ErrorCode.EMAIL_OR_PASSWORD_MISMATCH,
+        ErrorCode.PASSWORD_TOKEN_EXPIRED,
+        ErrorCode.FORBIDDEN,
+    ),
+    dependencies=[Depends(refuse_cross_site)],
+)
+def claim(services: ServicesDep, request: Request, form: ClaimForm) -> JSONResponse:
+    """Open a claim's link with the password chosen when registering with a guest's address: the guest's
+    purchases become the account's, and it is logged in (sets the rt, logged_in and kd cookies)."""
+    email = check_claim_link(services.store, services.clock, services.settings.auth_secret, form.t)
+    services.limiter.login(request, email)
+    session = complete_claim(
+        services.store,
+        services.clock,
+        services.hasher,
+        services.settings.auth_secret,
+        token=form.t,
+        password=form.pw,
+    )
+    services.see_own_write(session.notification_id, "accounts", "licences", "payments")
+    response = _answer(services, session)
+    remember_device(request, response, email, services.settings.auth_secret, services.secure_cookies)
+    return response
 
 
 @router.get(

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from pydantic import Discriminator, Field, Tag
 
-from api.auth import CallerDep, OptionalCallerDep
+from api.access import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep

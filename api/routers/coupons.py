@@ -11,7 +11,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response
 from pydantic import EmailStr, Field
 
-from api.auth import CallerDep, OptionalCallerDep
+from api.access import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep

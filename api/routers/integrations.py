@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from api.auth import CallerDep
+from api.access import CallerDep
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from integrations.chat import chat_member_hash

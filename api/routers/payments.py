@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import EmailStr, Field
 from starlette.concurrency import run_in_threadpool
 
-from api.auth import CallerDep, OptionalCallerDep
+from api.access import CallerDep, OptionalCallerDep
 from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
 from api.language import request_language
@@ -139,7 +139,9 @@ class ConfirmedPurchase(CamelModel):
     """The licence a confirmed payment bought (reserved until a virtual account is paid)."""
 
     user_license_id: UUID
-    license_key: str
+    license_key: str | None = Field(
+        description="none for a guest who used a once-per-customer coupon: the key goes only to the buyer's mailbox"
+    )
     state: PaymentState
     email: str
     account_created: bool
@@ -189,7 +191,7 @@ def confirm_new_licence_payment(
         )
     return ConfirmedPurchase(
         user_license_id=confirmed.user_licence_id,
-        license_key=confirmed.licence_key,
+        license_key=confirmed.shown_key,
         state=confirmed.state,
         email=payment.buyer_email,
         account_created=confirmed.account_created,
@@ -201,13 +203,15 @@ def confirm_new_licence_payment(
 async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, bool]:
     """PortOne's notice: never trusted, only a hint to re-read the payment; always acknowledged."""
     try:
-        body: dict[str, Any] = (
+        body: Any = (
             await request.json()
             if request.headers.get("content-type", "").startswith("application/json")
             else dict(await request.form())
         )
     except ValueError:
         body = {}
+    if not isinstance(body, dict):  # [1, 2], "x", 123: JSON, but not a notice
+        raise DomainError(ErrorCode.INVALID_VALUE, "a webhook notice is a JSON object")
     imp_uid, merchant_uid = str(body.get("imp_uid") or ""), str(body.get("merchant_uid") or "")
     if not imp_uid or not merchant_uid:
         return {"ok": False}

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Request
 from pydantic import EmailStr, Field
 
-from api.auth import CallerDep, OptionalCallerDep
+from api.access import CallerDep, OptionalCallerDep
 from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
 from api.language import request_language

@@ -10,7 +10,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
-from api.auth import CallerDep, OptionalCallerDep
+from api.access import CallerDep, OptionalCallerDep
 from api.error_docs import errors
 from api.language import request_language
 from api.routers.billing_keys import CardForm, WindowKey

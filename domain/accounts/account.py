@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from functools import singledispatchmethod
 from typing import Any, ClassVar, Self
@@ -11,6 +12,8 @@ from eventsourcing.domain import Aggregate
 
 from domain.errors import DomainError, ErrorCode
 from events.accounts import (
+    AccountClaimed,
+    AccountClaimRequested,
     AccountDeleted,
     AccountRegistered,
     ConfirmationMailRequested,
@@ -41,6 +44,20 @@ def normalise_email(email: str) -> str:
 def normalise_nickname(nickname: str) -> str:
     """The form of a nickname used for uniqueness (trimmed, case-folded)."""
     return nickname.strip().casefold()
+
+
+# A guest's account keeps the latest claims on it (registrations with its address awaiting the mailbox's proof);
+# an older one drops out, and its link then says the link has expired.
+MAX_PENDING_CLAIMS = 5
+
+
+@dataclass(frozen=True)
+class PendingClaim:
+    """A registration with a guest's address, waiting for the mailbox to prove it."""
+
+    password_hash: str
+    language: Language
+    marketing_push_enabled: bool
 
 
 class Account(Aggregate):
@@ -78,6 +95,19 @@ class Account(Aggregate):
         return not self.is_guest and not self.deleted
 
     @property
+    def pending_claims(self) -> dict[str, PendingClaim]:
+        """The registrations with this guest's address still waiting for the mailbox, oldest first. (Kept in the
+        state as plain values, so that snapshots carry them; a snapshot older than claims has none.)"""
+        kept: dict[str, dict[str, Any]] = self.__dict__.get("claims_pending", {})
+        return {claim_id: PendingClaim(**fields) for claim_id, fields in kept.items()}
+
+    @property
+    def may_be_claimed_by_mailbox(self) -> bool:
+        """Whoever proves the mailbox may take this account: nobody has proven it yet (a guest's account, or an
+        account whose address was never confirmed), and it is not deleted."""
+        return not self.deleted and (self.is_guest or not self.email_confirmed)
+
+    @property
     def scope(self) -> int:
         """0 until the email is confirmed, then 1."""
         return 1 if self.email_confirmed else 0
@@ -90,7 +120,7 @@ class Account(Aggregate):
     def confirm_email(self, email: str, at: datetime) -> None:
         """Record that ``email`` (which must be the current address) is confirmed; idempotent."""
         self.ensure_active()
-        if normalise_email(email) != self.email:
+        if normalise_email(email) != self.email or self.is_guest:  # a guest's account is claimed, not confirmed
             raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "link for another address")
         if not self.email_confirmed:
             self.trigger_event(EmailConfirmed, timestamp=at, email=self.email)
@@ -106,10 +136,11 @@ class Account(Aggregate):
         self.trigger_event(PasswordChanged, timestamp=at, password_hash=password_hash)
 
     def request_confirmation_mail(self, at: datetime) -> bool:
-        """Ask for the confirmation mail again; False (nothing recorded) when already confirmed."""
+        """Ask for the confirmation mail again (a guest's account: the latest claim's link); False, nothing recorded,
+        when there is nothing to confirm."""
         self.ensure_active()
-        if self.email_confirmed:
-            return False
+        if self.email_confirmed or (self.is_guest and not self.pending_claims):
+            return False  # confirmed, or a guest's account nobody has claimed: no link to send
         self.trigger_event(ConfirmationMailRequested, timestamp=at)
         return True
 
@@ -142,6 +173,8 @@ class Account(Aggregate):
         if not self.pending_reset_id or reset_id != self.pending_reset_id:
             raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "reset link used or replaced")
         self.trigger_event(PasswordResetCompleted, timestamp=at, reset_id=reset_id, password_hash=password_hash)
+        if not self.email_confirmed:  # the link came through the mailbox: that proves the address too
+            self.trigger_event(EmailConfirmed, timestamp=at, email=self.email)
 
     def change_profile(
         self, *, name: str | None, language: Language, marketing_push_enabled: bool, at: datetime
@@ -160,6 +193,53 @@ class Account(Aggregate):
             name=name,
             language=language,
             marketing_push_enabled=marketing_push_enabled,
+        )
+
+    def request_claim(
+        self, claim_id: str, *, password_hash: str, language: Language, marketing_push_enabled: bool, at: datetime
+    ) -> None:
+        """Someone registers with a guest's address: keep their password for when the mailbox proves it is theirs
+        (-402 for an account that is not a guest's)."""
+        self.ensure_active()
+        if not self.is_guest:
+            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
+        self.trigger_event(
+            AccountClaimRequested,
+            timestamp=at,
+            claim_id=claim_id,
+            password_hash=password_hash,
+            language=language,
+            marketing_push_enabled=marketing_push_enabled,
+        )
+
+    def complete_claim(self, claim_id: str, at: datetime) -> None:
+        """The pending claim's link was opened with its password: the account is the claimant's (-405 when the
+        claim is no longer pending: completed, replaced by newer ones, or the account was claimed otherwise)."""
+        self.ensure_active()
+        claim = self.pending_claims.get(claim_id)
+        if claim is None or not self.is_guest:
+            raise DomainError(ErrorCode.PASSWORD_TOKEN_EXPIRED, "claim no longer pending")
+        self._claimed(claim_id, claim, at)
+
+    def claim_by_mailbox(
+        self, *, password_hash: str, language: Language, marketing_push_enabled: bool, at: datetime
+    ) -> None:
+        """Registration from a link mailed to the address (the receipt's): the mailbox is proven in the same act,
+        so the registrant takes an account nobody has proven yet (-402 otherwise)."""
+        self.ensure_active()
+        if not self.may_be_claimed_by_mailbox:
+            raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
+        self._claimed("", PendingClaim(password_hash, language, marketing_push_enabled), at)
+
+    def _claimed(self, claim_id: str, claim: PendingClaim, at: datetime) -> None:
+        self.trigger_event(
+            AccountClaimed,
+            timestamp=at,
+            claim_id=claim_id,
+            email=self.email,
+            password_hash=claim.password_hash,
+            language=claim.language,
+            marketing_push_enabled=claim.marketing_push_enabled,
         )
 
     def delete(self, reason: str, at: datetime) -> None:
@@ -226,12 +306,33 @@ class Account(Aggregate):
         self.password_hash = event.password_hash
         self.credentials_changed_at = event.timestamp
         self.pending_reset_id = None
+        self.claims_pending: dict[str, dict[str, Any]] = {}
 
     @when.register
     def _profile_changed(self, event: ProfileChanged) -> None:
         self.name = event.name
         self.language = event.language
         self.marketing_push_enabled = event.marketing_push_enabled
+
+    @when.register
+    def _claim_requested(self, event: AccountClaimRequested) -> None:
+        claims = dict(self.__dict__.get("claims_pending", {}))
+        claims[event.claim_id] = {
+            "password_hash": event.password_hash,
+            "language": event.language,
+            "marketing_push_enabled": event.marketing_push_enabled,
+        }
+        self.claims_pending = dict(list(claims.items())[-MAX_PENDING_CLAIMS:])
+
+    @when.register
+    def _account_claimed(self, event: AccountClaimed) -> None:
+        self.password_hash = event.password_hash
+        self.language = event.language
+        self.marketing_push_enabled = event.marketing_push_enabled
+        self.email_confirmed = True
+        self.credentials_changed_at = event.timestamp
+        self.claims_pending = {}
+        self.pending_reset_id = None
 
     @when.register
     def _deleted(self, event: AccountDeleted) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
@@ -70,21 +71,26 @@ def log_in(
     except DomainError:
         raise DomainError(ErrorCode.EMAIL_OR_PASSWORD_MISMATCH) from None
     if not hasher.verify(account.password_hash, password):
+        if account.is_guest and any(hasher.verify(c.password_hash, password) for c in account.pending_claims.values()):
+            # Their registration with a guest's address waits for the mailed link: say so, but open nothing.
+            raise DomainError(ErrorCode.ACCOUNT_NOT_APPROVED, "the claim's link has not been opened yet")
         raise DomainError(ErrorCode.EMAIL_OR_PASSWORD_MISMATCH)
 
     def attempt() -> Authenticated:
         current = load_account(store, account_id)
-        now = clock.now()
-        current.log_in(now)
-        refresh = RefreshToken(uuid4(), new_secret())
-        session = Session.start(
-            family_id=refresh.family_id, account_id=current.id, secret_hash=refresh.secret_hash, at=now
-        )
-        recordings = store.save(current, session)
-        access = issue_access_token(secret, current.id, current.scope, now)
-        return Authenticated(current.id, current.email, current.scope, access, refresh, recordings[-1].notification.id)
+        return open_session(store, secret, current, clock.now())
 
     return retry_on_conflict(attempt)
+
+
+def open_session(store: Storefront, secret: str, account: Account, now: datetime) -> Authenticated:
+    """Record the login on the account (with whatever else it recorded) and start a session for it."""
+    account.log_in(now)
+    refresh = RefreshToken(uuid4(), new_secret())
+    session = Session.start(family_id=refresh.family_id, account_id=account.id, secret_hash=refresh.secret_hash, at=now)
+    recordings = store.save(account, session)
+    access = issue_access_token(secret, account.id, account.scope, now)
+    return Authenticated(account.id, account.email, account.scope, access, refresh, recordings[-1].notification.id)
 
 
 def refresh_session(store: Storefront, clock: Clock, secret: str, presented: str | None) -> Authenticated:

@@ -65,6 +65,29 @@ _EMAIL_CHANGE = {
 }
 
 
+_CLAIM = {
+    Language.KO: (
+        "[{brand}] 비회원 구매 내역을 계정으로 가져오시겠어요?",
+        "안녕하세요.\n\n이 주소로 구매한 {brand} 라이선스를 가진 계정에 "
+        "비밀번호를 설정하려는 회원가입 요청이 있었습니다. "
+        "본인이 요청했다면 아래 링크를 열고 가입할 때 정한 비밀번호를 입력해 주세요.\n\n{link}\n\n"
+        "이 링크는 24시간 동안 유효합니다. 본인이 요청하지 않았다면 이 메일을 무시해 주세요. 아무것도 바뀌지 않습니다.",
+    ),
+    Language.EN: (
+        "[{brand}] Add your guest purchases to your account",
+        "Hello,\n\nSomeone signed up to {brand} with this address, which holds licences bought as a guest. "
+        "If it was you, open the link below and enter the password you chose when signing up.\n\n{link}\n\n"
+        "The link is valid for 24 hours. If it was not you, please ignore this mail: nothing changes.",
+    ),
+    Language.JA: (
+        "[{brand}] ゲスト購入をアカウントに追加しますか",
+        "こんにちは。\n\nゲストとして購入したライセンスがあるこのアドレスで、{brand}への登録がありました。"
+        "ご本人の場合は、下のリンクを開き、登録時に決めたパスワードを入力してください。\n\n{link}\n\n"
+        "このリンクの有効期限は24時間です。お心当たりがない場合は、このメールを破棄してください。何も変わりません。",
+    ),
+}
+
+
 def _render(templates: dict[Language, tuple[str, str]], to: str, language: Language, link: str) -> MailMessage:
     brand = BRAND[language]
     subject, text = templates[language]
@@ -86,6 +109,11 @@ def _render(templates: dict[Language, tuple[str, str]], to: str, language: Langu
 def render_confirmation_mail(*, to: str, language: Language, link: str) -> MailMessage:
     """The mail that asks a new account holder to confirm the address."""
     return _render(_CONFIRMATION, to, language, link)
+
+
+def render_claim_mail(*, to: str, language: Language, link: str) -> MailMessage:
+    """The mail, sent to a guest's address, with the link that lets the registrant take the guest's purchases."""
+    return _render(_CLAIM, to, language, link)
 
 
 def render_password_reset_mail(*, to: str, language: Language, link: str) -> MailMessage:

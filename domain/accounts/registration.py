@@ -11,6 +11,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import Account, EmailIndex
+from domain.accounts.claims import MailboxProof, new_claim_id, proves_mailbox_of
 from domain.accounts.passwords import is_valid_password
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
@@ -42,13 +43,17 @@ def register_account(
     language: Language,
     marketing_push_enabled: bool,
     licence_key: str | None = None,
+    mailbox_proof: MailboxProof | None = None,
 ) -> Registered:
     """Record a new account and claim its email in one transaction (-402 when taken).
 
-    An address released by a deleted account is claimed again through the same index. Registering
-    from a licence link (``licence_key``) also takes that licence in the same transaction when the
-    key can be taken; when it cannot (unknown, someone else's, expired) the account is registered
-    without it and the licence page's register-by-key form says why.
+    An address released by a deleted account is claimed again through the same index. An address a guest's
+    purchase opened is claimed, not taken: the registration waits for the mailbox (see ``domain.accounts.claims``),
+    unless it comes from a link mailed to the address (``mailbox_proof``, the receipt's), which proves it at once
+    and also takes an account whose address nobody ever confirmed. Registering from a licence link
+    (``licence_key``) also takes that licence in the same transaction when the key can be taken; when it cannot
+    (unknown, someone else's, expired) the account is registered without it and the licence page's
+    register-by-key form says why.
     """
     if not is_valid_password(password):
         raise DomainError(ErrorCode.INVALID_VALUE, "password rule")
@@ -58,9 +63,22 @@ def register_account(
         existing = _email_index(store, email)
         now = clock.now()
         if existing is not None and existing.is_taken and existing.account_id is not None:
-            account = _claim_guest_account(
-                store, existing.account_id, password_hash, language, marketing_push_enabled, now
-            )
+            account: Account = store.repository.get(existing.account_id)
+            if proves_mailbox_of(mailbox_proof, account):
+                account.claim_by_mailbox(
+                    password_hash=password_hash,
+                    language=language,
+                    marketing_push_enabled=marketing_push_enabled,
+                    at=now,
+                )
+            else:
+                account.request_claim(
+                    new_claim_id(),
+                    password_hash=password_hash,
+                    language=language,
+                    marketing_push_enabled=marketing_push_enabled,
+                    at=now,
+                )
             changed: list[Aggregate] = [account]
         else:
             account = Account.register(
@@ -76,34 +94,12 @@ def register_account(
                 index = existing
                 index.reclaim(account.id, now)
             changed = [account, index]
-        if licence_key:
+        if licence_key and not account.is_guest:  # a pending claim takes nothing until the mailbox proves it
             changed.extend(_licence_taken(store, account.id, licence_key, now))
         recordings = store.save(*changed)
         return Registered(account.id, account.email_confirmed, recordings[-1].notification.id)
 
     return retry_on_conflict(attempt)
-
-
-def _claim_guest_account(
-    store: Storefront,
-    account_id: UUID,
-    password_hash: str,
-    language: Language,
-    marketing_push_enabled: bool,
-    now: datetime,
-) -> Account:
-    """A guest purchase made a passwordless account for this address: registering sets its password.
-
-    The address still has to be confirmed through the mail, so holding the address
-    is what proves ownership, as for any new account. Any other holder: -402.
-    """
-    account: Account = store.repository.get(account_id)
-    if not account.is_guest or account.deleted:
-        raise DomainError(ErrorCode.EMAIL_ALREADY_REGISTERED)
-    account.change_password(password_hash, now)
-    account.change_profile(name=account.name, language=language, marketing_push_enabled=marketing_push_enabled, at=now)
-    account.request_confirmation_mail(now)
-    return account
 
 
 def _licence_taken(store: Storefront, account_id: UUID, licence_key: str, now: datetime) -> list[Aggregate]:

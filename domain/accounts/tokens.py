@@ -23,11 +23,14 @@ ACCESS_TOKEN_LIFETIME = timedelta(minutes=30)
 REFRESH_TOKEN_LIFETIME = timedelta(days=30)
 CONFIRMATION_LINK_LIFETIME = timedelta(hours=24)
 RESET_LINK_LIFETIME = timedelta(hours=1)
+# The receipt's register link lets the buyer set a password without a second mail for this long.
+RECEIPT_CLAIM_LINK_LIFETIME = timedelta(days=7)
 
 ACCESS = "access"
 CONFIRM_EMAIL = "confirm-email"
 RESET_PASSWORD = "reset-password"  # noqa: S105 (a token audience, not a password)
 CHANGE_EMAIL = "change-email"
+CLAIM_ACCOUNT = "claim-account"
 
 
 class InvalidTokenError(Exception):

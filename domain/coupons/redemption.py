@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
-from domain.accounts.account import normalise_email
+from domain.accounts.mailboxes import mailbox_of
 from domain.catalogue.licences import PurchasableLicence
 from domain.coupons.codes import CouponCode, CouponConstraint, already_used, normalise_code
 from domain.coupons.group import ConstraintType, CouponGroup, GroupRules, GroupType
@@ -68,16 +68,26 @@ def find_coupon(store: Storefront, code: str) -> Coupon:
 def constraint_subject(rules: GroupRules, *, buyer_email: str | None, user_licence_id: UUID | None) -> str | None:
     """What the group's once-only constraint is keyed on for this buyer (None: no constraint applies).
 
-    ``account``: the account's (or guest's) email, so a guest and the account later opened for the same
-    address share one use. ``userlicense``: the user licence paid for (a new purchase's own licence, or
-    the licence an upgrade or renewal is for)."""
+    ``account``: the mailbox the account's (or guest's) address delivers to, so a guest, the account later opened
+    for the address, and its case, ``+tag`` and (at Gmail) dotted variants share one use. ``userlicense``: the
+    user licence paid for (a new purchase's own licence, or the licence an upgrade or renewal is for)."""
     if rules.constraint_type is ConstraintType.ACCOUNT:
         if not buyer_email:
             raise DomainError(ErrorCode.INVALID_VALUE, "this coupon is checked against the buyer's email")
-        return f"account:{normalise_email(buyer_email)}"
+        return f"account:{mailbox_of(buyer_email)}"
     if rules.constraint_type is ConstraintType.USER_LICENCE and user_licence_id is not None:
         return f"userlicense:{user_licence_id}"
     return None
+
+
+def binds_to_mailbox(store: Storefront, code: str) -> bool:
+    """Whether a code's group may be used once per customer: the customer is a mailbox, so a guest who used it
+    must prove the mailbox before the licence it bought is of use (its key goes only by mail)."""
+    try:
+        coupon = find_coupon(store, code)
+    except DomainError:
+        return False
+    return coupon.rules.constraint_type is ConstraintType.ACCOUNT
 
 
 def check_constraint(store: Storefront, coupon: Coupon, subject: str | None, merchant_uid: str | None = None) -> None:

@@ -83,7 +83,7 @@ def take_licence_by_key(store: Storefront, account_id: UUID, licence_key: str, a
     """The licence behind a key, moved to ``account_id`` (its transfer to be saved by the caller).
 
     A guest purchase's key moves to whoever registers it. 404 unknown key; -106 already the caller's;
-    -100 expired, lapsed or revoked; -105 held by a registered account.
+    -100 expired, lapsed or revoked; -105 held by a confirmed account.
     """
     licence = _licence_by_key(store, normalise_licence_key(licence_key))
     if licence.account_id == account_id:
@@ -93,7 +93,7 @@ def take_licence_by_key(store: Storefront, account_id: UUID, licence_key: str, a
     ):
         raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE)
     holder: Account = store.repository.get(licence.account_id)
-    if holder.is_member:
+    if holder.is_member and holder.email_confirmed:  # an account nobody proved holds only a guest's purchases
         raise DomainError(ErrorCode.LICENSE_KEY_IN_USE)
     licence.transfer(account_id, at)
     return licence
@@ -173,9 +173,8 @@ def activate_device(
 
 @dataclass(frozen=True)
 class KeyHolder:
-    """Who holds a licence key, as far as a licence link needs to know."""
+    """Who holds a licence key, as far as a licence link needs to know (never the address)."""
 
-    email: str
     registered: bool
     email_confirmed: bool
 
@@ -185,4 +184,4 @@ def key_holder(store: Storefront, licence_key: str) -> KeyHolder:
     licence = _licence_by_key(store, normalise_licence_key(licence_key))
     account: Account = store.repository.get(licence.account_id)
     registered = account.is_member
-    return KeyHolder(account.email, registered, registered and account.email_confirmed)
+    return KeyHolder(registered, registered and account.email_confirmed)

@@ -11,6 +11,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.accounts.account import Account
+from domain.accounts.claims import receipt_claim_token
 from domain.brand import BRAND
 from domain.catalogue.money import format_money
 from domain.licences.licence import UserLicence
@@ -146,7 +147,9 @@ def render_lapsed(facts: PurchaseFacts) -> MailMessage:
     return MailMessage(to=facts.to, subject=subject.format(**fields), text=body.format(**fields))
 
 
-def purchase_facts_of(store: Storefront, payment_ids: Sequence[UUID], base_url: str) -> dict[UUID, PurchaseFacts]:
+def purchase_facts_of(
+    store: Storefront, payment_ids: Sequence[UUID], base_url: str, *, link_secret: str, now: datetime
+) -> dict[UUID, PurchaseFacts]:
     """What the purchase mails of several payments say, gathered from the log in two reads on PostgreSQL: the
     payments, then their licences with their holders (the holder is the payment's account but for an order whose
     account was not known when it was placed, which reads the licence's holder on its own). An order that bought no
@@ -169,15 +172,18 @@ def purchase_facts_of(store: Storefront, payment_ids: Sequence[UUID], base_url: 
                 account = store.repository.get(licence.account_id)
             except AggregateNotFoundError:
                 continue
-        facts[key] = _facts(payment, licence, account, base_url)
+        facts[key] = _facts(payment, licence, account, base_url, link_secret, now)
     return facts
 
 
-def _facts(payment: Payment, licence: UserLicence, account: Account, base_url: str) -> PurchaseFacts:
+def _facts(
+    payment: Payment, licence: UserLicence, account: Account, base_url: str, link_secret: str, now: datetime
+) -> PurchaseFacts:
     language = account.language
     register_link = None
-    if account.is_guest:  # invite them to set a password and own the licence
-        query = urlencode({"userLicenseKey": licence.licence_key, "email": account.email})
+    if account.may_be_claimed_by_mailbox:  # invite them to set a password and own it; the signed t proves the mailbox
+        token = receipt_claim_token(link_secret, account.id, account.email, now)
+        query = urlencode({"userLicenseKey": licence.licence_key, "email": account.email, "t": token})
         register_link = f"{base_url.rstrip('/')}/{language.value}/register?{query}"
     return PurchaseFacts(
         to=payment.buyer_email,

@@ -70,6 +70,13 @@ class Confirmation:
     account_id: UUID
     account_created: bool
     notification_id: int
+    key_by_mail_only: bool = False
+
+    @property
+    def shown_key(self) -> str | None:
+        """The key the buyer's browser may show: none for a guest who used a once-per-customer coupon, whose key
+        goes only to the mailbox (anyone can type an address; only its owner reads the mail)."""
+        return None if self.key_by_mail_only else self.licence_key
 
 
 def new_merchant_uid(now: datetime) -> str:
@@ -335,7 +342,7 @@ def _settle_paid(
         payment.succeed(reported, now)
         licence.activate(now)
         recordings = store.save(payment, licence)
-        return _confirmation(payment, licence, recordings[-1].notification.id)
+        return _confirmation(store, payment, licence, recordings[-1].notification.id)
     account_id, account_aggregates = _account_for(store, payment, language, now)
     key = new_licence_key()
     licence = UserLicence.grant(
@@ -350,7 +357,7 @@ def _settle_paid(
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     payment.succeed(reported, now)
     recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
-    return _confirmation(payment, licence, recordings[-1].notification.id)
+    return _confirmation(store, payment, licence, recordings[-1].notification.id)
 
 
 def _settle_upgrade(
@@ -372,7 +379,7 @@ def _settle_upgrade(
     licence, credited = apply_upgrade(store, payment, now)
     payment.succeed(reported, now)
     recordings = store.save(payment, licence, credited, *redemption)
-    return _confirmation(payment, licence, recordings[-1].notification.id)
+    return _confirmation(store, payment, licence, recordings[-1].notification.id)
 
 
 def _reserve(
@@ -397,7 +404,7 @@ def _reserve(
     )
     index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
-    return _confirmation(payment, licence, recordings[-1].notification.id)
+    return _confirmation(store, payment, licence, recordings[-1].notification.id)
 
 
 def _account_for(
@@ -415,10 +422,14 @@ def _account_for(
 
 def _outcome(store: Storefront, payment: Payment) -> Confirmation:
     licence: UserLicence = store.repository.get(payment.licence_id_paid_for)
-    return _confirmation(payment, licence, store.max_notification_id())
+    return _confirmation(store, payment, licence, store.max_notification_id())
 
 
-def _confirmation(payment: Payment, licence: UserLicence, notification_id: int) -> Confirmation:
+def _confirmation(store: Storefront, payment: Payment, licence: UserLicence, notification_id: int) -> Confirmation:
+    code = payment.coupon_code
+    guest_with_mailbox_coupon = (
+        payment.account_id is None and bool(code) and coupons.binds_to_mailbox(store, code or "")
+    )
     return Confirmation(
         payment.merchant_uid,
         payment.state,
@@ -427,6 +438,7 @@ def _confirmation(payment: Payment, licence: UserLicence, notification_id: int) 
         licence.account_id,
         payment.opened_buyer_account,
         notification_id,
+        key_by_mail_only=guest_with_mailbox_coupon,
     )
 
 

@@ -57,6 +57,14 @@ class Site:
         body: dict[str, object] = answer.json()
         return body
 
+    def member(self, email: str, pw: str = "abcd1234", language: str = "ko") -> dict[str, object]:
+        """Register, then open the confirmation link from the mail."""
+        body = self.register(email, pw, language)
+        self.deliver_mails()
+        opened = self.client.get(f"{V1}/accounts/confirm", params={"t": self.link_token(email, "/accounts/confirm")})
+        assert "errorCode" not in opened.headers.get("location", ""), opened.headers
+        return body
+
     def deliver_mails(self) -> None:
         """What the reactor and the worker do: every reaction's task, each run twice (at least once)."""
         wiring = (self.settings, self.services.store, self.services.views, self.mailer, self.clock)
@@ -296,8 +304,8 @@ def test_a_wrong_password_check_answers_minus_406(site: Site) -> None:
 
 
 def test_a_nickname_belongs_to_one_account_until_it_is_given_up(site: Site) -> None:
-    site.register("one@example.com")
-    site.register("two@example.com")
+    site.member("one@example.com")
+    site.member("two@example.com")
     one = site.login("one@example.com")["accessToken"]
     two = site.login("two@example.com")["accessToken"]
     assert site.client.patch(f"{V1}/accounts", headers=bearer(one), json={"name": "Unicorn"}).status_code == 200
@@ -329,7 +337,7 @@ def test_one_account_never_reads_or_changes_another(site: Site) -> None:
 
 
 def test_deleting_frees_the_address_for_a_new_registration_and_ends_the_session(site: Site) -> None:
-    first = site.register("gone@example.com")
+    first = site.member("gone@example.com")
     token = site.login("gone@example.com")["accessToken"]
     site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Gone"})
     deleted = site.client.put(f"{V1}/accounts/delete", headers=bearer(token), json={"deletedReason": "too many mails"})
@@ -343,7 +351,7 @@ def test_deleting_frees_the_address_for_a_new_registration_and_ends_the_session(
     refused = site.client.post(f"{V1}/auth/login", json={"email": "gone@example.com", "pw": "abcd1234"})
     assert refused.json()["errorCode"] == -400
 
-    again = site.register("gone@example.com", pw="newpass99")
+    again = site.member("gone@example.com", pw="newpass99")
     assert again["userId"] != first["userId"]
     assert site.login("gone@example.com", "newpass99")["id"] == again["userId"]
     new_token = site.login("gone@example.com", "newpass99")["accessToken"]
@@ -465,7 +473,7 @@ def test_a_newer_reset_request_makes_the_older_link_stale_and_links_expire(site:
 
 def test_an_email_change_needs_the_password_and_a_link_mailed_to_the_new_address(site: Site) -> None:
     client = site.client
-    site.register("old@example.com")
+    site.member("old@example.com")
     site.register("busy@example.com")
     token = site.login("old@example.com")["accessToken"]
     url = f"{V1}/accounts/email-change-email"
@@ -529,6 +537,8 @@ def test_support_desk_sign_on_needs_a_confirmed_account_with_a_name(site: Site) 
     assert site.client.get(f"{V1}/auth/zendesk", headers=bearer(token)).json()["errorCode"] == -401
     site.deliver_mails()
     site.client.get(f"{V1}/accounts/confirm", params={"t": site.link_token("desk@example.com", "/accounts/confirm")})
+    assert site.client.get(f"{V1}/auth/zendesk", headers=bearer(token)).json()["errorCode"] == -401, "an old token"
+    token = site.login("desk@example.com")["accessToken"]  # the web app renews its token after the confirmation
     unnamed = site.client.get(f"{V1}/auth/zendesk", headers=bearer(token))
     assert (unnamed.status_code, unnamed.json()["errorCode"]) == (400, -2101)
     site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": "Desk"})

@@ -33,7 +33,7 @@ def desk_site(settings: Settings) -> Iterator[Site]:
             "zendesk_url": DESK,
             "chat_script_url": "https://chat.example.net/plugin/web.js",
             "chat_plugin_key": "plugin-key-1",
-            "chat_member_secret": "chat-secret-for-tests",
+            "chat_member_secret_setting": "chat-secret-for-tests",
             "web_sentry_dsn": "https://public-key@o1.ingest.sentry.example/42",
         }
     )
@@ -46,9 +46,7 @@ def desk_site(settings: Settings) -> Iterator[Site]:
 
 def named_member(site: Site, email: str, name: str = "Desk") -> str:
     """Registers, confirms and names an account; returns its access token."""
-    site.register(email)
-    site.deliver_mails()
-    site.client.get(f"{V1}/accounts/confirm", params={"t": site.link_token(email, "/accounts/confirm")})
+    site.member(email)
     token = str(site.login(email)["accessToken"])
     assert site.client.patch(f"{V1}/accounts", headers=bearer(token), json={"name": name}).status_code == 200
     return token
@@ -66,7 +64,7 @@ def test_the_sign_on_address_is_the_desks_jwt_address_with_the_token_and_a_desk_
     query = parse_qs(address.query)
     assert query["jwt"] == [answer["zendeskJWT"]]
     assert query["return_to"] == [f"{DESK}/hc/ko/requests/new"]
-    claims = jwt.decode(query["jwt"][0], "dev-only-zendesk-secret-change-me-0123456789ab", algorithms=["HS256"])
+    claims = jwt.decode(query["jwt"][0], desk_site.settings.zendesk_secret, algorithms=["HS256"])
     assert (claims["name"], claims["email"]) == ("Desk", "desk@example.com")
 
 
@@ -92,8 +90,12 @@ def test_a_return_address_off_the_desks_host_is_replaced_by_the_desks_home(desk_
 
 def test_the_chat_member_hash_is_the_hmac_of_the_account_id_and_needs_a_login(desk_site: Site) -> None:
     desk_site.register("chat@example.com")
-    login = desk_site.login("chat@example.com")
+    unconfirmed = desk_site.login("chat@example.com")
     assert desk_site.client.get(f"{V1}/integrations/chat-member").status_code == 401
+    early = desk_site.client.get(f"{V1}/integrations/chat-member", headers=bearer(unconfirmed["accessToken"]))
+    assert early.json()["errorCode"] == -401, "a chat identity waits for the confirmed address"
+    desk_site.member("chat2@example.com")
+    login = desk_site.login("chat2@example.com")
     member = desk_site.client.get(f"{V1}/integrations/chat-member", headers=bearer(login["accessToken"])).json()
     expected = hmac.new(b"chat-secret-for-tests", str(login["id"]).encode(), hashlib.sha256).hexdigest()
     assert member == {"memberId": login["id"], "memberHash": expected}
@@ -122,8 +124,8 @@ def test_an_address_only_a_guest_purchase_opened_counts_as_unregistered(desk_sit
     assert check.json() == {"isRegistered": False}
     desk_site.register("guest@example.com")
     assert desk_site.client.get(f"{V1}/accounts/check", params={"email": "guest@example.com"}).json() == {
-        "isRegistered": True
-    }
+        "isRegistered": False
+    }, "registering a guest's address is a claim until the mailbox proves it"
     assert desk_site.client.get(f"{V1}/accounts/check", params={"email": "nobody@example.com"}).json() == {
         "isRegistered": False
     }

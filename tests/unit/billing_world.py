@@ -13,6 +13,7 @@ from uuid import UUID
 
 import pytest
 
+from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import UserLicence
@@ -77,8 +78,12 @@ class World:
     # -- accounts and cards -------------------------------------------------------------
 
     def member(self, email: str = "member@example.com") -> UUID:
-        """A registered account (with a password)."""
-        return register(self.store, email, self.clock).account_id
+        """A registered account (with a password) whose address is confirmed."""
+        account_id = register(self.store, email, self.clock).account_id
+        account: Account = self.store.repository.get(account_id)
+        account.confirm_email(email, self.clock.now())
+        self.store.save(account)
+        return account_id
 
     def key(self, account_id: UUID, number: str = GOOD_CARD) -> BillingKey:
         """A card typed into the wallet form, kept as a billing key."""

@@ -9,8 +9,9 @@ from uuid import UUID
 
 import pytest
 
-from domain.accounts.account import Account
+from domain.accounts.account import MAX_PENDING_CLAIMS, Account
 from domain.accounts.auth import log_in, refresh_session
+from domain.accounts.claims import claim_link_token, complete_claim
 from domain.accounts.profile import change_profile, delete_account
 from domain.accounts.registration import register_account
 from domain.accounts.session import ACCOUNT_CLOSED, REUSE, Session
@@ -19,7 +20,7 @@ from domain.accounts.tokens import parse_refresh_token
 from domain.errors import ErrorCode
 from events.values import Language
 from tests.fakes import PlainHasher
-from tests.support import START
+from tests.support import START, register
 from tests.unit.billing_world import ANNUAL, World, refused
 
 SECRET = "unit-test-secret-of-thirty-two-bytes"
@@ -56,12 +57,40 @@ def test_a_guest_purchase_opens_a_passwordless_guest_account_that_is_no_member(w
     assert (guest.is_guest, guest.is_member, guest.email_confirmed) == (True, False, False)
 
 
-def test_registering_with_a_guests_address_makes_that_same_account_a_member(world: World) -> None:
+def test_registering_with_a_guests_address_is_a_claim_that_the_mailbox_completes(world: World) -> None:
     bought = world.buy(ANNUAL, email="guest@example.com")
     account = _register(world, "Guest@Example.com", bought.licence_key)
     assert account.id == bought.account_id
-    assert (account.is_guest, account.is_member, account.language) == (False, True, Language.EN)
+    assert (account.is_guest, account.is_member, account.email_confirmed) == (True, False, False), "nothing yet"
+    [claim_id] = account.pending_claims
+    token = claim_link_token(SECRET, account.id, account.email, claim_id, world.clock.now())
+    with refused(ErrorCode.EMAIL_OR_PASSWORD_MISMATCH):
+        complete_claim(world.store, world.clock, PlainHasher(), SECRET, token=token, password="wrong1234")
+    session = complete_claim(world.store, world.clock, PlainHasher(), SECRET, token=token, password="abcd1234")
+    account = world.get(bought.account_id, Account)
+    assert (account.is_guest, account.is_member, account.email_confirmed) == (False, True, True)
+    assert (session.account_id, session.scope, account.language) == (account.id, 1, Language.EN)
     assert world.licence(bought.user_licence_id).account_id == account.id
+
+
+def test_a_claim_links_token_is_refused_once_the_account_is_claimed(world: World) -> None:
+    bought = world.buy(ANNUAL, email="guest@example.com")
+    account = _register(world, "guest@example.com")
+    [claim_id] = account.pending_claims
+    token = claim_link_token(SECRET, account.id, account.email, claim_id, world.clock.now())
+    complete_claim(world.store, world.clock, PlainHasher(), SECRET, token=token, password="abcd1234")
+    with refused(ErrorCode.PASSWORD_TOKEN_EXPIRED):
+        complete_claim(world.store, world.clock, PlainHasher(), SECRET, token=token, password="abcd1234")
+    with refused(ErrorCode.EMAIL_ALREADY_REGISTERED):
+        _register(world, "guest@example.com")
+    assert world.get(bought.account_id, Account).is_member
+
+
+def test_a_guest_keeps_only_its_latest_claims(world: World) -> None:
+    world.buy(ANNUAL, email="guest@example.com")
+    for _ in range(MAX_PENDING_CLAIMS + 2):
+        account = _register(world, "guest@example.com")
+    assert len(account.pending_claims) == MAX_PENDING_CLAIMS
 
 
 def test_a_deleted_member_is_neither_a_member_nor_a_guest(world: World) -> None:
@@ -107,7 +136,7 @@ def test_a_licence_links_key_that_cannot_be_taken_leaves_the_registration_alone(
 
 
 def test_the_support_desk_needs_a_confirmed_address_then_a_name(world: World) -> None:
-    member = world.member("desk@example.com")
+    member = register(world.store, "desk@example.com", world.clock).account_id
     with refused(ErrorCode.ACCOUNT_NOT_APPROVED):
         support_desk_identity(world.store, member)
     account = world.get(member, Account)

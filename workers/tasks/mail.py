@@ -19,7 +19,9 @@ from eventsourcing.application import AggregateNotFoundError
 
 from config.settings import Settings
 from domain.accounts.account import Account
+from domain.accounts.claims import claim_link_token
 from domain.accounts.mails import (
+    render_claim_mail,
     render_confirmation_mail,
     render_email_change_mail,
     render_password_reset_mail,
@@ -45,6 +47,11 @@ SENT_MAIL_DDL = (
 
 CONFIRMATION_PATH = "/web/unicornpro/v1/accounts/confirm"
 EMAIL_CHANGE_PATH = "/account/email-change/confirm"
+
+
+def claim_path(language: Language) -> str:
+    """The web page where a claim's link is opened with the password chosen when registering."""
+    return f"/{language.value}/register/claim"
 
 
 def password_reset_path(language: Language) -> str:
@@ -112,14 +119,26 @@ def deliver_confirmation_mail(
     *,
     task_id: str,
     account_id: UUID,
+    claim_id: str | None = None,
 ) -> bool:
-    """Mail the confirmation link to the account's address, in its language (once per task id).
+    """Mail the confirmation link to the account's address, in its language (once per task id). A guest's account
+    gets a claim's link instead (``claim_id``'s, else the latest claim's), in the claimant's language.
 
-    Nothing is sent for an account that is gone, deleted or already confirmed.
+    Nothing is sent for an account that is gone, deleted or already confirmed, or for a claim no longer pending.
     """
     account = _account(store, account_id)
     if account is None or account.email_confirmed:
         return False
+    if account.is_guest:
+        pending = account.pending_claims
+        claim_id = claim_id or next(reversed(pending), None)
+        claim = pending.get(claim_id) if claim_id else None
+        if claim_id is None or claim is None:
+            return False
+        token = claim_link_token(settings.auth_secret, account.id, account.email, claim_id, clock.now())
+        link = f"{_base(settings)}{claim_path(claim.language)}?t={token}"
+        claim_mail = render_claim_mail(to=account.email, language=claim.language, link=link)
+        return send_once(db, mailer, clock, task_id, "claim", claim_mail)
     message = render_confirmation_mail(
         to=account.email, language=account.language, link=confirmation_link(settings, account, clock)
     )
@@ -200,9 +219,11 @@ def _task_id(task: ServicesTask) -> str:
     retry_backoff=True,
     max_retries=8,
 )
-def send_confirmation_mail(self: ServicesTask, account_id: str) -> bool:
-    """Celery entry point of the confirmation mail."""
-    return deliver_confirmation_mail(*_wired(self), task_id=_task_id(self), account_id=UUID(account_id))
+def send_confirmation_mail(self: ServicesTask, account_id: str, claim_id: str | None = None) -> bool:
+    """Celery entry point of the confirmation mail (a claim's, when ``claim_id`` is given)."""
+    return deliver_confirmation_mail(
+        *_wired(self), task_id=_task_id(self), account_id=UUID(account_id), claim_id=claim_id
+    )
 
 
 @shared_task(

@@ -27,7 +27,13 @@ def deliver_purchase_mail(services: Services, *, task_id: str, payment_id: UUID,
 def deliver_purchase_mails(services: Services, mails: list[dict[str, str]]) -> int:
     """``deliver_purchase_mail`` for each of ``mails`` (``task_id``, ``payment_id``, ``kind``), their orders read
     together; how many were sent now."""
-    facts = purchase_facts_of(services.store, [UUID(mail["payment_id"]) for mail in mails], services.settings.base_url)
+    facts = purchase_facts_of(
+        services.store,
+        [UUID(mail["payment_id"]) for mail in mails],
+        services.settings.base_url,
+        link_secret=services.settings.auth_secret,
+        now=services.clock.now(),
+    )
     sent = 0
     for mail in mails:
         found = facts.get(UUID(mail["payment_id"]))

@@ -24,7 +24,7 @@ from projections.subscriptions import due_subscriptions
 from projections.tracking import wait_for_views
 from tests.fakes import PlainHasher
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
-from tests.support import running_projector
+from tests.support import register_confirmed, running_projector
 from workers.reactions import REACTIONS
 from workers.tasks.subscriptions import deliver_subscription_mail
 
@@ -75,9 +75,8 @@ class Desk:
         return self.client.request(method, f"{V1}{path}", **kwargs)
 
     def register(self, address: str) -> None:
-        """Another account with the desk's password."""
-        registered = self.client.post(f"{V1}/accounts", json={"email": address, "pw": PASSWORD, "language": "ko"})
-        assert registered.status_code == 200, registered.text
+        """Another customer with the desk's password, who confirms the address from the mail."""
+        register_confirmed(self.client, self.services, address, PASSWORD)
 
     def issue_key_in_window(
         self, window: dict[str, Any], *, card: str = "4111111111111111", action: str = "approve"
@@ -148,6 +147,6 @@ def desk(settings: Settings, sandbox: RunningSandbox, clock: TestClock, portone_
     services = Services.build(settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=gateway)
     client = TestClient(create_app(services=services))
     with running_projector(settings):  # first: a registration waits (bounded) until the views have it
-        client.post(f"{V1}/accounts", json={"email": SUBSCRIBER, "pw": PASSWORD, "language": "ko"})
+        register_confirmed(client, services, SUBSCRIBER, PASSWORD)
         yield Desk(client, services, clock, sandbox)
     services.close()

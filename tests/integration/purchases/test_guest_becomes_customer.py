@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -64,25 +66,29 @@ def test_a_guest_registers_with_the_address_they_bought_with_and_sees_the_licenc
     [receipt] = list(settings.outbox_dir.glob("*.eml"))
     text = receipt.read_text()
     assert bought.licence_key in text
-    assert "/en/register?userLicenseKey=" in text
+    [register_link] = [word for word in text.split() if "/en/register?userLicenseKey=" in word]
+    query = {name: values[0] for name, values in parse_qs(urlsplit(register_link).query).items()}
 
     services = Services.build(settings, clock=domain_clock, hasher=PlainHasher())
     client = TestClient(create_app(services=services))
     with running_projector(settings):
         link = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": bought.licence_key}).json()
-        assert link == {"email": "walk.in@example.com", "isRegistered": False, "emailConfirmed": False}
+        assert link == {"isRegistered": False, "emailConfirmed": False}
+        # From the receipt's link: the signed t proves the mailbox, so the account is theirs at once.
         registered = client.post(
-            f"{V1}/accounts", json={"email": "Walk.In@example.com", "pw": "newpass123", "language": "en"}
+            f"{V1}/accounts",
+            params={"userLicenseKey": query["userLicenseKey"], "receiptToken": query["t"]},
+            json={"email": "Walk.In@example.com", "pw": "newpass123", "language": "en"},
         )
         assert registered.status_code == 200, registered.text
-        assert registered.json()["userId"] == str(bought.account_id)
+        assert registered.json() == {"userId": str(bought.account_id), "emailConfirmed": True}
         again = client.post(
             f"{V1}/accounts", json={"email": "walk.in@example.com", "pw": "other1234", "language": "en"}
         )
         assert again.json()["errorCode"] == -402
 
         link = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": bought.licence_key}).json()
-        assert (link["isRegistered"], link["emailConfirmed"]) == (True, False)
+        assert (link["isRegistered"], link["emailConfirmed"]) == (True, True)
         unknown = client.get(f"{V1}/accounts/check/email", params={"userLicenseKey": "0000-0000-0000-0000"})
         assert unknown.status_code == 404
         friend = client.post(

@@ -18,7 +18,7 @@ from integrations.portone.gateway import PortOneGateway
 from tests.fakes import PlainHasher
 from tests.integration.portone.harness import RunningSandbox, TestClock
 from tests.integration.purchases.conftest import SharedClock
-from tests.support import running_projector
+from tests.support import confirm_address, register_confirmed, running_projector
 
 pytestmark = pytest.mark.integration
 V1 = "/web/unicornpro/v1"
@@ -33,9 +33,8 @@ class Shop:
     clock: TestClock
 
     def account(self, email: str) -> dict[str, str]:
-        """Register and log in; the bearer header of the new account."""
-        answer = self.client.post(f"{V1}/accounts", json={"email": email, "pw": "abcd1234", "language": "ko"})
-        assert answer.status_code == 200, answer.text
+        """Register, confirm the address from the mail and log in; the bearer header of the new account."""
+        register_confirmed(self.client, self.services, email)
         login = self.client.post(f"{V1}/auth/login", json={"email": email, "pw": "abcd1234"})
         assert login.status_code == 200, login.text
         return {"Authorization": f"Bearer {login.json()['accessToken']}"}
@@ -298,6 +297,7 @@ def test_registering_from_a_licence_link_takes_the_licence_with_the_account(shop
         json={"email": "friend@example.com", "pw": "abcd1234", "language": "en"},
     )
     assert registered.status_code == 200, registered.text
+    confirm_address(shop.client, shop.services, registered.json()["userId"], "friend@example.com")
     login = shop.client.post(f"{V1}/auth/login", json={"email": "friend@example.com", "pw": "abcd1234"})
     headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
     mine = shop.client.get(f"{V1}/licenses/mine", headers=headers).json()

@@ -31,6 +31,7 @@ const LoginPage = lazyPage(() => import('../features/auth/LoginPage'));
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'));
 const RegisterAuthPage = lazyPage(() => import('../features/auth/RegisterAuthPage'));
 const RegisterConfirmPage = lazyPage(() => import('../features/auth/RegisterConfirmPage'));
+const RegisterClaimPage = lazyPage(() => import('../features/auth/RegisterClaimPage'));
 const EmailAuthPage = lazyPage(() => import('../features/auth/EmailAuthPage'));
 const PasswordFindPage = lazyPage(() => import('../features/auth/PasswordFindPage'));
 const PasswordFindAuthPage = lazyPage(() => import('../features/auth/PasswordFindAuthPage'));
@@ -65,6 +66,7 @@ const pages: readonly [pattern: string, Page: ComponentType][] = [
   [routePatterns.login, LoginPage],
   [routePatterns.register, RegisterPage],
   [routePatterns.registerAuth, RegisterAuthPage],
+  [routePatterns.registerClaim, RegisterClaimPage],
   [routePatterns.registerConfirm, RegisterConfirmPage],
   [routePatterns.emailAuth, EmailAuthPage],
   [routePatterns.passwordFind, PasswordFindPage],

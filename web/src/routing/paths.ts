@@ -52,6 +52,7 @@ export const paths = {
   register: (ctx: PathContext, query?: { userLicenseKey?: string; email?: string }) =>
     build(ctx, ['register'], query),
   registerAuth: (ctx: PathContext) => build(ctx, ['register', 'auth']),
+  registerClaim: (ctx: PathContext, query?: { t?: string }) => build(ctx, ['register', 'claim'], query),
   registerConfirm: (ctx: PathContext, query?: { email?: string; localeCode?: string }) =>
     build(ctx, ['register', 'confirm'], query),
   emailAuth: (ctx: PathContext, query?: { email?: string }) => build(ctx, ['email-auth'], query),
@@ -91,6 +92,7 @@ export const routePatterns = {
   report: 'report',
   register: 'register',
   registerAuth: 'register/auth',
+  registerClaim: 'register/claim',
   registerConfirm: 'register/confirm',
   emailAuth: 'email-auth',
   passwordFind: 'password/find',

@@ -8,7 +8,7 @@ import { getAccount, getRefresh, postLogin, postLogout } from './api';
 import { clearLangCookie, clearScopeChangedCookie, writeLangCookie } from './cookies';
 import { toOperationError, track } from './operations';
 import { mustLogOut, readSessionCookies, renewalReason } from './rules';
-import { toAuthUser, type AccountInfo, type AuthUser } from './types';
+import { toAuthUser, type AccountInfo, type AuthResponse, type AuthUser } from './types';
 
 export interface SessionDeps {
   api?: ApiClient;
@@ -100,15 +100,27 @@ export interface LoginResult {
  * Login: request, then success (user stored, account info read, its language adopted through the
  * langCode cookie) or failure, which rejects with the OperationError.
  */
-export async function logIn(
+export function logIn(
   store: AppStore,
   credentials: { email: string; pw: string },
+  { api = apiClient }: SessionDeps = {},
+): Promise<LoginResult> {
+  return startSession(store, () => postLogin(credentials.email, credentials.pw, api), { api });
+}
+
+/**
+ * A session from any call that answers like a login (login, or opening a claim link with its password),
+ * tracked as the `login` operation.
+ */
+export async function startSession(
+  store: AppStore,
+  open: () => Promise<AuthResponse>,
   { api = apiClient }: SessionDeps = {},
 ): Promise<LoginResult> {
   store.getState().operationRequest('login');
   let user: AuthUser;
   try {
-    user = toAuthUser(await postLogin(credentials.email, credentials.pw, api));
+    user = toAuthUser(await open());
   } catch (error) {
     const failure = toOperationError(error);
     store.getState().operationFailure('login', failure);

@@ -15,6 +15,7 @@ export type OperationName =
   | 'deleteAccount'
   | 'passwordResetMail'
   | 'passwordResetCheck'
+  | 'claimCheck'
   | 'passwordChange'
   | 'emailChangeMail'
   | 'emailChange';

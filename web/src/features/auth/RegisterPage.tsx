@@ -41,6 +41,8 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const userLicenseKey = params.get('userLicenseKey') ?? undefined;
+  // The receipt's register link signs the address it was mailed to: sent along, it proves the mailbox.
+  const receiptToken = params.get('t') ?? undefined;
   const loading = useAppStore((s) => s.operations.register?.status === 'request' || s.operations.login?.status === 'request');
   const { alert, show, close } = useAlert();
   const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
@@ -77,7 +79,8 @@ export default function RegisterPage() {
 
   const checkEmail = async () => {
     const email = getValues('email').trim();
-    if (!email || errors.email) return;
+    // From the receipt's link the address may already hold an account: registering with the link claims it.
+    if (!email || errors.email || receiptToken) return;
     try {
       const { isRegistered } = await track(appStore, 'checkEmail', () => getEmailCheck(email));
       if (isRegistered) setError('email', { type: 'server', message: accountErrorMessage(t, { code: -402 }) });
@@ -97,6 +100,7 @@ export default function RegisterPage() {
             marketingPushEnabled: form.marketingPushEnabled,
           },
           userLicenseKey,
+          receiptToken,
         ),
       );
       if (result.emailConfirmed) {

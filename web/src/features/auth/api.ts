@@ -10,9 +10,29 @@ export function confirmationRedirectUri(): string {
   return `${window.location.origin}/register/confirm`;
 }
 
-/** POST /accounts: registers, optionally with the licence key the buyer came with. */
-export function postRegistration(body: RegistrationBody, userLicenseKey?: string): Promise<RegistrationResult> {
-  return apiPost('/accounts', { query: { redirectionUri: confirmationRedirectUri(), userLicenseKey }, body });
+/**
+ * POST /accounts: registers, optionally with the licence key the buyer came with and the receipt link's signed
+ * `t`, which proves the mailbox so that a guest's purchases join the account at once.
+ */
+export function postRegistration(
+  body: RegistrationBody,
+  userLicenseKey?: string,
+  receiptToken?: string,
+): Promise<RegistrationResult> {
+  return apiPost('/accounts', {
+    query: { redirectionUri: confirmationRedirectUri(), userLicenseKey, receiptToken },
+    body,
+  });
+}
+
+/** GET /auth/claim?t=: the address a claim link was mailed to, while the claim is open. */
+export function getClaimCheck(t: string) {
+  return apiGet('/auth/claim', { query: { t } });
+}
+
+/** POST /auth/claim: opens the claim link with the password chosen at registration; logs in. */
+export function postClaim(t: string, pw: string) {
+  return apiPost('/auth/claim', { body: { t, pw } });
 }
 
 /** POST /accounts/{account_id}/please-one-more-confirm-email: mails the confirmation link again. */

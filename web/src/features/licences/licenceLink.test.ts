@@ -13,7 +13,7 @@ const user = (scope: number): AuthUser => ({
 
 function calls(overrides: Partial<LinkCalls> = {}): LinkCalls {
   return {
-    keyHolder: vi.fn(async () => ({ email: 'owner@example.com', isRegistered: true, emailConfirmed: true })),
+    keyHolder: vi.fn(async () => ({ isRegistered: true, emailConfirmed: true })),
     isRegistered: vi.fn(async () => true),
     renew: vi.fn(async () => null),
     ...overrides,
@@ -44,7 +44,7 @@ describe('the licence link', () => {
 
   it('sends a logged-out visitor with a registered but unconfirmed address to the confirmation page', async () => {
     const server = calls({
-      keyHolder: async () => ({ email: 'owner@example.com', isRegistered: true, emailConfirmed: false }),
+      keyHolder: async () => ({ isRegistered: true, emailConfirmed: false }),
     });
     expect(await licenceLinkStep({ ...link, user: null }, server)).toEqual({ to: 'emailAuth', email: 'owner@example.com' });
   });
@@ -58,14 +58,12 @@ describe('the licence link', () => {
     });
   });
 
-  it("uses the key holder's address when the link carries none", async () => {
-    const server = calls({
-      keyHolder: async () => ({ email: 'guest@example.com', isRegistered: false, emailConfirmed: false }),
-    });
+  it('never learns an address from the key: a link without one leaves the address for the visitor to type', async () => {
+    const server = calls({ keyHolder: async () => ({ isRegistered: false, emailConfirmed: false }) });
     expect(await licenceLinkStep({ userLicenseKey: 'KEY-1', email: undefined, user: null }, server)).toEqual({
       to: 'register',
       userLicenseKey: 'KEY-1',
-      email: 'guest@example.com',
+      email: '',
     });
   });
 

@@ -19,7 +19,7 @@ export type LinkStep =
   | { to: 'home' };
 
 export interface LinkCalls {
-  /** GET /accounts/check/email?userLicenseKey: the holder's address, registered and confirmed. */
+  /** GET /accounts/check/email?userLicenseKey: whether the key's holder is registered and confirmed. */
   keyHolder: (userLicenseKey: string) => Promise<Schema<'KeyEmailCheck'>>;
   /** GET /accounts/check?email: whether a member uses the address. */
   isRegistered: (email: string) => Promise<boolean>;
@@ -48,7 +48,7 @@ export async function licenceLinkStep({ user, userLicenseKey, email }: LinkInput
   } catch {
     return { to: 'home' };
   }
-  const address = email || holder.email;
+  const address = email ?? '';
   if (!registered) return { to: 'register', userLicenseKey, email: address };
   return holder.emailConfirmed ? { to: 'login', email: address } : { to: 'emailAuth', email: address };
 }

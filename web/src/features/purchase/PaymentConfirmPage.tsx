@@ -167,14 +167,21 @@ export default function PaymentConfirmPage() {
 
       <div className="card">
         <dl className="facts">
-          <dt>{t.payments.confirm.licenseKey}</dt>
-          <dd className="key-text" data-testid="license-key">
-            {confirmation.licenseKey}
-          </dd>
+          {confirmation.licenseKey ? (
+            <>
+              <dt>{t.payments.confirm.licenseKey}</dt>
+              <dd className="key-text" data-testid="license-key">
+                {confirmation.licenseKey}
+              </dd>
+            </>
+          ) : null}
           <dt>{t.payments.confirm.email}</dt>
           <dd>{confirmation.email}</dd>
         </dl>
       </div>
+      {!confirmation.licenseKey && (
+        <StatusLine>{format(t.payments.confirm.licenseKeyMailed, { email: confirmation.email })}</StatusLine>
+      )}
       {confirmation.accountCreated && (
         <StatusLine>{format(t.payments.confirm.accountCreated, { email: confirmation.email })}</StatusLine>
       )}

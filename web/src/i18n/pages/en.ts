@@ -82,6 +82,7 @@ export const enPages: PagesCatalogue = {
       paid: 'Your payment is complete. Thank you for choosing Unicorn Pro.',
       reserved: 'A virtual account has been issued. Your licence is activated once you pay into it before the deadline.',
       licenseKey: 'Licence key',
+      licenseKeyMailed: 'We sent the licence key to {email}: it goes only to the mailbox of the address a once-per-customer coupon was used with.',
       email: 'Account email',
       accountCreated: 'A Unicorn account was created for {email}. Please check your mailbox.',
       vbankHeading: 'Pay into this account',
@@ -408,6 +409,11 @@ export const enPages: PagesCatalogue = {
       heading: 'Reset password',
       lead: 'Enter your new password.',
       submit: 'Change password',
+    },
+    registerClaim: {
+      heading: 'Add your purchases to your account',
+      lead: 'Enter the password you chose when you signed up with {email}. The licences bought as a guest with this address become your account\'s.',
+      submit: 'Confirm',
     },
     passwordResetConfirm: {
       heading: 'Password changed',

@@ -81,6 +81,7 @@ export const jaPages: PagesCatalogue = {
       paid: '決済が完了しました。ユニコーン Proをご利用いただきありがとうございます。',
       reserved: 'バーチャル口座が発行されました。期限までにご入金いただくとライセンスが有効になります。',
       licenseKey: 'ライセンスキー',
+      licenseKeyMailed: 'ライセンスキーは {email} にお送りしました。お一人様一回限りのクーポンを使ったご購入のキーは、そのメールボックスにのみお届けします。',
       email: 'アカウントのメールアドレス',
       accountCreated: '{email} でユニコーンのアカウントが作成されました。案内メールをご確認ください。',
       vbankHeading: 'お振込先',
@@ -406,6 +407,11 @@ export const jaPages: PagesCatalogue = {
       heading: 'パスワード再設定',
       lead: '新しいパスワードを入力してください。',
       submit: 'パスワードを変更',
+    },
+    registerClaim: {
+      heading: '購入をアカウントに追加',
+      lead: '{email} で登録したときに決めたパスワードを入力してください。このアドレスでゲスト購入したライセンスがアカウントに追加されます。',
+      submit: '確認',
     },
     passwordResetConfirm: {
       heading: 'パスワード変更完了',

@@ -84,6 +84,7 @@ export const koPages = {
       paid: '결제가 완료되었습니다. 유니콘 Pro를 이용해 주셔서 감사합니다.',
       reserved: '가상계좌가 발급되었습니다. 입금 기한까지 입금하시면 라이선스가 활성화됩니다.',
       licenseKey: '라이선스 키',
+      licenseKeyMailed: '라이선스 키는 {email} 주소로 보내 드렸습니다. 1인 1회 쿠폰을 사용한 구매의 키는 해당 메일함으로만 전달됩니다.',
       email: '계정 이메일',
       accountCreated: '{email} 주소로 유니콘 계정이 만들어졌습니다. 안내 메일을 확인해 주세요.',
       vbankHeading: '입금하실 계좌',
@@ -409,6 +410,11 @@ export const koPages = {
       heading: '비밀번호 재설정',
       lead: '새로 사용할 비밀번호를 입력해 주세요.',
       submit: '비밀번호 변경',
+    },
+    registerClaim: {
+      heading: '구매 내역을 계정으로 가져오기',
+      lead: '{email} 주소로 회원가입할 때 정한 비밀번호를 입력해 주세요. 이 주소로 비회원 구매한 라이선스가 계정으로 옮겨집니다.',
+      submit: '확인',
     },
     passwordResetConfirm: {
       heading: '비밀번호 변경 완료',

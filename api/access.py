@@ -1,0 +1,304 @@
+"""Who may call what: every API operation's access level, in one table, enforced before the operation runs.
+
+An operation missing from the table cannot be mounted (``check_every_route_is_declared`` fails the app at start),
+so a new route is refused until someone decides who may call it. Ownership of a named resource (a licence, a
+payment, a billing key, a device) is decided by the use case the route calls; ``OWNER`` records that it must, and
+the IDOR sweep (tests/faults/test_idor_sweep.py) holds every such operation to it. ``python -m api.access`` writes
+the table as docs/access.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from api.services import ServicesDep
+from domain.accounts.tokens import InvalidTokenError, read_access_token
+from domain.errors import DomainError, ErrorCode
+
+
+class Access(Enum):
+    """What an operation needs from its caller."""
+
+    def __new__(cls, name: str, meaning: str) -> Access:
+        member = object.__new__(cls)
+        member._value_ = name
+        member.meaning = meaning
+        return member
+
+    meaning: str
+
+    ANYONE = ("anyone", "no token is read; the operation proves what it needs otherwise (a signed link, a key)")
+    ANYONE_OR_SESSION = ("anyone or a session", "a token is optional; when sent it must be valid (scope 0 too)")
+    ANYONE_OR_CONFIRMED = (
+        "a guest or a confirmed account",
+        "a token is optional; when sent it must be valid and its address confirmed (-401 otherwise)",
+    )
+    SESSION = ("a session", "a valid token of any scope: an unconfirmed account may use it")
+    CONFIRMED = ("a confirmed account", "a valid token whose address is confirmed (scope 1; -401 otherwise)")
+    OWNER = (
+        "the owner",
+        "a confirmed account, and the use case refuses a resource that is not the caller's (404/403)",
+    )
+    TEST_HARNESS = ("the test harness", "the build environment's TEST_ADMIN_TOKEN; never mounted in production")
+
+    @property
+    def needs_session(self) -> bool:
+        """A call without a valid token is refused (401)."""
+        return self in (Access.SESSION, Access.CONFIRMED, Access.OWNER)
+
+    @property
+    def needs_confirmed(self) -> bool:
+        """A token of an unconfirmed account is refused (-401)."""
+        return self in (Access.ANYONE_OR_CONFIRMED, Access.CONFIRMED, Access.OWNER)
+
+    @property
+    def reads_token(self) -> bool:
+        """The bearer token, when sent, is checked and names the caller."""
+        return self not in (Access.ANYONE, Access.TEST_HARNESS)
+
+
+# Paths as the routers name them (below the API's base path).
+POLICY: Mapping[str, Access] = {
+    # Health and the public catalogue.
+    "GET /health": Access.ANYONE,
+    "GET /purchasable-licenses/new": Access.ANYONE,
+    "GET /payments/settings": Access.ANYONE,
+    "GET /event-banners": Access.ANYONE,
+    "GET /event-banners/images/{name}": Access.ANYONE,
+    "GET /reports/filter-groups": Access.ANYONE,
+    "GET /integrations/settings": Access.ANYONE,
+    # Registration, login and the mailed links (each link proves the mailbox by its signed token).
+    "POST /accounts": Access.ANYONE,
+    "GET /accounts/check": Access.ANYONE,
+    "GET /accounts/confirm": Access.ANYONE,
+    "GET /accounts/check/email": Access.ANYONE,
+    "POST /accounts/password-change-email": Access.ANYONE,
+    "GET /accounts/password-change-check": Access.ANYONE,
+    "PUT /accounts/password-change": Access.ANYONE,
+    "PUT /accounts/email-change": Access.ANYONE,
+    "POST /auth/login": Access.ANYONE,
+    "GET /auth/refresh": Access.ANYONE,
+    "POST /auth/logout": Access.ANYONE,
+    "GET /auth/claim": Access.ANYONE,
+    "POST /auth/claim": Access.ANYONE,
+    "POST /accounts/{account_id}/please-one-more-confirm-email": Access.ANYONE_OR_SESSION,
+    # What an unconfirmed account may still do: read itself, check its password, delete itself.
+    "GET /accounts": Access.SESSION,
+    "POST /accounts/check-password": Access.SESSION,
+    "PUT /accounts/delete": Access.SESSION,
+    # The account, once its address is confirmed.
+    "PATCH /accounts": Access.CONFIRMED,
+    "POST /accounts/email-change-email": Access.CONFIRMED,
+    "GET /auth/zendesk": Access.CONFIRMED,
+    "GET /integrations/chat-member": Access.CONFIRMED,
+    # Licences and devices.
+    "GET /licenses/mine": Access.CONFIRMED,
+    "GET /licenses/mine/{user_license_id}": Access.OWNER,
+    "PATCH /licenses/{user_license_id}/devices/{device_id}": Access.OWNER,
+    "DELETE /licenses/{user_license_id}/devices/{device_id}": Access.OWNER,
+    "POST /licenses/{license_key}/giveme": Access.CONFIRMED,
+    "POST /licenses/open-beta": Access.CONFIRMED,
+    "POST /licenses/activate": Access.ANYONE,
+    # Buying: a guest (no token) or a confirmed account.
+    "POST /payments/licenses/new": Access.ANYONE_OR_CONFIRMED,
+    "POST /payments/licenses/new/confirm": Access.ANYONE_OR_CONFIRMED,
+    "GET /payments/coupons": Access.ANYONE_OR_CONFIRMED,
+    "POST /payments/coupons/check": Access.ANYONE_OR_CONFIRMED,
+    "GET /billingkeys/customerUid": Access.ANYONE_OR_CONFIRMED,
+    "POST /payments/licenses/subscribe/new/new-billingkey/redirect": Access.ANYONE_OR_CONFIRMED,
+    "POST /payments/licenses/upgrade/confirm": Access.ANYONE_OR_CONFIRMED,
+    "POST /payments/webhook": Access.ANYONE,
+    # Purchase history and billing keys.
+    "GET /payments/licenses": Access.CONFIRMED,
+    "GET /payments/licenses/{merchant_uid}": Access.OWNER,
+    "GET /payments/licenses/{merchant_uid}/coupon": Access.OWNER,
+    "GET /billingkeys": Access.CONFIRMED,
+    "PUT /billingkeys": Access.CONFIRMED,
+    "GET /billingkeys/customerUid/{billingkey_id}": Access.OWNER,
+    "PUT /billingkeys/{billingkey_id}": Access.OWNER,
+    # Subscriptions and upgrades.
+    "POST /payments/licenses/subscribe/new": Access.CONFIRMED,
+    "POST /payments/licenses/subscribe/new/new-billingkey": Access.CONFIRMED,
+    "GET /payments/licenses/subscribe/{user_license_id}": Access.OWNER,
+    "DELETE /payments/licenses/subscribe/{user_license_id}": Access.OWNER,
+    "POST /payments/licenses/re-subscribe/{user_license_id}": Access.OWNER,
+    "POST /payments/licenses/re-subscribe/{user_license_id}/new-billingkey": Access.OWNER,
+    "POST /payments/licenses/re-subscribe/new-billingkey/redirect": Access.CONFIRMED,
+    "POST /payments/licenses/subscribe/{user_license_id}/pay": Access.OWNER,
+    "PUT /payments/licenses/subscribe/{user_license_id}/billingkey": Access.OWNER,
+    "GET /purchasable-licenses/upgrade/licenses/{user_license_id}": Access.OWNER,
+    "POST /payments/licenses/{user_license_id}/upgrade": Access.OWNER,
+    "POST /payments/licenses/{user_license_id}/subscribe/upgrade": Access.OWNER,
+    "POST /payments/licenses/{user_license_id}/subscribe/upgrade/new-billingkey": Access.OWNER,
+    "POST /payments/licenses/subscribe/upgrade/new-billingkey/redirect": Access.CONFIRMED,
+    # Reports: anyone may send one; a token, when sent, names the sender.
+    "POST /reports/validate": Access.ANYONE,
+    "POST /reports": Access.ANYONE_OR_SESSION,
+    "GET /reports/images/{key:path}": Access.ANYONE,
+    # The test harness (mounted only with TEST_ADMIN_TOKEN, which production refuses).
+    "GET /test-harness/clock": Access.TEST_HARNESS,
+    "POST /test-harness/clock/advance": Access.TEST_HARNESS,
+    "POST /test-harness/renewals/run": Access.TEST_HARNESS,
+    "POST /test-harness/admin/auth/login": Access.TEST_HARNESS,
+    "POST /test-harness/admin/coupons/group": Access.TEST_HARNESS,
+    "PATCH /test-harness/admin/coupons/group": Access.TEST_HARNESS,
+    "GET /test-harness/admin/coupons/coupon": Access.TEST_HARNESS,
+    "POST /test-harness/admin/event-banners": Access.TEST_HARNESS,
+    "PATCH /test-harness/admin/event-banners": Access.TEST_HARNESS,
+    "GET /operator/history/{kind}/{key}": Access.TEST_HARNESS,
+    "GET /operator/health": Access.TEST_HARNESS,
+}
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The account an access token speaks for."""
+
+    account_id: UUID
+    scope: int
+
+
+def operation(method: str, path: str) -> str:
+    """The table's key for a route."""
+    return f"{method.upper()} {path}"
+
+
+def access_of(method: str, path: str) -> Access:
+    """What the operation needs (KeyError for an operation nobody declared)."""
+    return POLICY[operation(method, path)]
+
+
+def check_every_route_is_declared(routers: Iterable[APIRouter]) -> None:
+    """Refuse to build an app whose routers hold an operation the table does not declare, or a route that asks
+    for a caller its level does not give (a bearer-only route declared for anyone, say)."""
+    problems: list[str] = []
+    for router in routers:
+        for route in router.routes:
+            if not isinstance(route, APIRoute):
+                continue
+            for method in sorted(route.methods or ()):
+                key = operation(method, route.path)
+                need = POLICY.get(key)
+                if need is None:
+                    problems.append(f"{key}: no access level")
+                    continue
+                asks = _asks_for_caller(route.dependant)
+                if current_caller in asks and not need.needs_session:
+                    problems.append(f"{key}: needs a caller but is declared {need.value!r}")
+                if optional_caller in asks and not need.reads_token:
+                    problems.append(f"{key}: reads an optional caller but is declared {need.value!r}")
+    if problems:
+        raise RuntimeError("api/access.py and the routes disagree: " + "; ".join(problems))
+
+
+def _asks_for_caller(dependant: Dependant) -> set[object]:
+    found: set[object] = set()
+    for sub in dependant.dependencies:
+        if sub.call in (current_caller, optional_caller):
+            found.add(sub.call)
+        found |= _asks_for_caller(sub)
+    return found
+
+
+def _bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise DomainError(ErrorCode.UNAUTHORIZED, "not a bearer token")
+    return token.strip()
+
+
+async def enforce_access(request: Request, services: ServicesDep) -> None:
+    """Hold the call to its operation's access level; the caller it names is kept for the route."""
+    route = request.scope.get("route")
+    need = access_of(request.method, route.path) if isinstance(route, APIRoute) else Access.ANYONE
+    caller: Caller | None = None
+    if need.reads_token:
+        token = _bearer_token(request)
+        if token is not None:
+            try:
+                claims = read_access_token(services.settings.auth_secret, token, services.clock.now())
+            except InvalidTokenError:
+                raise DomainError(ErrorCode.UNAUTHORIZED, "bad bearer token") from None
+            caller = Caller(claims.account_id, claims.scope)
+    if caller is None and need.needs_session:
+        raise DomainError(ErrorCode.UNAUTHORIZED, "no bearer token")
+    if caller is not None and caller.scope < 1 and need.needs_confirmed:
+        raise DomainError(ErrorCode.ACCOUNT_NOT_APPROVED, "the address is not confirmed yet")
+    request.state.caller = caller
+
+
+AccessChecked = [Depends(enforce_access)]
+
+_bearer = HTTPBearer(auto_error=False, description="Access token from /auth/login or /auth/refresh")
+
+
+def caller_of(request: Request) -> Caller | None:
+    """The caller ``enforce_access`` found (None for an anonymous call)."""
+    caller: Caller | None = getattr(request.state, "caller", None)
+    return caller
+
+
+async def current_caller(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> Caller:
+    """The caller of a bearer call, as ``enforce_access`` checked it against the operation's level.
+    (``credentials`` documents the bearer scheme in OpenAPI; the token was read once, by the access check.)"""
+    caller = caller_of(request)
+    if caller is None:
+        raise DomainError(ErrorCode.UNAUTHORIZED, "no bearer token")
+    return caller
+
+
+async def optional_caller(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> Caller | None:
+    """The caller when a valid bearer token was sent (the access check refused an invalid one)."""
+    return caller_of(request)
+
+
+CallerDep = Annotated[Caller, Depends(current_caller)]
+OptionalCallerDep = Annotated[Caller | None, Depends(optional_caller)]
+
+
+def render_table() -> str:
+    """The table as Markdown (docs/access.md)."""
+    lines = [
+        "# Who may call what",
+        "",
+        "Generated by `python -m api.access` from `api/access.py` (the one place each operation declares what it",
+        "needs); `tests/security/test_access_policy.py` walks the OpenAPI document and holds every operation to it.",
+        "Paths are below the base path `/web/unicornpro/v1`.",
+        "",
+        "| level | what it means |",
+        "|---|---|",
+        *(f"| {level.value} | {level.meaning} |" for level in Access),
+        "",
+        "| operation | needs |",
+        "|---|---|",
+        *(f"| `{key}` | {level.value} |" for key, level in POLICY.items()),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "access.md"
+
+
+if __name__ == "__main__":
+    DOC_PATH.parent.mkdir(exist_ok=True)
+    DOC_PATH.write_text(render_table(), encoding="utf-8")
+    sys.stdout.write(f"wrote {DOC_PATH}\n")

@@ -88,7 +88,10 @@ const standInServer = {
   url: `${standInUrl}/health`,
   env: { STAND_IN_PORT: String(port + 2), ZENDESK_SECRET: standInSecrets.zendesk },
   reuseExistingServer: !process.env.CI,
-  timeout: 30_000,
+  // Waits, not retries, absorb a slow host: an expectation waits up to 15 s for its state (Playwright's 5 s default
+  // ran out on pages that took 7-10 s to render while the 2-core host ran other suites beside the browser).
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
 };
 
 const previewServer = {
@@ -114,7 +117,10 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
-  timeout: 30_000,
+  // Waits, not retries, absorb a slow host: an expectation waits up to 15 s for its state (Playwright's 5 s default
+  // ran out on pages that took 7-10 s to render while the 2-core host ran other suites beside the browser).
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL,
     // Browser language is pinned so that language detection is deterministic.

@@ -139,6 +139,23 @@ def test_assets_go_compressed_in_the_best_coding_the_browser_accepts(client: Tes
     assert "content-encoding" not in plain.headers and plain.text == "console.log('app')"
 
 
+def test_json_answers_over_a_kilobyte_go_gzipped_to_clients_that_accept_it(client: TestClient) -> None:
+    catalogue = f"{API_PREFIX}/purchasable-licenses/new"
+    plain = client.get(catalogue, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and len(plain.content) > 10_000
+
+    with client.stream("GET", catalogue, headers={"Accept-Encoding": "gzip, deflate, br"}) as gzipped:
+        raw = b"".join(gzipped.iter_raw())
+    assert (gzipped.headers["content-encoding"], gzipped.headers["vary"]) == ("gzip", "Accept-Encoding")
+    assert int(gzipped.headers["content-length"]) == len(raw) < len(plain.content) / 5
+    assert gzip.decompress(raw) == plain.content
+
+    small = client.get(f"{API_PREFIX}/nowhere", headers={"Accept-Encoding": "gzip"})  # the 404 envelope
+    assert len(small.content) < 1000 and "content-encoding" not in small.headers
+    asset = client.get("/assets/main.js", headers={"Accept-Encoding": "gzip, br"})
+    assert asset.headers["content-encoding"] == "br", "assets keep the coding they were compressed in ahead of time"
+
+
 def test_the_web_app_is_served_with_a_fallback_for_client_routes(client: TestClient) -> None:
     assert "shell" in client.get("/").text
     assert "shell" in client.get("/ko/license/42").text

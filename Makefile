@@ -6,15 +6,39 @@ PY := $(BIN)/python
 NPM ?= npm
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test install web lint test-python test-web e2e bench clean
+.PHONY: run test install test-deps policy-tool web lint test-python test-web e2e bench clean
 
 run: install web
 	@mkdir -p var
 	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (a process that dies is restarted; Ctrl-C stops everything)"
 	$(PY) -m bootstrap.stack
 
-test: install web lint test-python test-web e2e
+test: install test-deps policy-tool web lint test-python test-web e2e
 	@echo "make test: all suites passed"
+
+# checkov, the policy check of deploy/k8s/, in a virtualenv of its own (its pins would move the project's packages);
+# the version is pyproject.toml's `policy` extra.
+policy-tool: $(VENV)/policy/.installed
+$(VENV)/policy/.installed: pyproject.toml $(VENV)/.installed
+	test -x $(VENV)/policy/bin/python || $(PYTHON) -m venv $(VENV)/policy
+	$(VENV)/policy/bin/pip install --quiet $$($(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["policy"])')
+	touch $@
+
+# What the suites need beyond Python and Node, installed from Debian when missing (as root, or through sudo):
+# Chromium for Playwright, Go and golang.org/x/mod for the audit tests' independent verifier
+# (tests/integration/audit/tlogcheck checks our Merkle proofs and signed checkpoints with sumdb/tlog and note).
+GO_X_MOD := /usr/share/gocode/src/golang.org/x/mod/sumdb/tlog
+test-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v go >/dev/null 2>&1 || missing="$$missing golang-go"; \
+	[ -d $(GO_X_MOD) ] || missing="$$missing golang-golang-x-mod-dev"; \
+	if [ -n "$$missing" ]; then \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "make test: installing$$missing from Debian"; \
+		$$sudo apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 install: $(VENV)/.installed web/node_modules/.installed
 

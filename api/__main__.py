@@ -34,7 +34,8 @@ def main() -> None:
             # about 1% of requests waiting 0.2-0.7 s (p99 7-8 times a bare endpoint's) while the stdlib loop
             # served every connection in turn (p99 1.1 times), for the same throughput (README, "Performance").
             loop="asyncio",
-            proxy_headers=True,
+            # The app itself decides which peers may name the client (TRUSTED_PROXIES, api/clients.py).
+            proxy_headers=False,
             # Asked to stop, connections still open (a browser's keep-alive) get 5 s, not forever.
             timeout_graceful_shutdown=5,
         )

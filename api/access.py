@@ -158,6 +158,7 @@ POLICY: Mapping[str, Access] = {
     "POST /test-harness/admin/event-banners": Access.TEST_HARNESS,
     "PATCH /test-harness/admin/event-banners": Access.TEST_HARNESS,
     "GET /operator/history/{kind}/{key}": Access.TEST_HARNESS,
+    "GET /operator/health": Access.TEST_HARNESS,
 }
 
 

@@ -9,9 +9,12 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from api.access import AccessChecked, check_every_route_is_declared
+from api.clients import install_proxy_trust
+from api.compression import CompressedAnswers
 from api.error_docs import install_error_docs
 from api.errors import install_error_handlers
 from api.middleware import API_PREFIX, install_middleware
+from api.request_bodies import BodyLimits
 from api.routers import (
     accounts,
     admin,
@@ -69,8 +72,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = wired
     install_error_handlers(app)
     install_error_docs(app)
+    # Middleware, innermost first: request bodies, budget and crash boundary, security headers, compression, then
+    # the proxy trust that names the client and the scheme for all of them.
+    app.add_middleware(BodyLimits, prefix=API_PREFIX)
     install_middleware(app, settings.request_budget_seconds)
     app.add_middleware(SecurityHeaders, settings=settings)
+    app.add_middleware(CompressedAnswers)  # API answers over 1 kB gzipped (api/compression.py)
+    install_proxy_trust(app, settings)
 
     # Each router is included in the app itself: FastAPI matches a request through every level of inclusion
     # (twice per router it passes), and one level less was measured as more requests per second.

@@ -1,10 +1,11 @@
 """Failures in OpenAPI: each operation documents every status it can answer, with the codes behind it.
 
 Statuses every operation of a kind can answer are derived from the operation itself: any
-parameter or body -> 400 with -1 and -2; a bearer (required or optional) -> 401; every call
--> 503 with -1002 when it runs over the request budget. The domain codes a route can raise
-besides are declared next to it, ``responses=errors(ErrorCode.NOT_FOUND, ...)``, and grouped
-by the status the catalogue gives them. FastAPI's 422 is dropped: validation answers 400.
+parameter or body -> 400 with -1 and -2; a body -> 413 with -2 (over its cap, api.request_bodies); a
+bearer (required or optional) -> 401; every call -> 503 with -1002 when it runs over the request
+budget. The domain codes a route can raise besides are declared next to it,
+``responses=errors(ErrorCode.NOT_FOUND, ...)``, and grouped by the status the catalogue gives them.
+FastAPI's 422 is dropped: validation answers 400.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from api.errors import ErrorBody
+from api.request_bodies import MAX_BODY_BYTES
 from domain.errors import ErrorCode
 from events.values import Language
 
@@ -27,7 +29,12 @@ Answer = ErrorCode | tuple[ErrorCode, int]
 
 OVER_BUDGET = (ErrorCode.SERVER_ERROR_CONTACT_ADMIN, HTTPStatus.SERVICE_UNAVAILABLE.value)
 BETA_ENDED = (ErrorCode.SERVER_ERROR_CONTACT_ADMIN, HTTPStatus.GONE.value)
-NOTES = {OVER_BUDGET: "The request ran over its time budget.", BETA_ENDED: "Here: the open beta has ended."}
+BODY_TOO_LARGE = (ErrorCode.INVALID_VALUE, HTTPStatus.REQUEST_ENTITY_TOO_LARGE.value)
+NOTES = {
+    OVER_BUDGET: "The request ran over its time budget.",
+    BETA_ENDED: "Here: the open beta has ended.",
+    BODY_TOO_LARGE: f"The body is over {MAX_BODY_BYTES // 1024} KiB (a multipart form: see its own limits).",
+}
 
 
 def errors(*answers: Answer) -> dict[int | str, dict[str, Any]]:
@@ -64,6 +71,8 @@ def generic_answers(operation: dict[str, Any]) -> list[Answer]:
     answers: list[Answer] = []
     if operation.get("parameters") or operation.get("requestBody"):
         answers += [ErrorCode.EMPTY_PARAMETER, ErrorCode.INVALID_VALUE]
+    if operation.get("requestBody"):
+        answers.append(BODY_TOO_LARGE)
     if operation.get("security"):
         answers.append(ErrorCode.UNAUTHORIZED)
     answers.append(OVER_BUDGET)

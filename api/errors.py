@@ -53,8 +53,9 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(request, validation_code(list(exc.errors())), status=400)
 
 
-# FastAPI answers 400 by itself for a body it cannot even decode: that is an invalid value (-2).
-HTTP_ERROR_CODES = {400: ErrorCode.INVALID_VALUE}
+# FastAPI answers 400 by itself for a body it cannot even decode: that is an invalid value (-2). A body over
+# its cap (api.request_bodies) is one too, answered 413: the catalogue has no code for a size but the images'.
+HTTP_ERROR_CODES = {400: ErrorCode.INVALID_VALUE, 413: ErrorCode.INVALID_VALUE}
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:

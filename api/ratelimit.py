@@ -1,23 +1,55 @@
-"""Rate limits on login, on requests that send mail, and on reports (-4 with HTTP 429).
+"""Rate limits on login, mail, reports, licence-key lookups and device activations (-4 with HTTP 429).
 
-Counters live in the storage the bootstrap chose: Redis when REDIS_URL is set (shared
-by every API process), memory otherwise. Each action is limited per address and per client.
+Counters live in the storage the bootstrap chose: Redis when REDIS_URL is set (shared by every API process),
+memory otherwise. A client is an IPv4 address or an IPv6 /64 (``api.clients``).
+
+Login and mail to an address are counted so that nobody can lock a chosen customer out: an attempt counts for
+its client (any address), for the address from that client, and only when both allow it, for the address
+from every unknown client together, a ceiling well above one client's share. A browser known to the address
+(``api.known_devices``: it logged in or reset the password before) is counted on its own for that address and
+never against the ceiling. So failures from other clients, however many, never block the owner's known
+browser, and from one client never block anyone else; the ceiling still bounds guesses at one account (and
+mails to one mailbox) from a crowd of clients. An owner on a new browser behind such a crowd waits for the
+window, or resets the password: the crowd's own requests mailed the owner the reset link.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from fastapi import Request
 from limits import RateLimitItem, parse
 from limits.storage import Storage
 from limits.strategies import MovingWindowRateLimiter
 
+from api.clients import client_key
+from api.known_devices import known_device
 from domain.accounts.account import normalise_email
 from domain.errors import DomainError, ErrorCode
+from domain.licences.keys import normalise_licence_key
 
-LOGIN_PER_ADDRESS = parse("10 per 10 minutes")
-LOGIN_PER_CLIENT = parse("30 per 10 minutes")
-MAIL_PER_ADDRESS = parse("5 per hour")
-MAIL_PER_CLIENT = parse("20 per hour")
+
+@dataclass(frozen=True)
+class AddressBudget:
+    """How often an address may be tried: from one client (any address), from one client or known browser
+    (this address), and from every unknown client together (this address)."""
+
+    per_client: RateLimitItem
+    per_address_and_client: RateLimitItem
+    per_address: RateLimitItem
+
+
+LOGIN = AddressBudget(parse("30 per 10 minutes"), parse("10 per 10 minutes"), parse("50 per 10 minutes"))
+MAIL = AddressBudget(parse("20 per hour"), parse("5 per hour"), parse("20 per hour"))
+# Licence keys: looking one up (a licence link) or taking one into an account, and activating a device with one
+# (apps behind one office's address may activate many); per client, and per key from everywhere.
+KEY_LOOKUP_PER_CLIENT = parse("30 per 10 minutes")
+KEY_LOOKUP_PER_KEY = parse("10 per 10 minutes")
+ACTIVATION_PER_CLIENT = parse("60 per 10 minutes")
+ACTIVATION_PER_KEY = parse("20 per 10 minutes")
+# A logged-in account checking its own password: only its holder can ask, so per account and per client.
+PASSWORD_CHECK_PER_ACCOUNT = parse("10 per 10 minutes")
+PASSWORD_CHECK_PER_CLIENT = parse("30 per 10 minutes")
 # A report is a person's; a client (one address behind the proxy) may be an office or a school.
 REPORT_PER_ADDRESS = parse("5 per hour")
 REPORT_PER_CLIENT = parse("20 per hour")
@@ -28,8 +60,9 @@ IMAGE_CHECK_PER_CLIENT = parse("100 per hour")
 class RateLimiter:
     """Moving-window counters keyed by action and identity."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, secret: str) -> None:
         self._limiter = MovingWindowRateLimiter(storage)
+        self._secret = secret
 
     def hit(self, rule: RateLimitItem, action: str, identity: str) -> bool:
         """Count one attempt; False when the limit is already reached."""
@@ -45,35 +78,65 @@ class RateLimiter:
     ) -> None:
         """Count an attempt for the address and the client; -4 when either is over its limit."""
         address_ok = self.hit(per_address, f"{action}:address", normalise_email(address))
-        client_ok = self.hit(per_client, f"{action}:client", _client(request))
+        client_ok = self.hit(per_client, f"{action}:client", client_key(request))
         if not (address_ok and client_ok):
+            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
+
+    def check_address(self, request: Request, action: str, address: str, budget: AddressBudget) -> None:
+        """Count an attempt at an address without letting one client, or a crowd, lock out its known
+        browsers (see the module docstring); -4 when over."""
+        key = normalise_email(address)
+        device = known_device(request, address, self._secret)
+        if device is not None:
+            if not self.hit(budget.per_address_and_client, f"{action}:address-device", f"{key} {device}"):
+                raise DomainError(ErrorCode.TOO_MANY_REQUESTS, f"{action} from a known browser")
+            return
+        client = client_key(request)
+        client_ok = self.hit(budget.per_client, f"{action}:client", client)
+        pair_ok = self.hit(budget.per_address_and_client, f"{action}:address-client", f"{key} {client}")
+        # Only what the client's own budgets let through counts against the address's ceiling.
+        if not (client_ok and pair_ok and self.hit(budget.per_address, f"{action}:address", key)):
             raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
 
     def login(self, request: Request, email: str) -> None:
         """Limit login attempts."""
-        self.check_address_and_client(request, "login", email, LOGIN_PER_ADDRESS, LOGIN_PER_CLIENT)
+        self.check_address(request, "login", email, LOGIN)
 
     def mail(self, request: Request, email: str) -> None:
         """Limit requests that send a mail to an address."""
-        self.check_address_and_client(request, "mail", email, MAIL_PER_ADDRESS, MAIL_PER_CLIENT)
+        self.check_address(request, "mail", email, MAIL)
 
     def password_check(self, request: Request, account: str) -> None:
-        """Limit password checks of a logged-in account (same budget as logins)."""
-        self.check_address_and_client(request, "check-password", account, LOGIN_PER_ADDRESS, LOGIN_PER_CLIENT)
+        """Limit password checks of a logged-in account."""
+        self.check_address_and_client(
+            request, "check-password", account, PASSWORD_CHECK_PER_ACCOUNT, PASSWORD_CHECK_PER_CLIENT
+        )
+
+    def key_lookup(self, request: Request, key: str) -> None:
+        """Limit looking up a licence key or taking it into an account, per client and per key."""
+        self._client_and_key(request, "key-lookup", key, KEY_LOOKUP_PER_CLIENT, KEY_LOOKUP_PER_KEY)
+
+    def activation(self, request: Request, key: str) -> None:
+        """Limit device activations, per client and per licence key."""
+        self._client_and_key(request, "activation", key, ACTIVATION_PER_CLIENT, ACTIVATION_PER_KEY)
+
+    def _client_and_key(
+        self, request: Request, action: str, key: str, per_client: RateLimitItem, per_key: RateLimitItem
+    ) -> None:
+        client_ok = self.hit(per_client, f"{action}:client", client_key(request))
+        key_ok = self.hit(per_key, f"{action}:key", normalise_licence_key(key)[:64])
+        if not (client_ok and key_ok):
+            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
 
     def report(self, request: Request, reporter: str | None) -> None:
         """Limit reports per client, and per sender (their email, else their account) when one is known."""
         if reporter is None:
-            if not self.hit(REPORT_PER_CLIENT, "report:client", _client(request)):
+            if not self.hit(REPORT_PER_CLIENT, "report:client", client_key(request)):
                 raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "report")
             return
         self.check_address_and_client(request, "report", reporter, REPORT_PER_ADDRESS, REPORT_PER_CLIENT)
 
     def image_check(self, request: Request) -> None:
         """Limit the report form's image checks per client (each one decodes an image)."""
-        if not self.hit(IMAGE_CHECK_PER_CLIENT, "image-check:client", _client(request)):
+        if not self.hit(IMAGE_CHECK_PER_CLIENT, "image-check:client", client_key(request)):
             raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "image check")
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"

@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated
 
+import anyio
 from fastapi import Depends, Request
 
 import bootstrap
 from api.ratelimit import RateLimiter
 from api.revocations import Revocations
 from projections.tracking import wait_for_views
+
+IMAGE_DECODES_AT_ONCE = 2
 
 
 @dataclass(eq=False)
@@ -19,9 +22,13 @@ class Services(bootstrap.Services):
 
     limiter: RateLimiter = field(init=False)
     revocations: Revocations = field(init=False)
+    # Uploaded images are decoded on threads, this many at once in a process; others wait their turn within
+    # the request budget. With the pixel bound of domain.images that bounds the memory decoding can take.
+    image_decodes: anyio.CapacityLimiter = field(init=False)
 
     def __post_init__(self) -> None:
-        self.limiter = RateLimiter(self.rate_limits)
+        self.limiter = RateLimiter(self.rate_limits, self.settings.auth_secret)
+        self.image_decodes = anyio.CapacityLimiter(IMAGE_DECODES_AT_ONCE)
         # Started by the app's lifespan (or by the first token it reads), stopped by ``close``.
         self.revocations = Revocations(self.store, self.views, self.clock)
 

@@ -10,6 +10,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive
 
+from api.request_bodies import bounds_its_own_body
 from domain.errors import DomainError, ErrorCode
 from domain.images import MAX_IMAGE_BYTES, MAX_IMAGES, check_image_size
 
@@ -43,6 +44,7 @@ class ImageForm:
 async def read_image_form(request: Request) -> ImageForm:
     """The multipart form of the request; -1402 when the body is larger than any allowed form, -1403 past
     ``MAX_FILES_PARSED`` files, -2 for a body that is not such a form."""
+    bounds_its_own_body(request)  # instead of the JSON bodies' cap (api.request_bodies)
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_FORM_BYTES:
         raise DomainError(ErrorCode.IMAGE_TOO_LARGE, f"a form of {declared} bytes")

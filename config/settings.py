@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from datetime import datetime, timedelta, timezone
@@ -9,17 +10,18 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SANDBOX_ACKNOWLEDGED = "deployment-test"
 
 
 class Settings(BaseSettings):
     """Everything a process needs to know about where it runs.
 
     Left empty, ``database_url`` and ``redis_url`` select the embedded default:
-    SQLite files and a file-system Celery broker under ``var_dir``.
+    SQLite files and an embedded Celery broker (one more SQLite file) under ``var_dir``.
     """
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
@@ -63,10 +65,16 @@ class Settings(BaseSettings):
     portone_imp_secret: str = Field(default="sandbox-imp-secret", alias="PORTONE_IMP_SECRET", repr=False)
     portone_imp_code: str = Field(default="imp_sandbox", alias="PORTONE_IMP_CODE")
     portone_script_url: str = Field(default="", alias="PORTONE_SCRIPT_URL")
+    # Lets a production configuration talk to the local PortOne sandbox: only the deployment test sets it, to this
+    # exact phrase, and tests/deployment checks that no deployment file (compose, Kubernetes) does.
+    portone_sandbox_in_production: str = Field(default="", alias="PORTONE_SANDBOX_IN_PRODUCTION")
     # The buyer's country: DEFAULT_COUNTRY, or what a trusted proxy puts in the header COUNTRY_HEADER names
     # (for example CF-IPCountry); never the page's language (api/country.py).
     default_country: str = Field(default="KR", pattern="^[A-Z]{2}$", alias="DEFAULT_COUNTRY")
     country_header: str = Field(default="", alias="COUNTRY_HEADER")
+    # The proxies in front of the API (networks, comma-separated): only they may name the client in
+    # X-Forwarded-For and the scheme in X-Forwarded-Proto, for rate limits and HSTS (api/clients.py).
+    trusted_proxies: str = Field(default="127.0.0.1,::1", alias="TRUSTED_PROXIES")
     portone_timeout_seconds: float = Field(default=10.0, gt=0, alias="PORTONE_TIMEOUT_SECONDS")
     audit_signing_key: str = Field(default="", alias="AUDIT_SIGNING_KEY", repr=False)
     audit_log_origin: str = Field(default="unicornpro.local/storefront/log", alias="AUDIT_LOG_ORIGIN")
@@ -84,6 +92,19 @@ class Settings(BaseSettings):
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_networks(cls, value: str) -> str:
+        for item in value.split(","):
+            if item.strip():
+                try:
+                    ipaddress.ip_network(item.strip())
+                except ValueError:
+                    raise ValueError(
+                        f"TRUSTED_PROXIES holds addresses or networks (10.0.0.0/8, 2001:db8::/32), not {item.strip()!r}"
+                    ) from None
+        return value
+
     @model_validator(mode="after")
     def _no_development_secrets_in_production(self) -> Settings:
         for name in ("AUTH_SECRET", "ZENDESK_SECRET", "CHAT_MEMBER_SECRET"):
@@ -100,9 +121,24 @@ class Settings(BaseSettings):
                 raise ValueError(
                     "AUDIT_SIGNING_KEY must be set in production (the log's checkpoints are signed with it)"
                 )
-            if self.portone_base_url.startswith("http://127.0.0.1"):
-                raise ValueError("PORTONE_BASE_URL must point at PortOne in production, not the sandbox")
+            if not _public_https(self.portone_base_url) and self.portone_sandbox_in_production != SANDBOX_ACKNOWLEDGED:
+                raise ValueError("PORTONE_BASE_URL must point at PortOne in production (https), not the sandbox")
+            if not _public_https(self.base_url):
+                raise ValueError("APP_BASE_URL must be the site's public https address in production (mailed links)")
+            if not self.s3_bucket and not self._var_dir_is_a_volume():
+                raise ValueError(
+                    "production keeps uploaded objects and checkpoint copies on a volume (APP_VAR_DIR, an absolute "
+                    "path outside the code, where one is mounted) or in an S3 bucket (S3_BUCKET)"
+                )
         return self
+
+    def _var_dir_is_a_volume(self) -> bool:
+        """APP_VAR_DIR given explicitly, absolute and outside the code tree (where a volume can be mounted)."""
+        return (
+            "var_dir" in self.model_fields_set
+            and self.var_dir.is_absolute()
+            and not self.var_dir.resolve().is_relative_to(PROJECT_ROOT)
+        )
 
     @cached_property
     def auth_secret(self) -> str:
@@ -120,6 +156,11 @@ class Settings(BaseSettings):
         return self.chat_member_secret_setting or _generated_secret(self.var_dir, "chat-member")
 
     @property
+    def trusted_proxy_networks(self) -> tuple[str, ...]:
+        """TRUSTED_PROXIES as a list (an empty one trusts no peer)."""
+        return tuple(item.strip() for item in self.trusted_proxies.split(",") if item.strip())
+
+    @property
     def payment_script_url(self) -> str:
         """Where the browser loads PortOne's script: the sandbox's stand-in unless configured."""
         return self.portone_script_url or f"{self.portone_base_url.rstrip('/')}/sandbox/iamport.js"
@@ -131,7 +172,7 @@ class Settings(BaseSettings):
 
     @property
     def uses_redis(self) -> bool:
-        """True when Celery talks to Redis rather than the file-system broker."""
+        """True when Celery talks to Redis rather than the embedded broker."""
         return bool(self.redis_url)
 
     @property
@@ -165,12 +206,12 @@ class Settings(BaseSettings):
 
     @property
     def broker_url(self) -> str:
-        """Celery broker URL: Redis when configured, else the file-system transport."""
-        return self.redis_url or "filesystem://"
+        """Celery broker URL: Redis when configured, else the embedded SQLite broker (integrations/sqlite_broker.py)."""
+        return self.redis_url or "sqlite-queue://"
 
     @property
     def broker_folder(self) -> Path:
-        """Where the file-system broker keeps its messages."""
+        """Where the embedded broker keeps its messages (``messages.sqlite3``)."""
         return self.var_dir / "broker"
 
     @property
@@ -192,6 +233,14 @@ class Settings(BaseSettings):
     def outbox_dir(self) -> Path:
         """Where mail goes as .eml files when no SMTP server is configured."""
         return self.var_dir / "outbox"
+
+
+def _public_https(url: str) -> bool:
+    """An https URL whose host is not this machine (mailed links and the gateway must be reachable from outside)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    local = host in ("", "localhost", "::1") or host.endswith(".localhost") or host.startswith(("127.", "0."))
+    return parts.scheme == "https" and not local
 
 
 MIN_SECRET_LENGTH = 32

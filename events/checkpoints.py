@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -154,12 +155,34 @@ class SignedCheckpoint:
     signed_at: str
 
 
-class CheckpointStore:
-    """The checkpoints we signed, in the log's database, and copies in a directory finance controls."""
+class CheckpointCopies(Protocol):
+    """Where copies of signed checkpoints go for finance: ``checkpoint-<size>.txt`` and ``latest.txt``."""
 
-    def __init__(self, db: ViewDatabase, directory: Path | None) -> None:
+    def write(self, name: str, note: str) -> None:
+        """Keep one copy (replacing any of that name)."""
+
+
+class DirectoryCopies:
+    """Copies as files in a directory (``latest.txt`` replaced whole, never seen half-written)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def write(self, name: str, note: str) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        partial = self.directory / f"{name}.tmp"
+        partial.write_text(note, encoding="utf-8")
+        partial.replace(self.directory / name)
+
+
+class CheckpointStore:
+    """The checkpoints we signed, in the log's database, and copies where finance can take them (a directory,
+    or the object store's bucket when the deployment has one)."""
+
+    def __init__(self, db: ViewDatabase, directory: Path | None, copies: CheckpointCopies | None = None) -> None:
         self.db = db
         self.directory = directory
+        self.copies = copies if copies is not None else DirectoryCopies(directory) if directory is not None else None
 
     def setup(self) -> None:
         """Create the table (idempotent)."""
@@ -178,13 +201,9 @@ class CheckpointStore:
         kept = self.at_size(checkpoint.size)
         if kept is None:  # pragma: no cover  (inserted or already there just above)
             raise LookupError(checkpoint.size)
-        if self.directory is not None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            (self.directory / f"checkpoint-{kept.checkpoint.size:012d}.txt").write_text(kept.note, encoding="utf-8")
-            latest = self.directory / "latest.txt"
-            partial = latest.with_suffix(".tmp")
-            partial.write_text(kept.note, encoding="utf-8")
-            partial.replace(latest)
+        if self.copies is not None:
+            self.copies.write(f"checkpoint-{kept.checkpoint.size:012d}.txt", kept.note)
+            self.copies.write("latest.txt", kept.note)
         return kept
 
     def latest(self) -> SignedCheckpoint | None:

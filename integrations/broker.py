@@ -1,14 +1,20 @@
-"""The Celery broker connection: Redis when configured, else a file-system queue under var/."""
+"""The Celery broker connection: Redis when configured, else the embedded SQLite broker under var/broker/."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from kombu.transport import TRANSPORT_ALIASES
+
 from config.settings import Settings
+from integrations import sqlite_broker
+
+# ``sqlite-queue://`` (Settings.broker_url without Redis) names the embedded broker for kombu and Celery.
+TRANSPORT_ALIASES.setdefault(sqlite_broker.SCHEME, f"{sqlite_broker.__name__}:Transport")
 
 
 def broker_transport_options(settings: Settings) -> dict[str, Any]:
-    """Transport options; the file-system broker needs its folders."""
+    """Transport options: Redis's visibility timeout and sweeps, or the embedded broker's file and lease."""
     if settings.uses_redis:
         timeout = settings.broker_visibility_timeout
         # A task a killed worker held goes back to the queue once it is ``timeout`` old, at the next sweep
@@ -19,15 +25,11 @@ def broker_transport_options(settings: Settings) -> dict[str, Any]:
             "unacked_restore_interval": max(1, min(10, timeout // 2)),
             "unacked_restore_throttle": 1,
         }
-    folder = settings.broker_folder
-    for sub in ("queue", "processed", "control"):
-        (folder / sub).mkdir(parents=True, exist_ok=True)
+    settings.broker_folder.mkdir(parents=True, exist_ok=True)
+    # A message a killed worker held is ready again once its lease (the visibility timeout) runs out.
     return {
-        "data_folder_in": str(folder / "queue"),
-        "data_folder_out": str(folder / "queue"),
-        "processed_folder": str(folder / "processed"),
-        "control_folder": str(folder / "control"),
-        "store_processed": False,
+        "database": str(settings.broker_folder / "messages.sqlite3"),
+        "visibility_timeout": settings.broker_visibility_timeout,
     }
 
 

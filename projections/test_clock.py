@@ -14,13 +14,16 @@ from config.settings import Settings
 from domain.clock import Clock, SystemClock
 from projections.database import ViewDatabase
 
+# Every process reads the stored offset again at most this long after its last read: a moved clock is seen by
+# every process within this bound (tests wait it out rather than guess).
+REFRESH_SECONDS = 0.2
 TEST_CLOCK_DDL = "CREATE TABLE IF NOT EXISTS test_clock (id INTEGER PRIMARY KEY, offset_seconds BIGINT NOT NULL)"
 
 
 class SharedTestClock:
     """System time plus a stored offset; reads the offset at most every ``refresh`` seconds."""
 
-    def __init__(self, db: ViewDatabase, refresh: float = 0.2) -> None:
+    def __init__(self, db: ViewDatabase, refresh: float = REFRESH_SECONDS) -> None:
         self._db = db
         self._refresh = refresh
         self._offset = timedelta(0)

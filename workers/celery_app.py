@@ -69,7 +69,7 @@ class ServicesTask(Task):  # type: ignore[misc]  # celery ships no type informat
 
 
 def create_celery(settings: Settings) -> StorefrontCelery:
-    """A Celery app on Redis or the file-system broker; tasks are retried, acked late, results unused."""
+    """A Celery app on Redis or the embedded broker; tasks are retried, acked late, results unused."""
     app = StorefrontCelery(settings)
     app.conf.update(
         broker_transport_options=broker_transport_options(settings),

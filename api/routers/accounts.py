@@ -10,7 +10,7 @@ from typing import Annotated
 from urllib.parse import urlencode
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 from pydantic.alias_generators import to_camel
@@ -18,6 +18,7 @@ from pydantic.alias_generators import to_camel
 from api.access import CallerDep, OptionalCallerDep
 from api.auth import clear_session_cookies
 from api.error_docs import errors
+from api.known_devices import remember_device
 from api.language import request_language
 from api.services import Services, ServicesDep
 from domain.accounts.claims import MailboxProof, read_mailbox_proof
@@ -301,8 +302,11 @@ def check_reset_link(services: ServicesDep, t: Annotated[str, Query(min_length=1
     response_model=Done,
     responses=errors(ErrorCode.PASSWORD_TOKEN_EXPIRED, ErrorCode.PASSWORD_DIFFERS),
 )
-def set_new_password(services: ServicesDep, form: ResetForm) -> Done:
-    """Set a new password through the reset link; every session of the account ends."""
+def set_new_password(services: ServicesDep, request: Request, response: Response, form: ResetForm) -> Done:
+    """Set a new password through the reset link; every session of the account ends, and this browser is
+    known to the address from now on (kd: strangers' failed logins do not lock it out)."""
+    secret = services.settings.auth_secret
+    email = check_password_reset(services.store, services.clock, secret, form.token)
     reset_password(
         services.store,
         services.clock,
@@ -311,6 +315,7 @@ def set_new_password(services: ServicesDep, form: ResetForm) -> Done:
         token=form.token,
         password=form.pw,
     )
+    remember_device(request, response, email, secret, services.secure_cookies)
     return Done()
 
 

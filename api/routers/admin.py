@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Annotated, Any
 from uuid import UUID
 
+import anyio
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import Field, ValidationError
@@ -27,7 +28,7 @@ from domain.banners.board import change_banner, post_banner
 from domain.coupons.admin import GroupCodes, change_group, group_codes, open_group
 from domain.coupons.group import GroupRules
 from domain.errors import DomainError, ErrorCode
-from domain.images import check_image_count, clean_image
+from domain.images import CleanImage, check_image_count, clean_image
 from domain.ports import StoredObject
 
 router = APIRouter(prefix="/test-harness/admin", tags=["test harness"])
@@ -48,9 +49,13 @@ def admin_caller(
 ) -> None:
     """The bearer from ``POST /test-harness/admin/auth/login``, or the X-Admin-Token header; 401 otherwise."""
     expected = services.settings.test_admin_token
-    if expected and x_admin_token and hmac.compare_digest(expected, x_admin_token):
+    if expected and x_admin_token and hmac.compare_digest(expected.encode(), x_admin_token.encode()):
         return
-    if expected and credentials and hmac.compare_digest(_admin_token(services), credentials.credentials):
+    if (
+        expected
+        and credentials
+        and hmac.compare_digest(_admin_token(services).encode(), credentials.credentials.encode())
+    ):
         return
     raise DomainError(ErrorCode.UNAUTHORIZED, "admin login required")
 
@@ -75,9 +80,10 @@ class AdminSession(CamelModel):
 def admin_login(body: AdminLogin, services: ServicesDep) -> AdminSession:
     """Log in with the build environment's test credential."""
     settings = services.settings
-    matches = hmac.compare_digest(body.email.lower(), settings.test_admin_email.lower()) and hmac.compare_digest(
-        body.password, settings.test_admin_token
-    )
+    # Compared as UTF-8 bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500).
+    matches = hmac.compare_digest(
+        body.email.lower().encode(), settings.test_admin_email.lower().encode()
+    ) and hmac.compare_digest(body.password.encode(), settings.test_admin_token.encode())
     if not settings.test_admin_token or not matches:
         raise DomainError(ErrorCode.UNAUTHORIZED, "not the test credential")
     return AdminSession(access_token=_admin_token(services))
@@ -272,7 +278,8 @@ async def _banner_form(request: Request, services: Services) -> dict[str, Any]:
         lang, _, slot = name.partition(".")
         if slot not in IMAGE_FIELDS or lang not in ("ko", "en", "ja"):
             raise DomainError(ErrorCode.INVALID_VALUE, f"an image part is named <langCode>.<slot>, not {name!r}")
-        url = _store_image(services, data, request)
+        image = await anyio.to_thread.run_sync(clean_image, data, limiter=services.image_decodes)
+        url = _store_image(services, image, request)
         localizations.setdefault(lang, {"lang_code": lang})[IMAGE_FIELDS[slot]] = url
     record = banner.model_dump(by_alias=False, exclude={"id", "localizations"}, exclude_unset=banner.id is not None)
     record["localizations"] = list(localizations.values())
@@ -280,9 +287,8 @@ async def _banner_form(request: Request, services: Services) -> dict[str, Any]:
     return record
 
 
-def _store_image(services: Services, data: bytes, request: Request) -> str:
-    """Keep a real jpg, png or gif of at most 3 MB (-1401, -1402), cleaned of metadata; answers its url."""
-    image = clean_image(data)
+def _store_image(services: Services, image: CleanImage, request: Request) -> str:
+    """Keep a cleaned image (a real jpg, png or gif, -1401, -1402 otherwise); answers its url."""
     name = f"{uuid.uuid4().hex}.{image.kind.extension}"
     services.objects.put(f"banners/{name}", StoredObject(image.data, image.kind.content_type))
     return str(request.url_for("banner_image", name=name).path)

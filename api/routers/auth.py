@@ -13,6 +13,7 @@ from api.access import CallerDep
 from api.auth import clear_session_cookies, refresh_cookie, set_session_cookies
 from api.error_docs import errors
 from api.errors import error_response
+from api.known_devices import remember_device
 from api.security_headers import refuse_cross_site
 from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
@@ -83,7 +84,8 @@ def _answer(services: ServicesDep, session: Authenticated) -> JSONResponse:
     dependencies=[Depends(refuse_cross_site)],
 )
 def login(services: ServicesDep, request: Request, credentials: Credentials) -> JSONResponse:
-    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies."""
+    """Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies, and kd (this browser
+    is known to the address: strangers' failed logins do not lock it out)."""
     services.limiter.login(request, credentials.email)
     session = log_in(
         services.store,
@@ -93,7 +95,9 @@ def login(services: ServicesDep, request: Request, credentials: Credentials) -> 
         email=credentials.email,
         password=credentials.pw,
     )
-    return _answer(services, session)
+    response = _answer(services, session)
+    remember_device(request, response, credentials.email, services.settings.auth_secret, services.secure_cookies)
+    return response
 
 
 class ClaimLink(CamelModel):
@@ -128,7 +132,7 @@ def check_claim(services: ServicesDep, t: Annotated[str, Query(min_length=1, max
 )
 def claim(services: ServicesDep, request: Request, form: ClaimForm) -> JSONResponse:
     """Open a claim's link with the password chosen when registering with a guest's address: the guest's
-    purchases become the account's, and it is logged in (sets the rt and logged_in cookies)."""
+    purchases become the account's, and it is logged in (sets the rt, logged_in and kd cookies)."""
     email = check_claim_link(services.store, services.clock, services.settings.auth_secret, form.t)
     services.limiter.login(request, email)
     session = complete_claim(
@@ -140,7 +144,9 @@ def claim(services: ServicesDep, request: Request, form: ClaimForm) -> JSONRespo
         password=form.pw,
     )
     services.see_own_write(session.notification_id, "accounts", "licences", "payments")
-    return _answer(services, session)
+    response = _answer(services, session)
+    remember_device(request, response, email, services.settings.auth_secret, services.secure_cookies)
+    return response
 
 
 @router.get(

@@ -1,17 +1,20 @@
-"""Liveness and readiness: is the event store reachable, is the broker reachable.
+"""Liveness and readiness: up (200) while the event store answers, down (503) without it.
 
+The public answer says only that: where the log is, which views follow it and how the broker is doing are
+for operators (``GET /operator/health`` behind the operator credential, and ``python -m projections status``).
 Without the store nothing works: 503, and a load balancer takes the process out. Without the broker
-purchases still work (the log is the outbox: the reactor sends the tasks once the broker is back),
-so the API stays in service and says it is degraded."""
+purchases still work (the log is the outbox: the reactor sends the tasks once the broker is back), so the
+API stays up, and the operators' report says it is degraded."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.services import ServicesDep
+from api.schemas import CamelModel
+from api.services import Services, ServicesDep
 from integrations.broker import check_broker
 from projections.stalls import stalled
 from projections.tracking import positions
@@ -19,19 +22,31 @@ from projections.tracking import positions
 router = APIRouter(tags=["health"])
 
 
+class Health(CamelModel):
+    """Up or down, nothing more."""
+
+    status: Literal["up", "down"]
+
+
 @router.get(
     "/health",
-    summary="Health of the store and the broker",
-    responses={
-        503: {
-            "description": "The store does not respond (the same report)",
-            "content": {"application/json": {"schema": {}}},
-        }
-    },
+    summary="Is the API up",
+    response_model=Health,
+    responses={503: {"description": "The store does not respond", "model": Health}},
 )
 def health(services: ServicesDep) -> JSONResponse:
-    """200 when the store responds (status "ok", or "degraded" without the broker or with a stalled
-    follower, listed under "stalled" with its position and error), else 503."""
+    """200 "up" while the event store responds, else 503 "down"."""
+    try:
+        services.store.max_notification_id()
+    except Exception:  # any failure of the store means down; the reason is in the operators' report
+        return JSONResponse(status_code=503, content=Health(status="down").model_dump())
+    return JSONResponse(content=Health(status="up").model_dump())
+
+
+def health_report(services: Services) -> tuple[bool, dict[str, Any]]:
+    """Whether the store responds, and the operators' report: the store and its log head, each view's
+    position, stalled followers (position, error, attempts, since when), the broker, and a status of "ok",
+    "degraded" (no broker, or a follower stalled) or "unavailable" (no store)."""
     report: dict[str, Any] = {"store": services.settings.store_kind}
     healthy, degraded = True, False
     try:
@@ -50,4 +65,4 @@ def health(services: ServicesDep) -> JSONResponse:
         degraded = True
         report["brokerStatus"] = f"error: {type(error).__name__}"
     report["status"] = "unavailable" if not healthy else "degraded" if degraded else "ok"
-    return JSONResponse(status_code=200 if healthy else 503, content=report)
+    return healthy, report

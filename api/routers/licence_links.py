@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from api.error_docs import errors
 from api.schemas import CamelModel
@@ -23,10 +23,15 @@ class KeyEmailCheck(CamelModel):
     email_confirmed: bool
 
 
-@router.get("/check/email", response_model=KeyEmailCheck, responses=errors(ErrorCode.NOT_FOUND))
+@router.get(
+    "/check/email", response_model=KeyEmailCheck, responses=errors(ErrorCode.NOT_FOUND, ErrorCode.TOO_MANY_REQUESTS)
+)
 def check_email_for_licence_key(
-    services: ServicesDep, user_license_key: Annotated[str, Query(alias="userLicenseKey", min_length=1)]
+    services: ServicesDep,
+    request: Request,
+    user_license_key: Annotated[str, Query(alias="userLicenseKey", min_length=1)],
 ) -> KeyEmailCheck:
     """For a licence link: whether the key's holder is registered and confirmed (404 unknown key)."""
+    services.limiter.key_lookup(request, user_license_key)
     holder = key_holder(services.store, user_license_key)
     return KeyEmailCheck(is_registered=holder.registered, email_confirmed=holder.email_confirmed)

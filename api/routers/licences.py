@@ -385,10 +385,12 @@ def remove_my_device(user_license_id: UUID, device_id: str, services: ServicesDe
         ErrorCode.LICENSE_KEY_UNUSABLE,
         ErrorCode.LICENSE_KEY_IN_USE,
         ErrorCode.LICENSE_KEY_ALREADY_REGISTERED,
+        ErrorCode.TOO_MANY_REQUESTS,
     ),
 )
-def register_licence_by_key(license_key: str, services: ServicesDep, caller: CallerDep) -> Written:
+def register_licence_by_key(license_key: str, services: ServicesDep, caller: CallerDep, request: Request) -> Written:
     """Add a licence to the caller's account by its key (404, -100, -105, -106)."""
+    services.limiter.key_lookup(request, license_key)
     written = register_by_key(services.store, services.clock, account_id=caller.account_id, licence_key=license_key)
     services.see_own_write(written.notification_id, "licences", "payments")
     return Written(user_license_id=written.user_licence_id)
@@ -429,10 +431,13 @@ class DeviceActivationOut(CamelModel):
 @mine.post(
     "/activate",
     response_model=DeviceActivationOut,
-    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.LICENSE_KEY_UNUSABLE, ErrorCode.LICENSE_KEY_IN_USE),
+    responses=errors(
+        ErrorCode.NOT_FOUND, ErrorCode.LICENSE_KEY_UNUSABLE, ErrorCode.LICENSE_KEY_IN_USE, ErrorCode.TOO_MANY_REQUESTS
+    ),
 )
-def activate_app_device(body: DeviceActivationIn, services: ServicesDep) -> DeviceActivationOut:
+def activate_app_device(body: DeviceActivationIn, services: ServicesDep, request: Request) -> DeviceActivationOut:
     """For the apps: activate a device (404 unknown key, -100 expired or other platform, -105 no free slot)."""
+    services.limiter.activation(request, body.license_key)
     activation = activate_device(
         services.store,
         services.clock,

@@ -1,5 +1,5 @@
 """Read-only operator endpoints behind the admin credential (today the test harness's TEST_ADMIN_TOKEN):
-a licence, subscription or payment as it was at a past moment."""
+a licence, subscription or payment as it was at a past moment, and the detailed health report."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
+from fastapi.responses import JSONResponse
 
 from api.error_docs import errors
+from api.routers.health import health_report
 from api.routers.test_harness import admin_only
 from api.schemas import CamelModel
 from api.services import ServicesDep
@@ -51,3 +53,19 @@ def read_as_of(
         recorded_at=found.recorded_at,
         state=found.state,
     )
+
+
+@router.get(
+    "/health",
+    summary="The health report for operators",
+    responses={
+        200: {"content": {"application/json": {"schema": {"type": "object"}}}},
+        503: {"description": "The store does not respond (the same report)", "content": {"application/json": {}}},
+        **errors(ErrorCode.UNAUTHORIZED),
+    },
+)
+def operator_health(services: ServicesDep) -> JSONResponse:
+    """The store and its log head, each view's position, stalled followers and the broker; status "ok",
+    "degraded" (200) or "unavailable" (503)."""
+    healthy, report = health_report(services)
+    return JSONResponse(status_code=200 if healthy else 503, content=report)

@@ -203,13 +203,15 @@ def confirm_new_licence_payment(
 async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, bool]:
     """PortOne's notice: never trusted, only a hint to re-read the payment; always acknowledged."""
     try:
-        body: dict[str, Any] = (
+        body: Any = (
             await request.json()
             if request.headers.get("content-type", "").startswith("application/json")
             else dict(await request.form())
         )
     except ValueError:
         body = {}
+    if not isinstance(body, dict):  # [1, 2], "x", 123: JSON, but not a notice
+        raise DomainError(ErrorCode.INVALID_VALUE, "a webhook notice is a JSON object")
     imp_uid, merchant_uid = str(body.get("imp_uid") or ""), str(body.get("merchant_uid") or "")
     if not imp_uid or not merchant_uid:
         return {"ok": False}

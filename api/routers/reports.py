@@ -3,12 +3,13 @@ before the form adds it, sending a report with its images, and the signed links 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 from uuid import UUID
 
+import anyio
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field, ValidationError
-from starlette.concurrency import run_in_threadpool
 
 from api.access import OptionalCallerDep
 from api.error_docs import errors
@@ -107,7 +108,7 @@ async def validate_image(request: Request, services: ServicesDep) -> ImageChecke
     if len(form.images) > 1:
         raise DomainError(ErrorCode.INVALID_VALUE, "one image at a time")
     (data,) = await form.image_bytes()
-    image = await run_in_threadpool(clean_image, data)
+    image = await anyio.to_thread.run_sync(clean_image, data, limiter=services.image_decodes)
     return ImageChecked(
         content_type=image.kind.content_type, width=image.width, height=image.height, frames=image.frames
     )
@@ -129,9 +130,10 @@ async def send_report(request: Request, services: ServicesDep, caller: OptionalC
     except ValidationError as invalid:
         raise DomainError(validation_code([dict(error) for error in invalid.errors()]), "report fields") from None
     uploads = await form.image_bytes()
-    recorded = await run_in_threadpool(
+    submit = partial(
         submit_report, services.store, services.objects, services.clock, services.filters, report, uploads, account_id
     )
+    recorded = await anyio.to_thread.run_sync(submit, limiter=services.image_decodes)  # it decodes each image
     return ReportSubmitted(report_id=recorded.id, images=len(recorded.images))
 
 

@@ -24,7 +24,7 @@ router = APIRouter(prefix="/test-harness", tags=["test harness"])
 def admin_only(services: ServicesDep, x_admin_token: Annotated[str | None, Header()] = None) -> None:
     """The admin credential from the build environment (TEST_ADMIN_TOKEN); 401 otherwise."""
     expected = services.settings.test_admin_token
-    if not expected or not x_admin_token or not hmac.compare_digest(expected, x_admin_token):
+    if not expected or not x_admin_token or not hmac.compare_digest(expected.encode(), x_admin_token.encode()):
         raise DomainError(ErrorCode.UNAUTHORIZED, "admin token required")
 
 

@@ -40,7 +40,7 @@ def image_link(
 def check_image_link(secret: str, key: str, expires: int, signature: str, now: datetime) -> None:
     """403 unless the link names a report's image, was signed by us, and has not expired."""
     expected = image_signature(secret, key, expires)
-    if not key.startswith(REPORT_KEY_PREFIX) or not hmac.compare_digest(expected, signature):
+    if not key.startswith(REPORT_KEY_PREFIX) or not hmac.compare_digest(expected.encode(), signature.encode()):
         raise DomainError(ErrorCode.FORBIDDEN, "not a link we made")
     if now.timestamp() >= expires:
         raise DomainError(ErrorCode.FORBIDDEN, "the link has expired")

@@ -17,7 +17,7 @@ from uuid import UUID
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.application import EventLog
-from events.checkpoints import Checkpoint, CheckpointStore, SignedCheckpoint, Signer
+from events.checkpoints import Checkpoint, CheckpointCopies, CheckpointStore, SignedCheckpoint, Signer
 from events.database import ViewDatabase, open_view_database
 from events.merkle import leaf_hash
 from events.transparency import TransparencyLog, canonical_record, read_log
@@ -44,6 +44,7 @@ class Audit:
         origin: str,
         checkpoint_dir: Path | None,
         log: EventLog | None = None,
+        copies: CheckpointCopies | None = None,
     ) -> Audit:
         """Open the tree and checkpoints in the log's own database (creating their tables if missing)."""
         owns_log = log is None
@@ -53,7 +54,7 @@ class Audit:
             log=log_app,
             db=db,
             tree=TransparencyLog(log_app.recorder, db, log_app.name),
-            checkpoints=CheckpointStore(db, checkpoint_dir),
+            checkpoints=CheckpointStore(db, checkpoint_dir, copies),
             signer=Signer(origin, signing_key),
             _owns_log=owns_log,
         )

@@ -3,12 +3,15 @@ the operator's clock that lets a month pass. Calls go to each API address in tur
 
 from __future__ import annotations
 
+import email
+import email.policy
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import count
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,6 +30,7 @@ class Customers:
     apis: list[str]
     sandbox_url: str
     patience: float = 60
+    outbox: Path | None = None
     http: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=30))
     paid_guests: list[str] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
@@ -74,8 +78,9 @@ class Customers:
             self.buy_as_guest(f"guest{buyer}-{number}@example.com")
 
     def subscribe(self, address: str) -> None:
-        """Register, log in and subscribe monthly with a typed card."""
+        """Register, confirm the address from the mail, log in and subscribe monthly with a typed card."""
         self.post("/accounts", json={"email": address, "pw": PASSWORD, "language": "ko"})
+        self.open_confirmation_mail(address)
         token = self.post("/auth/login", json={"email": address, "pw": PASSWORD})["accessToken"]
         started = self.post(
             "/payments/licenses/subscribe/new/new-billingkey",
@@ -83,6 +88,22 @@ class Customers:
             json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
         )
         assert started["status"] == "active", started
+
+    def open_confirmation_mail(self, address: str) -> None:
+        """Wait for the confirmation mail in the stack's outbox and open its link (as the mailbox's owner does)."""
+        assert self.outbox is not None, "a customer who registers needs the stack's outbox"
+        deadline = time.monotonic() + self.patience
+        while True:
+            for path in self.outbox.glob("*.eml"):
+                message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                body = message.get_body(preferencelist=("plain",))
+                text = body.get_content() if body is not None and str(message["To"]) == address else ""
+                link = next((word for word in str(text).split() if "/accounts/confirm?t=" in word), None)
+                if link:
+                    self.http.get(link, follow_redirects=False)
+                    return
+            assert time.monotonic() < deadline, f"no confirmation mail for {address}"
+            time.sleep(0.2)
 
     def a_month_passes(self) -> None:
         """Every process's clock moves 30 days on."""

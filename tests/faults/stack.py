@@ -46,10 +46,20 @@ class Stack:
     """Every process of the Procfile under supervisord; ``env`` adds settings (a database, a broker, ...)."""
 
     def __init__(self, var_dir: Path, **env: str) -> None:
+        self._set_up(var_dir, ROOT / "Procfile", (free_port(), free_port()), env)
+
+    @classmethod
+    def of_procfile(cls, var_dir: Path, procfile: Path, ports: tuple[int, int], env: dict[str, str]) -> Stack:
+        """The processes of another Procfile (the deployment test writes one from docker-compose.yml), on the API
+        and sandbox ports their settings already name."""
+        stack = cls.__new__(cls)
+        stack._set_up(var_dir, procfile, ports, env)
+        return stack
+
+    def _set_up(self, var_dir: Path, procfile: Path, ports: tuple[int, int], env: dict[str, str]) -> None:
         self.var_dir = var_dir
         var_dir.mkdir(parents=True)
-        self.api_port = free_port()
-        self.sandbox_port = free_port()
+        self.api_port, self.sandbox_port = ports
         self.api_url = f"http://127.0.0.1:{self.api_port}"
         self.sandbox_url = f"http://127.0.0.1:{self.sandbox_port}"
         environment = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CI")}
@@ -59,16 +69,24 @@ class Stack:
             PORTONE_SANDBOX_PORT=str(self.sandbox_port),
             PORTONE_BASE_URL=self.sandbox_url,
             APP_BASE_URL=self.api_url,
-            **env,
         )
-        self.environment = environment
+        self.environment = environment | env
         self.replicas: dict[str, subprocess.Popen[bytes]] = {}
-        self.console = (var_dir / "console.log").open("wb")
-        command = [sys.executable, "-m", "bootstrap.stack", "--var-dir", str(var_dir)]
+        self.procfile = procfile
+        self._start_supervisor()
+
+    def _start_supervisor(self) -> None:
+        self.console = (self.var_dir / "console.log").open("ab")
+        command = [sys.executable, "-m", "bootstrap.stack", "--procfile", str(self.procfile)]
         self.supervisor = subprocess.Popen(
-            [*command, "--process-logs", str(var_dir / "logs")],
-            cwd=ROOT, env=environment, stdout=self.console, stderr=subprocess.STDOUT,
+            [*command, "--var-dir", str(self.var_dir), "--process-logs", str(self.var_dir / "logs")],
+            cwd=ROOT, env=self.environment, stdout=self.console, stderr=subprocess.STDOUT,
         )  # fmt: skip
+
+    def start_again(self) -> None:
+        """After ``stop``: every process started again, on the same var directory, database and broker."""
+        assert self.supervisor.poll() is not None, "the stack is still running"
+        self._start_supervisor()
 
     def wait_until_healthy(self) -> None:
         """Until the API answers its health check (fails with the console's output if the stack exits)."""

@@ -33,7 +33,7 @@ from tests.faults.stack import until
 from tests.faults.throwaway_postgres import ThrowawayPostgres
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.integration.purchases.desk import GOOD_CARD, V1
-from tests.support import running_projector
+from tests.support import register_confirmed, running_projector
 
 pytestmark = pytest.mark.integration
 
@@ -67,7 +67,7 @@ class Shop:
         self.services = services
         self.sandbox = sandbox
         self.client = client
-        self.client.post(f"{V1}/accounts", json={"email": "buyer@example.com", "pw": "abcd1234", "language": "ko"})
+        register_confirmed(client, services, "buyer@example.com")
         self.log_in()
 
     def log_in(self) -> None:

@@ -27,6 +27,7 @@ from tests.conftest import make_settings
 from tests.faults.customers import ADMIN_TOKEN, Customers
 from tests.faults.ledgers import assert_views_equal_a_rebuild, paid_once_and_recorded, renewal_charges
 from tests.faults.stack import Stack, until
+from tests.support import reactions_all_run
 
 pytestmark = pytest.mark.integration
 KILLED_IN_TURN = ("api", "projector", "reactor", "worker", "beat")
@@ -63,7 +64,7 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
     running: tuple[Stack, Settings], redis_url: str
 ) -> None:
     stack, settings = running
-    shop = Customers([stack.api_url], stack.sandbox_url, patience=90)
+    shop = Customers([stack.api_url], stack.sandbox_url, patience=90, outbox=stack.var_dir / "outbox")
     sandbox_db = stack.var_dir / "portone-sandbox.sqlite3"
     beat = Celery("faults", broker=redis_url)
     for address in SUBSCRIBERS:
@@ -103,11 +104,10 @@ def test_processes_killed_in_turn_under_load_lose_nothing_and_double_nothing(
         for address in SUBSCRIBERS:  # the confirmation mail, the first payment's receipt and one per renewal
             expected_mails[address] = 2 + len(KILLED_IN_TURN)
         # A mail task a killed worker held comes back after the broker's visibility timeout (5 s here); one
-        # it lost (popped from Redis, not yet recorded as unacknowledged) is started again by the sweep.
-        deadline = time.monotonic() + 60
-        while mails(settings) != expected_mails and time.monotonic() < deadline:
-            time.sleep(0.5)
-        time.sleep(2)  # a mail sent twice would land now
+        # it lost (popped from Redis, not yet recorded as unacknowledged) is started again by the sweep. Once
+        # every task the log calls for has run, a mail sent twice would be in the outbox.
+        until(lambda: mails(settings) == expected_mails, "each customer has their mails", 60)
+        until(lambda: reactions_all_run(settings), "every task the log calls for has run", 60)
         assert mails(settings) == expected_mails, "each customer got exactly their mails"
         assert renewal_charges(sandbox_db, len(SUBSCRIBERS)) == len(KILLED_IN_TURN) * len(SUBSCRIBERS), (
             "no renewal charged twice"

@@ -18,6 +18,7 @@ from config.settings import Settings
 from tests.conftest import make_settings
 
 pytestmark = pytest.mark.integration
+OPERATOR_TOKEN = "operator-token"
 
 
 @pytest.fixture
@@ -28,7 +29,9 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     (dist / "assets" / "main.js").write_text("console.log('app')")
     (dist / "assets" / "main.js.gz").write_bytes(gzip.compress(b"console.log('app')"))
     (dist / "assets" / "main.js.br").write_bytes(b"not really brotli")  # only its headers are checked
-    tuned = settings.model_copy(update={"web_dist_dir": dist, "request_budget_seconds": 2.0})
+    tuned = settings.model_copy(
+        update={"web_dist_dir": dist, "request_budget_seconds": 2.0, "test_admin_token": OPERATOR_TOKEN}
+    )
     services = Services.build(tuned)
     application = create_app(services=services)
 
@@ -95,26 +98,34 @@ def test_openapi_describes_the_api_under_its_base_path(app: FastAPI, client: Tes
     assert f"{API_PREFIX}/health" in spec["paths"]
 
 
-def test_health_reports_store_and_broker(client: TestClient, store_kind: str) -> None:
-    response = client.get(f"{API_PREFIX}/health")
-    assert response.status_code == 200
-    body = response.json()
+def test_health_says_up_and_the_operators_report_says_the_rest(client: TestClient, store_kind: str) -> None:
+    public = client.get(f"{API_PREFIX}/health")
+    assert (public.status_code, public.json()) == (200, {"status": "up"}), "no log head, views or broker for all"
+
+    report = client.get(f"{API_PREFIX}/operator/health", headers={"X-Admin-Token": OPERATOR_TOKEN})
+    assert report.status_code == 200
+    body = report.json()
     assert (body["status"], body["store"], body["storeStatus"], body["brokerStatus"]) == (
         "ok",
         store_kind,
         "ok",
         "ok",
     )
+    assert {"logHead", "views", "stalled"} <= set(body)
+    assert client.get(f"{API_PREFIX}/operator/health").status_code == 401
 
 
-def test_health_says_degraded_but_stays_in_service_when_the_broker_is_unreachable(tmp_path: Path) -> None:
-    settings = make_settings(tmp_path, REDIS_URL="redis://127.0.0.1:1/0")
+def test_health_stays_up_when_the_broker_is_unreachable_and_operators_see_it_degraded(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, REDIS_URL="redis://127.0.0.1:1/0", TEST_ADMIN_TOKEN=OPERATOR_TOKEN)
     services = Services.build(settings)
-    response = TestClient(create_app(services=services)).get(f"{API_PREFIX}/health")
+    client = TestClient(create_app(services=services))
+    public = client.get(f"{API_PREFIX}/health")
+    report = client.get(f"{API_PREFIX}/operator/health", headers={"X-Admin-Token": OPERATOR_TOKEN})
     services.close()
-    assert response.status_code == 200  # purchases still work: the log is the outbox
-    assert response.json()["status"] == "degraded"
-    assert response.json()["brokerStatus"].startswith("error")
+    assert (public.status_code, public.json()) == (200, {"status": "up"})  # purchases work: the log is the outbox
+    assert report.status_code == 200
+    assert report.json()["status"] == "degraded"
+    assert report.json()["brokerStatus"].startswith("error")
 
 
 def test_assets_go_compressed_in_the_best_coding_the_browser_accepts(client: TestClient) -> None:
@@ -126,6 +137,23 @@ def test_assets_go_compressed_in_the_best_coding_the_browser_accepts(client: Tes
     assert gzipped.headers["content-encoding"] == "gzip" and gzipped.text == "console.log('app')"
     plain = client.get("/assets/main.js", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.text == "console.log('app')"
+
+
+def test_json_answers_over_a_kilobyte_go_gzipped_to_clients_that_accept_it(client: TestClient) -> None:
+    catalogue = f"{API_PREFIX}/purchasable-licenses/new"
+    plain = client.get(catalogue, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and len(plain.content) > 10_000
+
+    with client.stream("GET", catalogue, headers={"Accept-Encoding": "gzip, deflate, br"}) as gzipped:
+        raw = b"".join(gzipped.iter_raw())
+    assert (gzipped.headers["content-encoding"], gzipped.headers["vary"]) == ("gzip", "Accept-Encoding")
+    assert int(gzipped.headers["content-length"]) == len(raw) < len(plain.content) / 5
+    assert gzip.decompress(raw) == plain.content
+
+    small = client.get(f"{API_PREFIX}/nowhere", headers={"Accept-Encoding": "gzip"})  # the 404 envelope
+    assert len(small.content) < 1000 and "content-encoding" not in small.headers
+    asset = client.get("/assets/main.js", headers={"Accept-Encoding": "gzip, br"})
+    assert asset.headers["content-encoding"] == "br", "assets keep the coding they were compressed in ahead of time"
 
 
 def test_the_web_app_is_served_with_a_fallback_for_client_routes(client: TestClient) -> None:

@@ -4,8 +4,10 @@ A confirmed customer with a subscription, a device and a billing key (so that li
 have something to show) is logged in; the PortOne sandbox runs over HTTP. Each operation gets
 generated requests, valid and invalid, then valid ones naming the customer's own resources.
 Every answer must be documented: no server error, no undocumented status, bodies that match
-their schema and the documented content type. Left out: the test harness's router (mounted only
-with TEST_ADMIN_TOKEN, so not in this app) and the gateway webhook (not in the document).
+their schema and the documented content type. The app carries the test harness's operator
+credential (TEST_ADMIN_TOKEN), so the test harness's, the admin API's and the operator's routes are
+in the document and are called with it. Left out: the gateway webhook (not in the document; its
+bodies are fuzzed in tests/security/test_no_server_errors.py).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ pytestmark = pytest.mark.integration
 V1 = "/web/unicornpro/v1"
 EMAIL = "conformance@example.com"
 PASSWORD = "abcd1234"
+OPERATOR_TOKEN = "conformance-operator"
 CARD = {"cardNumber": "4111111111111111", "expiryYear": 2029, "expiryMonth": 12, "password": "12", "birth": "900101"}
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 # Examples per operation: generated valid requests, invalid ones, and valid ones naming the customer's resources.
@@ -61,7 +64,7 @@ LAST = "PUT /web/unicornpro/v1/accounts/delete"
 
 @dataclass
 class Customer:
-    """The logged-in customer and the ids of what they hold, by path parameter name."""
+    """The logged-in customer (headers carry the operator credential too) and the ids of what they hold."""
 
     headers: dict[str, str]
     own: dict[str, str]
@@ -88,7 +91,10 @@ class Findings:
 @pytest.fixture
 def client(settings: Settings, sandbox: RunningSandbox, clock: TestClock) -> Iterator[TestClient]:
     services = Services.build(
-        settings, clock=SharedClock(clock), hasher=PlainHasher(), payments=PortOneGateway(sandbox.client())
+        settings.model_copy(update={"test_admin_token": OPERATOR_TOKEN}),
+        clock=SharedClock(clock),
+        hasher=PlainHasher(),
+        payments=PortOneGateway(sandbox.client()),
     )
     with running_projector(settings):
         yield TestClient(create_app(services=services))
@@ -107,6 +113,7 @@ def a_customer(client: TestClient) -> Customer:
     login = client.post(f"{V1}/auth/login", json={"email": EMAIL, "pw": PASSWORD})
     assert login.status_code == 200, login.text
     headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
+    operator = {**headers, "X-Admin-Token": OPERATOR_TOKEN}
 
     def call(method: str, path: str, **kwargs: Any) -> Any:
         answer = client.request(method, f"{V1}{path}", headers=headers, **kwargs)
@@ -126,7 +133,7 @@ def a_customer(client: TestClient) -> Customer:
         "merchant_uid": merchant_uid,
         "billingkey_id": key["billingkeyId"],
     }
-    return Customer(headers, own)
+    return Customer(operator, own)
 
 
 def explore(strategy: SearchStrategy[Case], examples: int, call: Callable[[Case], None]) -> None:

@@ -18,7 +18,7 @@ from events.accounts import AccountRegistered
 from projections.database import open_view_database
 from projections.follower import follow
 from tests.conftest import make_settings
-from tests.support import register
+from tests.support import celery_is_idle, register
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor, TaskCall
 
@@ -35,7 +35,7 @@ class Welcoming(ReactionProcessor):
         return [TaskCall("test.welcome", {"email": event.email})] if isinstance(event, AccountRegistered) else []
 
 
-@pytest.fixture(params=["filesystem", "redis"])
+@pytest.fixture(params=["embedded", "redis"])
 def broker_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     if request.param == "redis":
         return make_settings(tmp_path, REDIS_URL=request.getfixturevalue("redis_url"))
@@ -61,6 +61,13 @@ def _wait_for(count: int, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while len(received) < count:
         assert time.monotonic() < deadline, f"only {len(received)} of {count} tasks ran"
+        time.sleep(0.02)
+
+
+def _wait_until_idle(settings: Settings, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not celery_is_idle(settings):
+        assert time.monotonic() < deadline, "the broker still holds tasks"
         time.sleep(0.02)
 
 
@@ -110,7 +117,7 @@ def test_each_registration_starts_its_task_exactly_once_when_nothing_goes_wrong(
     processor = Welcoming(celery_with_worker, db, store.name)
     assert _run_until(processor, store, store.max_notification_id()) is None
     _wait_for(5)
-    time.sleep(0.3)
+    _wait_until_idle(broker_settings)  # every task sent has run: a double would be in by now
     assert sorted(email for _, email in received) == sorted(emails)
     assert processor.position() == store.max_notification_id()
     db.close()
@@ -132,7 +139,7 @@ def test_a_reactor_that_dies_between_sending_and_recording_loses_nothing_on_rest
     restarted = Welcoming(celery_with_worker, db, store.name)
     assert _run_until(restarted, store, store.max_notification_id()) is None
     _wait_for(5)
-    time.sleep(0.3)
+    _wait_until_idle(broker_settings)
 
     assert {email for _, email in received} == set(emails), "at least once, never lost"
     assert [email for _, email in received].count("third@example.com") >= 2, "sent before the crash, and again"

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_a_registered_account_reaches_the_view_and_the_api_answers_from_it(settings: Settings) -> None:
-    services = Services.build(settings, hasher=PlainHasher())
+    services = Services.build(settings.model_copy(update={"test_admin_token": "operator"}), hasher=PlainHasher())
     client = TestClient(create_app(services=services))
     check = "/web/unicornpro/v1/accounts/check"
     with running_projector(settings) as views:
@@ -28,7 +28,7 @@ def test_a_registered_account_reaches_the_view_and_the_api_answers_from_it(setti
         with views.read() as cursor:
             cursor.execute("SELECT COUNT(*) AS n FROM accounts_view")
             assert cursor.fetchall() == [{"n": 1}]
-        health = client.get("/web/unicornpro/v1/health").json()
+        health = client.get("/web/unicornpro/v1/operator/health", headers={"X-Admin-Token": "operator"}).json()
         assert health["views"]["accounts"] == registered.notification_id == health["logHead"]
     services.close()
 

@@ -155,7 +155,7 @@ def test_reports_keep_clean_images_refuse_bad_ones_and_export_with_image_links(d
     }
     assert check("photo.png", images.phone_photo()).json()["contentType"] == "image/jpeg", "content, not name"
     assert refused(check("script.png", images.SCRIPT)) == (400, -1401)
-    assert refused(check("bomb.png", images.decompression_bomb())) == (400, -1401)
+    assert refused(check("bomb.png", images.decompression_bomb())) == (400, -1402)
     assert refused(check("half.jpg", images.truncated_jpeg())) == (400, -1401)
     assert refused(check("big.png", images.too_large())) == (400, -1402)
 
@@ -176,7 +176,7 @@ def test_reports_keep_clean_images_refuse_bad_ones_and_export_with_image_links(d
     for files, fields, code in (
         (six, {}, -1403),
         ([("fine.png", images.plain_png()), ("virus.png", images.SCRIPT)], {}, -1401),
-        ([("bomb.png", images.decompression_bomb())], {}, -1401),
+        ([("bomb.png", images.decompression_bomb())], {}, -1402),
         ([("half.jpg", images.truncated_jpeg())], {}, -1401),
         ([("big.png", images.too_large())], {}, -1402),
         ([], {"checked": ""}, -1),

@@ -77,6 +77,13 @@ def test_the_open_beta_says_when_it_has_ended(document: dict[str, Any]) -> None:
     assert (codes(beta, 409), codes(beta, 410)) == ([-114], [-1002])
 
 
-def test_health_keeps_its_own_report_beside_the_envelope(document: dict[str, Any]) -> None:
+def test_health_keeps_its_own_answer_beside_the_envelope(document: dict[str, Any]) -> None:
     unhealthy = document["paths"][f"{V1}/health"]["get"]["responses"]["503"]
-    assert unhealthy["content"]["application/json"]["schema"]["anyOf"][0] == {}
+    assert unhealthy["content"]["application/json"]["schema"]["anyOf"][0] == {"$ref": "#/components/schemas/Health"}
+
+
+def test_a_body_may_be_refused_as_too_large_and_a_query_may_not(document: dict[str, Any]) -> None:
+    login = document["paths"][f"{V1}/auth/login"]["post"]
+    assert codes(login, 413) == [-2]
+    assert "64 KiB" in login["responses"]["413"]["description"]
+    assert "413" not in document["paths"][f"{V1}/accounts/check"]["get"]["responses"]

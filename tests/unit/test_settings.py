@@ -15,7 +15,7 @@ def test_without_urls_everything_is_embedded_under_var(tmp_path: Path) -> None:
     assert settings.store_kind == "sqlite"
     assert settings.event_store_env["SQLITE_DBNAME"] == str(tmp_path / "events.sqlite3")
     assert settings.view_store_env["SQLITE_DBNAME"] == str(tmp_path / "views.sqlite3")
-    assert settings.broker_url == "filesystem://"
+    assert settings.broker_url == "sqlite-queue://"
     assert settings.outbox_dir == tmp_path / "outbox"
 
 
@@ -47,6 +47,7 @@ def test_production_refuses_to_start_with_development_secrets_or_the_sandbox(tmp
         ZENDESK_SECRET="z" * 40,
         PORTONE_BASE_URL="https://api.iamport.kr",
         AUDIT_SIGNING_KEY="a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
+        APP_BASE_URL="https://shop.unicornpro.example",
     )
     assert real.app_env == "production"
 
@@ -60,3 +61,55 @@ def test_production_refuses_to_sign_the_log_with_a_generated_key(tmp_path: Path)
             ZENDESK_SECRET="z" * 40,
             PORTONE_BASE_URL="https://api.iamport.kr",
         )
+
+
+PRODUCTION = {
+    "APP_ENV": "production",
+    "AUTH_SECRET": "s" * 40,
+    "ZENDESK_SECRET": "z" * 40,
+    "PORTONE_BASE_URL": "https://api.iamport.kr",
+    "AUDIT_SIGNING_KEY": "a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
+    "APP_BASE_URL": "https://shop.unicornpro.example",
+}
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "http://shop.unicornpro.example",
+        "http://localhost:8000",
+        "https://localhost",
+        "https://127.0.0.1:8000",
+        "https://[::1]:8000",
+        "https://shop.localhost",
+        "https://0.0.0.0",
+        "shop.unicornpro.example",
+    ],
+)
+def test_production_refuses_a_local_or_plain_http_base_url_for_mailed_links(tmp_path: Path, address: str) -> None:
+    with pytest.raises(ValidationError, match="APP_BASE_URL"):
+        make_settings(tmp_path, **{**PRODUCTION, "APP_BASE_URL": address})
+
+
+def test_production_keeps_objects_and_checkpoints_on_a_volume_or_in_a_bucket(tmp_path: Path) -> None:
+    from config.settings import PROJECT_ROOT, Settings
+
+    on_a_volume = make_settings(tmp_path, **PRODUCTION)  # APP_VAR_DIR given: where the volume is mounted
+    assert on_a_volume.objects_dir == tmp_path / "objects"
+    with pytest.raises(ValidationError, match="APP_VAR_DIR"):
+        Settings(**PRODUCTION)  # type: ignore[arg-type]  # the default var/ beside the code: no volume there
+    with pytest.raises(ValidationError, match="APP_VAR_DIR"):
+        make_settings(PROJECT_ROOT / "var", **PRODUCTION)
+    in_a_bucket = Settings(**PRODUCTION, S3_BUCKET="storefront-objects")  # type: ignore[arg-type]
+    assert in_a_bucket.s3_bucket == "storefront-objects"
+
+
+def test_production_talks_to_the_sandbox_only_when_the_deployment_test_says_so_in_full(tmp_path: Path) -> None:
+    sandbox = {**PRODUCTION, "PORTONE_BASE_URL": "http://127.0.0.1:8001"}
+    for refused in ({}, {"PORTONE_SANDBOX_IN_PRODUCTION": "1"}, {"PORTONE_SANDBOX_IN_PRODUCTION": "true"}):
+        with pytest.raises(ValidationError, match="PORTONE_BASE_URL"):
+            make_settings(tmp_path, **sandbox, **refused)
+    with pytest.raises(ValidationError, match="PORTONE_BASE_URL"):
+        make_settings(tmp_path, **{**PRODUCTION, "PORTONE_BASE_URL": "http://api.iamport.kr"})
+    tested = make_settings(tmp_path, **sandbox, PORTONE_SANDBOX_IN_PRODUCTION="deployment-test")
+    assert tested.portone_base_url == "http://127.0.0.1:8001"

@@ -55,7 +55,8 @@ test('a guest buys an annual Android Pro licence, registers from the receipt, an
   await page.getByLabel(ko.auth.fields.passwordConfirm, { exact: true }).fill(PASSWORD);
   await page.getByLabel(ko.auth.register.agreeAll).check();
   await page.getByRole('button', { name: ko.auth.register.submit }).click();
-  await expect(page).toHaveURL(/\/ko\/license\?userLicenseKey=/);
+  // Registering, then logging in: two password hashes and two waits for the views, on a busy two-core machine.
+  await expect(page).toHaveURL(/\/ko\/license\?userLicenseKey=/, { timeout: 15_000 });
   const item = page.getByRole('listitem').filter({ hasText: key });
   await expect(item.getByRole('link', { name: LICENCE })).toBeVisible();
 

@@ -67,13 +67,28 @@ function layoutShift(page: Page): Promise<Shifts> {
   );
 }
 
-test('the licence page does not shift its layout while the list loads', async ({ page }, info) => {
-  await signUpAndLogIn(page, guestEmail(info.project.name), PASSWORD);
-  await page.route(`**${API}/licenses/mine*`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+/**
+ * Holds every request to `url` until the returned function is called, so that the page shows its loading view
+ * (and its lazy footer settles) before the answer arrives, whatever the machine's speed.
+ */
+async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await released;
     await route.continue();
   });
+  return release;
+}
+
+test('the licence page does not shift its layout while the list loads', async ({ page }, info) => {
+  await signUpAndLogIn(page, guestEmail(info.project.name), PASSWORD);
+  const releaseList = await holdRequests(page, `**${API}/licenses/mine*`);
   await page.goto('/ko/license');
+  await expect(page.getByRole('contentinfo')).toContainText('유니콘 주식회사');
+  releaseList();
   // A new member has no licence yet: the empty list's card replaces the loading view.
   await expect(page.getByText(ko.licences.empty)).toBeVisible();
   await expect(page.getByRole('button', { name: ko.licences.register.submit })).toBeVisible();
@@ -83,14 +98,12 @@ test('the licence page does not shift its layout while the list loads', async ({
 
 test.describe('purchase page', () => {
   test('does not shift its layout while the plans load', async ({ page }) => {
-    // The plans arrive late, so the loading view and the lazy footer have settled before the form replaces them.
-    await page.route(`**${API}/purchasable-licenses/**`, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-    });
+    // The plans are held until the loading view and the lazy footer have settled, then the form replaces them.
+    const releasePlans = await holdRequests(page, `**${API}/purchasable-licenses/**`);
     await page.goto('/ko/purchase');
     await expect(page.getByRole('contentinfo')).toContainText('유니콘 주식회사');
-    // The plans come 1.5 s late on purpose, then the order's code loads: more than the default 5 s on a slow machine.
+    releasePlans();
+    // Then the order's code loads: more than the default 5 s on a slow machine.
     await expect(page.getByRole('radio', { name: 'Android Pro' })).toBeChecked({ timeout: 15_000 });
     const shifts = await layoutShift(page);
     expect(shifts.total, shifts.moved.join('\n')).toBeLessThan(0.01);

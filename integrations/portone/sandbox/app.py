@@ -177,13 +177,14 @@ def _sandbox_router(sandbox: Sandbox, notifier: Notifier, faults: Faults) -> API
 
     @router.post("/faults")
     def plan_faults(body: Body) -> Params:
-        """From now on: latency_seconds, fail_next, lose_next, path_prefix (missing ones reset)."""
+        """From now on: latency_seconds, fail_next, lose_next, path_prefix, stall_after (missing ones reset)."""
         try:
             plan = FaultPlan(
                 latency_seconds=float(body.get("latency_seconds", 0.0)),
                 fail_next=int(body.get("fail_next", 0)),
                 lose_next=int(body.get("lose_next", 0)),
                 path_prefix=str(body.get("path_prefix", "")),
+                stall_after=int(body.get("stall_after", -1)),
             )
         except (TypeError, ValueError) as error:
             raise BadRequestError(f"invalid fault plan: {error}") from None

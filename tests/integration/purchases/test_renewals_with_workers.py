@@ -1,10 +1,15 @@
 """Renewals run by real Celery workers on Redis, driven by the shared test clock; a worker killed in the
-middle of a batch and restarted charges nobody twice."""
+middle of a batch and restarted charges nobody twice.
+
+The test never sleeps for another process: the sandbox answers two charges and stalls the rest (a fault point),
+so the kill lands while the batch is in flight, its charges made at the gateway and their answers unread; a pass
+is over when Redis holds no task, queued or taken (acks are late, so a task is taken until it has run)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -25,7 +30,7 @@ from domain.store import Storefront
 from tests.conftest import make_settings
 from tests.fakes import PlainHasher
 from tests.integration.portone.harness import IMP_KEY, IMP_SECRET, RunningSandbox
-from tests.support import register, running_projector
+from tests.support import celery_is_idle, every_process_sees_the_moved_clock, register, running_projector
 from workers.celery_app import create_celery
 
 pytestmark = pytest.mark.integration
@@ -63,6 +68,7 @@ def _env(settings: Settings) -> dict[str, str]:
         PORTONE_IMP_KEY=IMP_KEY,
         PORTONE_IMP_SECRET=IMP_SECRET,
         BROKER_VISIBILITY_TIMEOUT="2",
+        PORTONE_TIMEOUT_SECONDS="60",  # a stalled charge stays in flight until the test kills its worker
     )
     if settings.database_url:
         env["DATABASE_URL"] = settings.database_url
@@ -110,6 +116,12 @@ def _wait(predicate: object, timeout: float) -> bool:
     return False
 
 
+def _gateway_payments(sandbox: RunningSandbox) -> int:
+    """How many payments the gateway holds (answered or stalled)."""
+    with sqlite3.connect(sandbox.db_path) as db:
+        return int(db.execute("SELECT count(*) FROM payments").fetchone()[0])
+
+
 @pytest.fixture
 def client(stack_settings: Settings) -> Iterator[TestClient]:
     services = Services.build(stack_settings, hasher=PlainHasher())
@@ -118,7 +130,7 @@ def client(stack_settings: Settings) -> Iterator[TestClient]:
 
 
 def test_a_worker_killed_mid_batch_and_restarted_charges_nobody_twice(
-    stack_settings: Settings, client: TestClient
+    stack_settings: Settings, client: TestClient, sandbox: RunningSandbox
 ) -> None:
     celery = create_celery(stack_settings)
     with running_projector(stack_settings):
@@ -138,29 +150,29 @@ def test_a_worker_killed_mid_batch_and_restarted_charges_nobody_twice(
         assert moved.status_code == 200, moved.text
         assert client.post(f"{V1}/test-harness/clock/advance", json={"days": 1}).status_code == 401
 
+        sandbox.plan_faults(path_prefix="/subscribe/payments/again", stall_after=2)
+        paid_before = _gateway_payments(sandbox)
         worker = _start_worker(stack_settings)
         try:
-            time.sleep(1.0)
             celery.send_task("subscriptions.renew_due")  # what beat sends every minute
-            assert _wait(lambda: sum(_renewals(store).values()) >= 2, 60), "no renewal happened"
-            os.killpg(worker.pid, signal.SIGKILL)
+            assert _wait(lambda: _gateway_payments(sandbox) > paid_before + 2, 60), "no charge hangs"
+            os.killpg(worker.pid, signal.SIGKILL)  # charges made at the gateway, their answers not yet read
             worker.wait(timeout=10)
             at_kill = sum(_renewals(store).values())
-            assert at_kill < SUBSCRIBERS, "the kill must land in the middle of the batch"
+            assert at_kill < SUBSCRIBERS, "the kill lands in the middle of the batch (a batch saves once charged)"
 
+            sandbox.plan_faults()
             worker = _start_worker(stack_settings)
-            time.sleep(1.0)
             celery.send_task("subscriptions.renew_due")  # beat's next minute
-            assert _wait(lambda: len(_renewals(store)) == SUBSCRIBERS, 120), f"renewed {len(_renewals(store))}"
-            time.sleep(3)  # any redelivered message of the killed worker has run by now
+            assert _wait(lambda: celery_is_idle(stack_settings), 120), "the pass and the killed worker's tasks ran"
+            assert len(_renewals(store)) == SUBSCRIBERS
             assert set(_renewals(store).values()) == {1}
 
             client.post(f"{V1}/test-harness/clock/advance", json={"days": 30}, headers=ADMIN)
-            time.sleep(0.5)
+            every_process_sees_the_moved_clock()
             celery.send_task("subscriptions.renew_due")
             celery.send_task("subscriptions.renew_due")  # beat ticking twice in the same period
-            assert _wait(lambda: set(_renewals(store).values()) == {2}, 120)
-            time.sleep(2)
+            assert _wait(lambda: celery_is_idle(stack_settings), 120), "both passes ran"
             assert set(_renewals(store).values()) == {2}
         finally:
             os.killpg(worker.pid, signal.SIGTERM)

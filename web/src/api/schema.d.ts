@@ -194,7 +194,8 @@ export interface paths {
         get?: never;
         /**
          * Set New Password
-         * @description Set a new password through the reset link; every session of the account ends.
+         * @description Set a new password through the reset link; every session of the account ends, and this browser is
+         *     known to the address from now on (kd: strangers' failed logins do not lock it out).
          */
         put: operations["set_new_password_web_unicornpro_v1_accounts_password_change_put"];
         post?: never;
@@ -280,7 +281,7 @@ export interface paths {
         /**
          * Claim
          * @description Open a claim's link with the password chosen when registering with a guest's address: the guest's
-         *     purchases become the account's, and it is logged in (sets the rt and logged_in cookies).
+         *     purchases become the account's, and it is logged in (sets the rt, logged_in and kd cookies).
          */
         post: operations["claim_web_unicornpro_v1_auth_claim_post"];
         delete?: never;
@@ -300,7 +301,8 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies.
+         * @description Log in (-400 with HTTP 401 on a mismatch); sets the rt and logged_in cookies, and kd (this browser
+         *     is known to the address: strangers' failed logins do not lock it out).
          */
         post: operations["login_web_unicornpro_v1_auth_login_post"];
         delete?: never;
@@ -504,9 +506,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health of the store and the broker
-         * @description 200 when the store responds (status "ok", or "degraded" without the broker or with a stalled
-         *     follower, listed under "stalled" with its position and error), else 503.
+         * Is the API up
+         * @description 200 "up" while the event store responds, else 503 "down".
          */
         get: operations["health_web_unicornpro_v1_health_get"];
         put?: never;
@@ -1769,6 +1770,17 @@ export interface components {
             name: string;
         };
         /**
+         * Health
+         * @description Up or down, nothing more.
+         */
+        Health: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "up" | "down";
+        };
+        /**
          * ImageChecked
          * @description The image as it will be kept (metadata stripped).
          */
@@ -2737,6 +2749,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -2848,6 +2875,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -411;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -2976,6 +3018,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -3055,6 +3112,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -3181,6 +3253,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -3263,6 +3350,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -3356,6 +3458,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -3424,6 +3541,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2 | -405 | -406;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -3533,6 +3665,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -3807,6 +3954,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -3903,6 +4065,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -4302,6 +4479,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -4691,11 +4883,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /**
-             * @description The store does not respond (the same report)
+             * @description The store does not respond
              *
              *     Or the envelope: Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
@@ -4705,7 +4897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown | (components["schemas"]["ErrorBody"] & {
+                    "application/json": components["schemas"]["Health"] | (components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1002;
                     });
@@ -4864,6 +5056,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -105;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -5181,6 +5403,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5351,6 +5588,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -5569,6 +5821,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5727,6 +5994,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -5869,6 +6151,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -6002,6 +6299,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -6117,6 +6429,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -306;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6237,6 +6564,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -306 | -308;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6366,6 +6708,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -6487,6 +6844,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -308 | -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -6632,6 +7004,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -6762,6 +7149,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -308;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -7051,6 +7453,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -7302,6 +7719,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -301 | -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -7577,6 +8009,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -7698,6 +8145,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -7805,6 +8267,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -602 | -612 | -613 | -614 | -615;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -8141,6 +8618,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
              * @description Too Many Requests, errorCode:
              *     - `-4` Too many requests. Please try again later.
              */
@@ -8340,6 +8832,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2 | -1401 | -1402 | -1403;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };

@@ -1,0 +1,1 @@
+"""The production deployment (docker-compose.yml, deploy/k8s/) run and checked."""

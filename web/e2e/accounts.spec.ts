@@ -207,7 +207,6 @@ test.describe('password reset and email change by mail', () => {
     await page.goto(firstLink(await waitForMail(changed)));
     await expect(page).toHaveURL(/\/ko\/account\/email-change\/confirm\?t=/);
     await expect(page.getByText(t.account.emailChangeConfirm.doneTo.replace('{email}', changed))).toBeVisible();
-
     await expect(page.getByText(t.account.emailChangeConfirm.loginAgain)).toBeVisible();
 
     // The change ended every session: deleting the account starts with logging in again, with the new address.

@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     # anywhere is ever published in the source.
     auth_secret_setting: str = Field(default="", alias="AUTH_SECRET", repr=False)
     zendesk_secret_setting: str = Field(default="", alias="ZENDESK_SECRET", repr=False)
-    # Support desk, chat widget and the browser's error reporting (README: "Support desk, chat and browser errors").
+    # Support desk, chat widget and the browser's error reporting (docs/support.md).
     zendesk_url: str = Field(default="https://support.unicornpro.example", alias="ZENDESK_URL")
     chat_script_url: str = Field(default="", alias="CHAT_SCRIPT_URL")
     chat_plugin_key: str = Field(default="", alias="CHAT_PLUGIN_KEY")
@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     # How often the reactor looks for mail tasks that never ran (workers.resends).
     mail_resend_seconds: float = Field(default=30.0, gt=0, alias="MAIL_RESEND_SECONDS")
     # A renewal task takes this many due subscriptions (one read, one save), and a worker process makes up to
-    # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (README: "Renewals in batches").
+    # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (docs/adr/0005-renewals-in-batches.md).
     renewal_batch_size: int = Field(default=25, ge=1, le=500, alias="RENEWAL_BATCH_SIZE")
     renewal_charges_at_once: int = Field(default=64, ge=1, le=512, alias="RENEWAL_CHARGES_AT_ONCE")
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")

@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     audit_checkpoint_dir: Path | None = Field(default=None, alias="AUDIT_CHECKPOINT_DIR")
     audit_checkpoint_mail_to: str = Field(default="", alias="AUDIT_CHECKPOINT_MAIL_TO")
     audit_checkpoint_minutes: float = Field(default=60.0, gt=0, alias="AUDIT_CHECKPOINT_MINUTES")
+    # Verifier keys of signing keys rotated out (comma-separated `<name>+<id>+<key>`, as `python -m events.audit key`
+    # printed them): `verify` trusts checkpoints signed by any of them besides the current key (docs/runbook.md).
+    audit_previous_verifier_keys: str = Field(default="", alias="AUDIT_PREVIOUS_VERIFIER_KEYS")
     # Report and banner images: an S3 bucket when S3_BUCKET is set (S3_ENDPOINT_URL for an S3-compatible
     # server; credentials from S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY, else boto3's own chain), else var/objects/.
     s3_bucket: str = Field(default="", alias="S3_BUCKET")
@@ -218,6 +221,11 @@ class Settings(BaseSettings):
     def audit_key_file(self) -> Path:
         """Where the embedded default keeps its generated development key for signing checkpoints."""
         return self.var_dir / "audit" / "log-signing.key"
+
+    @property
+    def previous_verifier_keys(self) -> tuple[str, ...]:
+        """AUDIT_PREVIOUS_VERIFIER_KEYS as a list, oldest rotation wherever the operator put it."""
+        return tuple(key.strip() for key in self.audit_previous_verifier_keys.split(",") if key.strip())
 
     @property
     def checkpoint_dir(self) -> Path:

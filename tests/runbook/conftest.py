@@ -12,6 +12,10 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from config.settings import Settings
+from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
+from tests.integration.purchases.conftest import catalogue, domain_clock, gateway
+
+__all__ = ["catalogue", "clock", "domain_clock", "gateway", "sandbox", "start_sandbox", "webhook_receiver"]
 
 ROOT = Path(__file__).resolve().parents[2]
 

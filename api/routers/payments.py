@@ -314,7 +314,7 @@ class PaymentRecord(CamelModel):
 @router.get("/licenses", response_model=list[PaymentRecord])
 async def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
     """The caller's payments, newest first."""
-    # async, and the views read on the loop (README, "Performance")
+    # async, and the views read on the loop (bench/RESULTS.md)
     (rows,) = await services.views.read_many_async(payment_statement(caller.account_id))
     # Returned as models: FastAPI (0.165) checks them without copying and writes the JSON in one pass; writing it
     # here measured 4-8 µs less per 5 records, not worth a second way of answering.

@@ -18,7 +18,8 @@ from api.services import ServicesDep
 from domain.catalogue.licences import Catalogue, Price, PurchasableLicence
 from domain.coupons.redemption import Coupon, find_coupon
 from domain.errors import DomainError, ErrorCode
-from domain.licences.actions import Action, LicenceFacts, in_display_order, licence_actions
+from domain.licences.actions import Action, LicenceFacts
+from domain.licences.allowed import SubscriptionFacts, allowed_actions
 from domain.licences.licence import LicenceState
 from domain.licences.management import (
     activate_device,
@@ -27,8 +28,9 @@ from domain.licences.management import (
     remove_device,
     rename_device,
 )
+from domain.payments.app_store import bought_in_app_store
 from domain.pricing.quotes import Quote, quote_price
-from domain.subscriptions.subscription import SubscriptionStatus, subscription_actions, with_subscription
+from domain.subscriptions.subscription import SubscriptionStatus
 from projections.licences import licence_statements, with_devices
 from projections.payments import decoded, payment_statement
 from projections.subscriptions import by_licence, subscription_statement
@@ -210,19 +212,20 @@ class UserLicenceOut(CamelModel):
         subscription: dict[str, Any] | None,
         catalogue: Catalogue,
         now: datetime,
+        *,
+        bought_in_app_store: bool = False,
         **more: Any,
     ) -> Self:
         """From a licences-view row (and its subscription's row, when it has one); ``more`` holds a subclass's
-        own fields. A licence upgraded from a subscription to a lifetime plan was bought for good: its ended
-        subscription no longer speaks for it."""
+        own fields, ``bought_in_app_store`` the detail's App Store rule."""
         if row["source"] != "subscription":
-            subscription = None
+            subscription = None  # upgraded to a lifetime plan: the ended subscription no longer speaks for it
         status = SubscriptionStatus(subscription["status"]) if subscription is not None else None
         scheduled = status is not None and status.is_scheduled
-        allowed = licence_actions(_facts(row), catalogue, now)
-        if subscription is not None and status is not None:
-            paid_until = datetime.fromisoformat(subscription["paid_until"])
-            allowed = with_subscription(allowed, status) | subscription_actions(status, paid_until, now, row["state"])
+        facts = SubscriptionFacts.of_row(subscription) if subscription is not None else None
+        allowed = allowed_actions(
+            LicenceFacts.of_row(row), facts, catalogue, now, bought_in_app_store=bought_in_app_store
+        )
         return cls(
             id=row["user_licence_id"],
             new_license_id=row["licence_id"],
@@ -259,22 +262,9 @@ class UserLicenceOut(CamelModel):
                 if subscription is not None and scheduled
                 else None
             ),
-            allowed_actions=in_display_order(allowed),
+            allowed_actions=allowed,
             **more,
         )
-
-
-def _facts(row: dict[str, Any]) -> LicenceFacts:
-    """What the licence rules look at, from a licences-view row."""
-    return LicenceFacts(
-        state=row["state"],
-        expires_at=datetime.fromisoformat(row["expires_at"]) if row["expires_at"] else None,
-        devices_count=len(row["devices"]),
-        max_devices_count=row["max_devices_count"],
-        source=row["source"],
-        product_code=row["product_code"],
-        life=row["life"],
-    )
 
 
 class UserLicenceDetailOut(UserLicenceOut):
@@ -314,13 +304,13 @@ async def my_licence(user_license_id: UUID, services: ServicesDep, caller: Calle
     if not licences:
         raise DomainError(ErrorCode.NOT_FOUND)
     payments = [PaymentRecord.of(record) for record in decoded(records)]
-    # Licences bought in Apple's store are not upgraded here (spec: any payment with an Apple transaction id).
-    apple = any(record.apple_transaction_id for record in payments)
+    apple = bought_in_app_store(record.apple_transaction_id for record in payments)
     return UserLicenceDetailOut.of(
         with_devices(licences, devices)[0],
         subscriptions[0] if subscriptions else None,
         services.catalogue,
         services.clock.now(),
+        bought_in_app_store=apple,
         payments=payments,
         is_disable_upgrade=apple,
     )

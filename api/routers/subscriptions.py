@@ -19,7 +19,8 @@ from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.accounts.account import Account
 from domain.errors import DomainError, ErrorCode
-from domain.licences.actions import Action, in_display_order
+from domain.licences.actions import Action
+from domain.licences.allowed import SubscriptionFacts, subscriber_actions
 from domain.licences.licence import UserLicence
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.subscriptions.commands import (
@@ -97,7 +98,9 @@ def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None
         license_name=subscription.name,
         card_name=subscription.card_name,
         card_number=subscription.card_number,
-        allowed_actions=in_display_order(subscription.allowed_actions(services.clock.now(), licence.state.value)),
+        allowed_actions=subscriber_actions(
+            SubscriptionFacts.of(subscription), licence.state.value, services.clock.now()
+        ),
         license_key=licence_key,
     )
 

@@ -1,12 +1,14 @@
 """Purchases made in Apple's App Store, recorded by support so the customer's licence shows here.
 
 Apple took the money, so nothing is charged or refunded here, and such a licence is not upgraded here
-either (its payment carries ``appleTransactionId``, and the licence detail says ``isDisableUpgrade``).
+either (its payment carries ``appleTransactionId``; ``bought_in_app_store`` says so for the licence detail's
+``isDisableUpgrade`` and its allowed actions).
 Recording the same transaction again answers the licence recorded the first time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -33,6 +35,12 @@ class AppStorePurchase:
     merchant_uid: str
     user_licence_id: UUID
     licence_key: str
+
+
+def bought_in_app_store(apple_transaction_ids: Iterable[str | None]) -> bool:
+    """A licence is the App Store's when any of its payments carries an Apple transaction id (the spec's rule
+    for ``isDisableUpgrade``)."""
+    return any(apple_transaction_ids)
 
 
 def app_store_merchant_uid(apple_transaction_id: str) -> str:

@@ -30,7 +30,7 @@ def deliver_purchase_mails(services: Services, mails: list[dict[str, str]]) -> i
     facts = purchase_facts_of(
         services.store,
         [UUID(mail["payment_id"]) for mail in mails],
-        services.settings.base_url,
+        services.links,
         link_secret=services.settings.auth_secret,
         now=services.clock.now(),
     )

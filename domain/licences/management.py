@@ -13,7 +13,8 @@ from domain.accounts.account import Account
 from domain.catalogue.products import PRODUCTS, Platform
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import is_well_formed, new_licence_key, normalise_licence_key
+from domain.licences.granting import new_licence
+from domain.licences.keys import is_well_formed, normalise_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, OpenBetaMembership, UserLicence
 from domain.licences.ownership import load_own_licence
 from domain.store import Storefront
@@ -111,13 +112,11 @@ def join_open_beta(store: Storefront, clock: Clock, *, account_id: UUID, ends_at
         pass
     else:
         raise DomainError(ErrorCode.ALREADY_IN_OPEN_BETA)
-    key = new_licence_key()
-    licence = UserLicence.grant(
-        account_id=account_id, terms=OPEN_BETA_TERMS, licence_key=key, merchant_uid=None, source="open-beta",
-        at=now, user_licence_id=uuid4(),
+    licence, index = new_licence(
+        account_id=account_id, terms=OPEN_BETA_TERMS, merchant_uid=None, source="open-beta", at=now,
+        user_licence_id=uuid4(),
     )  # fmt: skip
     membership = OpenBetaMembership.join(account_id=account_id, user_licence_id=licence.id, at=now)
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     try:
         recordings = store.save(licence, membership, index)
     except IntegrityError:

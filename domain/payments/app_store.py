@@ -18,8 +18,8 @@ from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import new_licence_key
-from domain.licences.licence import LicenceKeyIndex, LicenceTerms, UserLicence
+from domain.licences.granting import new_licence
+from domain.licences.licence import LicenceTerms, UserLicence
 from domain.payments.payment import Payment
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
@@ -91,16 +91,13 @@ def record_app_store_purchase(
         user_licence_id=user_licence_id,
     )
     payment.record_app_store_purchase(transaction, now)
-    key = new_licence_key()
-    granted = UserLicence.grant(
+    granted, index = new_licence(
         account_id=account_id,
         terms=terms,
-        licence_key=key,
         merchant_uid=merchant_uid,
         source=APP_STORE_SOURCE,
         at=now,
         user_licence_id=user_licence_id,
     )
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=granted.id, at=now)
     store.save(payment, granted, index)
-    return AppStorePurchase(merchant_uid, granted.id, key)
+    return AppStorePurchase(merchant_uid, granted.id, granted.licence_key)

@@ -34,10 +34,12 @@ from domain.accounts.account import Account
 from domain.clock import Clock
 from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import new_licence_key
-from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
+from domain.licences.granting import new_licence
+from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
 from domain.payments.gateway import GatewayPayment, PaymentGateway
+from domain.payments.give_back import give_back
 from domain.payments.payment import Payment, PaymentState
+from domain.payments.records import recorded_payment
 from domain.store import Storefront
 from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
 from events.concurrency import retry_on_conflict
@@ -260,7 +262,7 @@ def record_charge(
 
     charged, to_give_back = retry_on_conflict(record)
     if to_give_back is not None:
-        _give_back(store, clock, gateway, to_give_back, charged.reason)
+        _refund_unwanted(store, clock, gateway, to_give_back, charged.reason)
     return charged
 
 
@@ -313,7 +315,7 @@ def start_subscription(
     says the payment opened). -303 when refused, also for a first charge refused before under the
     same order id. With ``coupon_code`` (the attempt's quote carries its factor) the use is redeemed in
     the same transaction; a coupon refused by then (used up meanwhile...) refunds the charge and is raised."""
-    earlier = _recorded(store, attempt.merchant_uid)
+    earlier = recorded_payment(store, attempt.merchant_uid)
     if earlier is not None and earlier.state is PaymentState.FAILED:
         raise DomainError(ErrorCode.CHECK_CARD_HELD, "this billing key was refused: use another card")
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, terms.name)
@@ -339,18 +341,15 @@ def start_subscription(
         card_number=card_number or charge.card_number,
         at=now,
     )
-    licence_key = new_licence_key()
-    licence = UserLicence.grant(
+    licence, index = new_licence(
         account_id=account_id,
         terms=terms,
-        licence_key=licence_key,
         merchant_uid=attempt.merchant_uid,
         source="subscription",
         at=now,
         user_licence_id=user_licence_id,
     )
     licence.extend_to(subscription.paid_until, now)
-    index = LicenceKeyIndex.claim(licence_key=licence_key, user_licence_id=licence.id, at=now)
     position = store.save(payment, subscription, licence, index, *also_save, *redemption)[-1].notification.id
     return subscription, licence, position
 
@@ -384,10 +383,7 @@ def _redeem_first_period_coupon(
     except DomainError as refused:
         payment.cancel(charge.imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
         store.save(payment, *also_save)
-        try:
-            gateway.cancel(charge.imp_uid, None, charge.amount - charge.cancel_amount, "coupon refused")
-        except Exception:  # recorded as cancelled: an operator reconciles from the log
-            log.exception("could not give back %s", attempt.merchant_uid)
+        give_back(gateway, charge.imp_uid, charge.amount - charge.cancel_amount, "coupon refused")
         raise
 
 
@@ -423,14 +419,6 @@ def _payment_record(
     )
 
 
-def _recorded(store: Storefront, merchant_uid: str) -> Payment | None:
-    try:
-        payment: Payment = store.repository.get(Payment.id_for(merchant_uid))
-    except AggregateNotFoundError:
-        return None
-    return payment
-
-
 def _answer(subscription: Subscription, attempt: ChargeAttempt, record: Payment, position: int) -> Charged:
     """A repeated attempt answers what the first one recorded."""
     paid = record.state is PaymentState.PAID
@@ -456,14 +444,12 @@ def _unwanted(
     return Charged(subscription.id, attempt, False, subscription.status, position, _reason(charge)), None
 
 
-def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment, why: str) -> None:
+def _refund_unwanted(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment, why: str) -> None:
     """Refund a charge nobody wants any more, in full (the licence was never extended by it)."""
     if payment.imp_uid is None:
         return
-    try:
-        refunded = gateway.cancel(payment.imp_uid, None, payment.gateway_balance, why)
-    except Exception:  # recorded as paid: an operator refunds it from the log
-        log.exception("could not give back %s", payment.merchant_uid)
+    refunded = give_back(gateway, payment.imp_uid, payment.gateway_balance, why)
+    if refunded is None:  # recorded as paid: an operator refunds it from the log
         return
 
     def record() -> None:

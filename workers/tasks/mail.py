@@ -14,8 +14,6 @@ import weakref
 from dataclasses import replace
 from uuid import UUID
 
-from celery import shared_task
-
 from config.settings import Settings
 from domain.accounts.notices import NoticeKind
 from domain.accounts.outgoing import (
@@ -32,6 +30,7 @@ from domain.store import Storefront
 from events.values import Language
 from projections.database import ViewDatabase
 from workers.celery_app import ServicesTask
+from workers.tasks.retried import retried_task
 
 log = logging.getLogger(__name__)
 
@@ -179,14 +178,7 @@ def _task_id(task: ServicesTask) -> str:
     return str(task.request.id or f"adhoc-{uuid.uuid4()}")
 
 
-@shared_task(
-    name="accounts.send_confirmation_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_confirmation_mail")
 def send_confirmation_mail(self: ServicesTask, account_id: str, claim_id: str | None = None) -> bool:
     """Celery entry point of the confirmation mail (a claim's, when ``claim_id`` is given)."""
     return deliver_confirmation_mail(
@@ -194,14 +186,7 @@ def send_confirmation_mail(self: ServicesTask, account_id: str, claim_id: str | 
     )
 
 
-@shared_task(
-    name="accounts.send_password_reset_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_password_reset_mail")
 def send_password_reset_mail(self: ServicesTask, account_id: str, reset_id: str, language: str) -> bool:
     """Celery entry point of the password-reset mail."""
     return deliver_password_reset_mail(
@@ -213,14 +198,7 @@ def send_password_reset_mail(self: ServicesTask, account_id: str, reset_id: str,
     )
 
 
-@shared_task(
-    name="accounts.send_email_change_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_email_change_mail")
 def send_email_change_mail(self: ServicesTask, account_id: str, change_id: str) -> bool:
     """Celery entry point of the email-change mail."""
     return deliver_email_change_mail(
@@ -228,14 +206,7 @@ def send_email_change_mail(self: ServicesTask, account_id: str, change_id: str) 
     )
 
 
-@shared_task(
-    name="accounts.send_account_notice",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_account_notice")
 def send_account_notice(self: ServicesTask, account_id: str, kind: str, version: int) -> bool:
     """Celery entry point of the notices of an email change and a password change or reset."""
     return deliver_account_notice(

@@ -12,6 +12,7 @@ from limits.storage import MemoryStorage, RedisStorage, Storage
 from config.settings import Settings, load_settings
 from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.clock import Clock
+from domain.links import SiteLinks
 from domain.payments.gateway import PaymentGateway
 from domain.ports import Mailer, ObjectStore, PasswordHasher
 from domain.reports.filters import FilterCatalogues, load_filter_catalogues
@@ -47,6 +48,11 @@ class Services:
     filters: FilterCatalogues
     rate_limits: Storage
     objects: ObjectStore
+
+    @property
+    def links(self) -> SiteLinks:
+        """The links this site mails and hands out, under its public address (APP_BASE_URL)."""
+        return SiteLinks(self.settings.base_url)
 
     @classmethod
     def build(

@@ -55,7 +55,7 @@ def report_rows(
                 "link": image_link(
                     services.objects,
                     str(image["key"]),
-                    site_url=services.settings.base_url,
+                    links=services.links,
                     secret=services.settings.auth_secret,
                     now=now,
                     lifetime=link_lifetime,

@@ -20,8 +20,8 @@ from pydantic import Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from api.error_docs import errors
-from api.routers.coupons import BannerOut, CouponGroupOut
 from api.schemas import CamelModel
+from api.schemas.coupons import BannerOut, CouponGroupOut
 from api.services import Services, ServicesDep
 from api.uploads import read_image_form
 from domain.banners.board import change_banner, post_banner

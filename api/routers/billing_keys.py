@@ -2,64 +2,27 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any
-from uuid import UUID
 
 from fastapi import APIRouter, Query
-from pydantic import Discriminator, Field, Tag
+from pydantic import Discriminator, Tag
 
 from api.access import CallerDep, OptionalCallerDep
+from api.card_registration import register_card
 from api.error_docs import errors
 from api.schemas import CamelModel
+from api.schemas.cards import CardForm, WindowKey
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
-from domain.payments.cards import Card, card_from_form
 from domain.payments.wallet import (
     BillingKey,
     choose_default_billing_key,
     keep_window_billing_key,
     open_key_window,
-    register_billing_key,
     wallet_of,
 )
 
 router = APIRouter(prefix="/billingkeys", tags=["billing keys"])
-
-
-class CardForm(CamelModel):
-    """The card entry fields (spec section 5). They go to the gateway and are dropped."""
-
-    card_number: str = Field(min_length=1, max_length=19, description="digits only, no dashes")
-    expiry_year: int
-    expiry_month: int
-    password: str = Field(min_length=1, max_length=2, description="first two digits of the card password")
-    birth: str = Field(min_length=1, max_length=10, description="6-digit birth date or 10-digit business number")
-
-    def __repr__(self) -> str:
-        return "CardForm(…)"
-
-    def register(self, services: ServicesDep, account_id: UUID) -> BillingKey:
-        """Have the gateway issue a billing key for this card into the account's wallet (-303, -305, -308)."""
-        card = self.card(services.clock.now().date())
-        return register_billing_key(services.store, services.clock, services.payments, account_id=account_id, card=card)
-
-    def card(self, today: date) -> Card:
-        """The validated card (-305 when a field is wrong)."""
-        return card_from_form(
-            number=self.card_number,
-            year=self.expiry_year,
-            month=self.expiry_month,
-            password=self.password,
-            birth=self.birth,
-            today=today,
-        )
-
-
-class WindowKey(CamelModel):
-    """A billing key a PG window issued under the customerUid from GET /billingkeys/customerUid."""
-
-    customer_uid: str = Field(min_length=1, max_length=80)
 
 
 def _new_key_kind(body: Any) -> str:
@@ -136,7 +99,7 @@ def add_billing_key(form: NewBillingKey, services: ServicesDep, caller: CallerDe
             customer_uid=form.customer_uid,
         )
     else:
-        key = form.register(services, caller.account_id)
+        key = register_card(services, caller.account_id, form)
     wallet = wallet_of(services.store, caller.account_id)
     return _out(key, wallet.default_id if wallet else None)
 

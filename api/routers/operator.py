@@ -10,9 +10,9 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
+from api.admin_token import admin_only
 from api.error_docs import errors
-from api.routers.health import health_report
-from api.routers.test_harness import admin_only
+from api.health_report import health_report
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import ErrorCode

@@ -3,24 +3,24 @@ past-due period, change card. Every decision is the domain's; these routes trans
 
 from __future__ import annotations
 
-from datetime import datetime
 from uuid import UUID
 
 from fastapi import APIRouter, Request
 from pydantic import EmailStr, Field
 
 from api.access import CallerDep, OptionalCallerDep
+from api.card_registration import register_card
 from api.country import COUNTRY_IGNORED, visitor_country
 from api.error_docs import errors
 from api.language import request_language
-from api.routers.billing_keys import CardForm, WindowKey
-from api.routers.coupons import COUPON_REFUSALS
+from api.ownership import OwnSubscriptionDep, own_subscription_id
 from api.schemas import CamelModel
+from api.schemas.cards import CardForm, WindowKey
+from api.schemas.coupons import COUPON_REFUSALS
+from api.schemas.subscriptions import SubscriptionState
 from api.services import ServicesDep
 from domain.accounts.account import Account
-from domain.errors import DomainError, ErrorCode
-from domain.licences.actions import Action, in_display_order
-from domain.licences.licence import UserLicence
+from domain.errors import ErrorCode
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.subscriptions.commands import (
     Subscribed,
@@ -31,8 +31,6 @@ from domain.subscriptions.commands import (
     subscribe,
     subscribe_with_window_key,
 )
-from domain.subscriptions.subscription import Subscription, SubscriptionStatus
-from projections.subscriptions import subscription_of_licence
 
 router = APIRouter(prefix="/payments/licenses", tags=["subscriptions"])
 VIEWS = ("licences", "payments", "subscriptions")
@@ -61,47 +59,6 @@ class SubscriptionWithWindowKey(SubscriptionOrder, WindowKey):
     email: EmailStr | None = None
 
 
-class SubscriptionState(CamelModel):
-    """Where a subscription stands (what the licence detail shows), and what the subscriber may do now."""
-
-    subscription_id: UUID
-    user_license_id: UUID
-    status: SubscriptionStatus
-    is_scheduled: bool
-    next_payment_at: datetime | None
-    paid_until: datetime
-    price: int
-    currency: str
-    license_name: str
-    card_name: str | None
-    card_number: str | None
-    allowed_actions: list[Action] = Field(description="what the subscriber may do now, in the order to offer it")
-    license_key: str | None = None
-    resume_complete: bool = False
-    email: str | None = None
-    account_created: bool = False
-
-
-def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None = None) -> SubscriptionState:
-    subscription: Subscription = services.store.repository.get(subscription_id)
-    licence: UserLicence = services.store.repository.get(subscription.user_licence_id)
-    return SubscriptionState(
-        subscription_id=subscription.id,
-        user_license_id=subscription.user_licence_id,
-        status=subscription.status,
-        is_scheduled=subscription.is_scheduled,
-        next_payment_at=subscription.next_charge_at,
-        paid_until=subscription.paid_until,
-        price=subscription.amount,
-        currency=subscription.currency.value,
-        license_name=subscription.name,
-        card_name=subscription.card_name,
-        card_number=subscription.card_number,
-        allowed_actions=in_display_order(subscription.allowed_actions(services.clock.now(), licence.state.value)),
-        license_key=licence_key,
-    )
-
-
 def _start(
     services: ServicesDep, request: Request, account_id: UUID, order: SubscriptionOrder, key: BillingKey
 ) -> SubscriptionState:
@@ -123,7 +80,7 @@ def _start(
 def _started(services: ServicesDep, started: Subscribed) -> SubscriptionState:
     services.see_own_write(started.notification_id, *VIEWS)
     account: Account = services.store.repository.get(started.account_id)
-    state = _state(services, started.subscription_id, started.licence_key)
+    state = SubscriptionState.load(services.store, started.subscription_id, services.clock.now(), started.licence_key)
     return state.model_copy(update={"email": account.email, "account_created": started.account_created})
 
 
@@ -161,7 +118,7 @@ def subscribe_with_new_key(
     order: SubscriptionWithNewCard, request: Request, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
     """Register a card and subscribe with it (-303, -305, -308 for the card)."""
-    key = order.card.register(services, caller.account_id)
+    key = register_card(services, caller.account_id, order.card)
     return _start(services, request, caller.account_id, order, key)
 
 
@@ -198,29 +155,23 @@ def subscribe_with_key_from_window(
     return _started(services, started)
 
 
-def _subscription_id(services: ServicesDep, account_id: UUID, user_license_id: UUID) -> UUID:
-    """The subscription behind one of the caller's licences (404 when it has none or is not theirs)."""
-    row = subscription_of_licence(services.views, account_id, user_license_id)
-    if row is None:
-        raise DomainError(ErrorCode.NOT_FOUND)
-    return UUID(row["subscription_id"])
-
-
 def _after(services: ServicesDep, subscription_id: UUID, position: int, *, resumed: bool = False) -> SubscriptionState:
     services.see_own_write(position, *VIEWS)
-    return _state(services, subscription_id).model_copy(update={"resume_complete": resumed})
+    state = SubscriptionState.load(services.store, subscription_id, services.clock.now())
+    return state.model_copy(update={"resume_complete": resumed})
 
 
 @router.get("/subscribe/{user_license_id}", response_model=SubscriptionState, responses=errors(ErrorCode.NOT_FOUND))
-def subscription_state(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
+def subscription_state(subscription_id: OwnSubscriptionDep, services: ServicesDep) -> SubscriptionState:
     """The subscription behind one of the caller's licences."""
-    return _state(services, _subscription_id(services, caller.account_id, user_license_id))
+    return SubscriptionState.load(services.store, subscription_id, services.clock.now())
 
 
 @router.delete("/subscribe/{user_license_id}", response_model=SubscriptionState, responses=errors(ErrorCode.NOT_FOUND))
-def stop_auto_renewal(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
+def stop_auto_renewal(
+    subscription_id: OwnSubscriptionDep, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
     """Turn auto-renewal off: isScheduled false, the licence runs to the next payment date (past due: ends now)."""
-    subscription_id = _subscription_id(services, caller.account_id, user_license_id)
     position = cancel_auto_renewal(
         services.store, services.clock, account_id=caller.account_id, subscription_id=subscription_id
     )
@@ -236,7 +187,7 @@ class Resubscription(CamelModel):
 def _resume(
     services: ServicesDep, account_id: UUID, user_license_id: UUID, key: BillingKey | None
 ) -> SubscriptionState:
-    subscription_id = _subscription_id(services, account_id, user_license_id)
+    subscription_id = own_subscription_id(services, account_id, user_license_id)
     position = resume_or_resubscribe(
         services.store,
         services.clock,
@@ -284,8 +235,8 @@ def resume_with_new_key(
     user_license_id: UUID, card: CardForm, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
     """Register a new card, then turn renewals back on with it (resumeComplete)."""
-    _subscription_id(services, caller.account_id, user_license_id)
-    key = card.register(services, caller.account_id)
+    own_subscription_id(services, caller.account_id, user_license_id)
+    key = register_card(services, caller.account_id, card)
     return _resume(services, caller.account_id, user_license_id, key)
 
 
@@ -312,7 +263,7 @@ def resume_with_window_key(
     body: ResubscriptionWithWindowKey, services: ServicesDep, caller: CallerDep
 ) -> SubscriptionState:
     """Keep the key a PG window issued, then turn renewals back on with it (resumeComplete)."""
-    _subscription_id(services, caller.account_id, body.user_license_id)
+    own_subscription_id(services, caller.account_id, body.user_license_id)
     key = keep_window_billing_key(
         services.store, services.clock, services.payments, account_id=caller.account_id, customer_uid=body.customer_uid
     )
@@ -329,10 +280,11 @@ def resume_with_window_key(
         ErrorCode.AUTO_PAYMENT_ALREADY_SET,
     ),
 )
-def pay_past_due_period(user_license_id: UUID, services: ServicesDep, caller: CallerDep) -> SubscriptionState:
+def pay_past_due_period(
+    subscription_id: OwnSubscriptionDep, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
     """After a failed renewal (past due), charge the due period now with the current card (-303 refused,
     -306 when nothing is past due)."""
-    subscription_id = _subscription_id(services, caller.account_id, user_license_id)
     position = pay_now(
         services.store, services.clock, services.payments, account_id=caller.account_id, subscription_id=subscription_id
     )
@@ -361,7 +313,7 @@ def change_card(
 ) -> SubscriptionState:
     """Change the subscription's payment method to another registered billing key; past due, the key pays
     the due period now and becomes the card only if it paid (-303)."""
-    subscription_id = _subscription_id(services, caller.account_id, user_license_id)
+    subscription_id = own_subscription_id(services, caller.account_id, user_license_id)
     key = key_to_charge(services.store, caller.account_id, body.billingkey_id)
     position = change_payment_method(
         services.store,

@@ -3,13 +3,12 @@ pass now instead of at beat's next tick."""
 
 from __future__ import annotations
 
-import hmac
 from datetime import datetime, timedelta
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
+from api.admin_token import admin_only
 from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
@@ -19,13 +18,6 @@ from projections.subscriptions import due_subscriptions
 from projections.test_clock import SharedTestClock
 
 router = APIRouter(prefix="/test-harness", tags=["test harness"])
-
-
-def admin_only(services: ServicesDep, x_admin_token: Annotated[str | None, Header()] = None) -> None:
-    """The admin credential from the build environment (TEST_ADMIN_TOKEN); 401 otherwise."""
-    expected = services.settings.test_admin_token
-    if not expected or not x_admin_token or not hmac.compare_digest(expected.encode(), x_admin_token.encode()):
-        raise DomainError(ErrorCode.UNAUTHORIZED, "admin token required")
 
 
 class ClockMove(CamelModel):

@@ -11,20 +11,23 @@ from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
 from api.access import CallerDep, OptionalCallerDep
+from api.card_registration import register_card
 from api.error_docs import errors
 from api.language import request_language
-from api.routers.billing_keys import CardForm, WindowKey
-from api.routers.coupons import COUPON_REFUSALS
-from api.routers.payments import PaymentConfirmation, PaymentRequest
-from api.routers.subscriptions import SubscriptionState, _state, _subscription_id
+from api.ownership import OwnLicenceDep, own_subscription_id
 from api.schemas import CamelModel
+from api.schemas.cards import CardForm, WindowKey
+from api.schemas.coupons import COUPON_REFUSALS
+from api.schemas.payments import PaymentConfirmation, PaymentRequest
+from api.schemas.subscriptions import SubscriptionState
 from api.services import ServicesDep
 from domain.catalogue.licences import DEFAULT_LIFE
 from domain.errors import ErrorCode
+from domain.licences.ownership import load_own_licence
 from domain.licences.upgrades import UpgradeOffer
 from domain.payments.payment import PaymentState
 from domain.payments.purchase import confirm_payment
-from domain.payments.upgrade import load_own_licence, place_upgrade_order, upgrade_choice, upgrade_methods_for
+from domain.payments.upgrade import place_upgrade_order, upgrade_choice, upgrade_methods_for
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
 from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.upgrade import subscription_upgrade_choice, upgrade_subscription
@@ -107,7 +110,7 @@ class UpgradeOptions(CamelModel):
     responses=errors(ErrorCode.NOT_FOUND, ErrorCode.NOTHING_PURCHASABLE, *COUPON_REFUSALS),
 )
 def upgrade_options(
-    user_license_id: UUID,
+    licence: OwnLicenceDep,
     request: Request,
     services: ServicesDep,
     caller: CallerDep,
@@ -115,8 +118,7 @@ def upgrade_options(
 ) -> UpgradeOptions:
     """The plans one of the caller's licences may move to now (404 not theirs, -109 none); with a coupon
     ``code`` the plans it discounts carry its factor (-601 to -605 and -613 when it cannot be used)."""
-    licence = load_own_licence(services.store, caller.account_id, user_license_id)
-    subscription = subscription_of_licence(services.views, caller.account_id, user_license_id)
+    subscription = subscription_of_licence(services.views, caller.account_id, licence.id)
     if licence.source == "subscription" and subscription is not None:
         found = subscription_upgrade_choice(
             services.store,
@@ -289,7 +291,7 @@ def _upgrade(
     expected_amount: int | None,
     key: BillingKey | None,
 ) -> SubscriptionState:
-    subscription_id = _subscription_id(services, account_id, user_license_id)
+    subscription_id = own_subscription_id(services, account_id, user_license_id)
     charged = upgrade_subscription(
         services.store,
         services.clock,
@@ -303,7 +305,7 @@ def _upgrade(
         key=key,
     )
     services.see_own_write(charged.notification_id, *VIEWS)
-    return _state(services, subscription_id)
+    return SubscriptionState.load(services.store, subscription_id, services.clock.now())
 
 
 @router.post(
@@ -316,7 +318,7 @@ def upgrade_subscription_with_key(
 ) -> SubscriptionState:
     """Move a subscription to a bigger plan now: its first period less the unused value of the current one is
     charged to the subscription's card (or the named key); renewals follow the new plan."""
-    _subscription_id(services, caller.account_id, user_license_id)
+    own_subscription_id(services, caller.account_id, user_license_id)
     key = key_to_charge(services.store, caller.account_id, body.billingkey_id) if body.billingkey_id else None
     return _upgrade(services, request, caller.account_id, user_license_id, body.license_id, body.request_price, key)
 
@@ -334,8 +336,8 @@ def upgrade_subscription_with_new_card(
     caller: CallerDep,
 ) -> SubscriptionState:
     """Register a new card, then upgrade the subscription with it (it becomes the subscription's card)."""
-    _subscription_id(services, caller.account_id, user_license_id)
-    key = body.card.register(services, caller.account_id)
+    own_subscription_id(services, caller.account_id, user_license_id)
+    key = register_card(services, caller.account_id, body.card)
     return _upgrade(services, request, caller.account_id, user_license_id, body.license_id, body.request_price, key)
 
 
@@ -354,7 +356,7 @@ def upgrade_subscription_with_window_key(
 ) -> SubscriptionState:
     """Keep the key a PG window issued, then upgrade the subscription with it; the popup's callback and a
     phone's redirect return (or a reload of it) upgrade once."""
-    _subscription_id(services, caller.account_id, body.user_license_id)
+    own_subscription_id(services, caller.account_id, body.user_license_id)
     key = keep_window_billing_key(
         services.store, services.clock, services.payments, account_id=caller.account_id, customer_uid=body.customer_uid
     )

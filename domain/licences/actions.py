@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
+from typing import Any
 
 from domain.catalogue.licences import Catalogue
 
@@ -53,6 +54,19 @@ class LicenceFacts:
     source: str  # "purchase", "subscription" or "open-beta"
     product_code: str
     life: int
+
+    @classmethod
+    def of_row(cls, row: dict[str, Any]) -> LicenceFacts:
+        """From a licences-view row (with its devices)."""
+        return cls(
+            state=row["state"],
+            expires_at=datetime.fromisoformat(row["expires_at"]) if row["expires_at"] else None,
+            devices_count=len(row["devices"]),
+            max_devices_count=row["max_devices_count"],
+            source=row["source"],
+            product_code=row["product_code"],
+            life=row["life"],
+        )
 
     def is_valid(self, now: datetime) -> bool:
         """Active and not yet expired."""

@@ -13,8 +13,10 @@ from domain.accounts.account import Account
 from domain.catalogue.products import PRODUCTS, Platform
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import is_well_formed, new_licence_key, normalise_licence_key
+from domain.licences.granting import new_licence
+from domain.licences.keys import is_well_formed, normalise_licence_key
 from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, OpenBetaMembership, UserLicence
+from domain.licences.ownership import load_own_licence
 from domain.store import Storefront
 from domain.text import check_storable
 from events.concurrency import retry_on_conflict
@@ -31,24 +33,13 @@ class Written:
     notification_id: int
 
 
-def _own_licence(store: Storefront, account_id: UUID, user_licence_id: UUID) -> UserLicence:
-    """The caller's licence; someone else's looks exactly like a missing one (404)."""
-    try:
-        licence: UserLicence = store.repository.get(user_licence_id)
-    except AggregateNotFoundError:
-        raise DomainError(ErrorCode.NOT_FOUND) from None
-    if not isinstance(licence, UserLicence) or licence.account_id != account_id:
-        raise DomainError(ErrorCode.NOT_FOUND)
-    return licence
-
-
 def rename_device(
     store: Storefront, clock: Clock, *, account_id: UUID, user_licence_id: UUID, device_id: str, device_name: str
 ) -> Written:
     """Rename one of the caller's devices."""
 
     def attempt() -> Written:
-        licence = _own_licence(store, account_id, user_licence_id)
+        licence = load_own_licence(store, account_id, user_licence_id)
         licence.rename_device(device_id, device_name, clock.now())
         return Written(licence.id, store.save(licence)[-1].notification.id)
 
@@ -61,7 +52,7 @@ def remove_device(
     """Remove one of the caller's devices, freeing its slot."""
 
     def attempt() -> Written:
-        licence = _own_licence(store, account_id, user_licence_id)
+        licence = load_own_licence(store, account_id, user_licence_id)
         licence.remove_device(device_id, clock.now())
         return Written(licence.id, store.save(licence)[-1].notification.id)
 
@@ -121,13 +112,11 @@ def join_open_beta(store: Storefront, clock: Clock, *, account_id: UUID, ends_at
         pass
     else:
         raise DomainError(ErrorCode.ALREADY_IN_OPEN_BETA)
-    key = new_licence_key()
-    licence = UserLicence.grant(
-        account_id=account_id, terms=OPEN_BETA_TERMS, licence_key=key, merchant_uid=None, source="open-beta",
-        at=now, user_licence_id=uuid4(),
+    licence, index = new_licence(
+        account_id=account_id, terms=OPEN_BETA_TERMS, merchant_uid=None, source="open-beta", at=now,
+        user_licence_id=uuid4(),
     )  # fmt: skip
     membership = OpenBetaMembership.join(account_id=account_id, user_licence_id=licence.id, at=now)
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     try:
         recordings = store.save(licence, membership, index)
     except IntegrityError:

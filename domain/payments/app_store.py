@@ -1,12 +1,14 @@
 """Purchases made in Apple's App Store, recorded by support so the customer's licence shows here.
 
 Apple took the money, so nothing is charged or refunded here, and such a licence is not upgraded here
-either (its payment carries ``appleTransactionId``, and the licence detail says ``isDisableUpgrade``).
+either (its payment carries ``appleTransactionId``; ``bought_in_app_store`` says so for the licence detail's
+``isDisableUpgrade`` and its allowed actions).
 Recording the same transaction again answers the licence recorded the first time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -16,8 +18,8 @@ from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import new_licence_key
-from domain.licences.licence import LicenceKeyIndex, LicenceTerms, UserLicence
+from domain.licences.granting import new_licence
+from domain.licences.licence import LicenceTerms, UserLicence
 from domain.payments.payment import Payment
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
@@ -33,6 +35,12 @@ class AppStorePurchase:
     merchant_uid: str
     user_licence_id: UUID
     licence_key: str
+
+
+def bought_in_app_store(apple_transaction_ids: Iterable[str | None]) -> bool:
+    """A licence is the App Store's when any of its payments carries an Apple transaction id (the spec's rule
+    for ``isDisableUpgrade``)."""
+    return any(apple_transaction_ids)
 
 
 def app_store_merchant_uid(apple_transaction_id: str) -> str:
@@ -83,16 +91,13 @@ def record_app_store_purchase(
         user_licence_id=user_licence_id,
     )
     payment.record_app_store_purchase(transaction, now)
-    key = new_licence_key()
-    granted = UserLicence.grant(
+    granted, index = new_licence(
         account_id=account_id,
         terms=terms,
-        licence_key=key,
         merchant_uid=merchant_uid,
         source=APP_STORE_SOURCE,
         at=now,
         user_licence_id=user_licence_id,
     )
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=granted.id, at=now)
     store.save(payment, granted, index)
-    return AppStorePurchase(merchant_uid, granted.id, key)
+    return AppStorePurchase(merchant_uid, granted.id, granted.licence_key)

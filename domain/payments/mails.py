@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from urllib.parse import urlencode
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -15,6 +14,7 @@ from domain.accounts.claims import receipt_claim_token
 from domain.brand import BRAND
 from domain.catalogue.money import format_money
 from domain.licences.licence import UserLicence
+from domain.links import SiteLinks
 from domain.payments.payment import Payment
 from domain.ports import MailMessage
 from domain.store import Storefront
@@ -148,7 +148,7 @@ def render_lapsed(facts: PurchaseFacts) -> MailMessage:
 
 
 def purchase_facts_of(
-    store: Storefront, payment_ids: Sequence[UUID], base_url: str, *, link_secret: str, now: datetime
+    store: Storefront, payment_ids: Sequence[UUID], links: SiteLinks, *, link_secret: str, now: datetime
 ) -> dict[UUID, PurchaseFacts]:
     """What the purchase mails of several payments say, gathered from the log in two reads on PostgreSQL: the
     payments, then their licences with their holders (the holder is the payment's account but for an order whose
@@ -172,19 +172,18 @@ def purchase_facts_of(
                 account = store.repository.get(licence.account_id)
             except AggregateNotFoundError:
                 continue
-        facts[key] = _facts(payment, licence, account, base_url, link_secret, now)
+        facts[key] = _facts(payment, licence, account, links, link_secret, now)
     return facts
 
 
 def _facts(
-    payment: Payment, licence: UserLicence, account: Account, base_url: str, link_secret: str, now: datetime
+    payment: Payment, licence: UserLicence, account: Account, links: SiteLinks, link_secret: str, now: datetime
 ) -> PurchaseFacts:
     language = account.language
     register_link = None
     if account.may_be_claimed_by_mailbox:  # invite them to set a password and own it; the signed t proves the mailbox
         token = receipt_claim_token(link_secret, account.id, account.email, now)
-        query = urlencode({"userLicenseKey": licence.licence_key, "email": account.email, "t": token})
-        register_link = f"{base_url.rstrip('/')}/{language.value}/register?{query}"
+        register_link = links.register(language, licence_key=licence.licence_key, email=account.email, token=token)
     return PurchaseFacts(
         to=payment.buyer_email,
         language=language,

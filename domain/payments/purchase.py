@@ -8,13 +8,11 @@ conflict on the payment's version and the losers see the winner's outcome.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import Account, normalise_email
@@ -23,23 +21,23 @@ from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import new_licence_key
-from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
+from domain.licences.granting import new_licence
+from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
 from domain.payments.gateway import (
     GatewayPayment,
     GatewayStatus,
     PaymentGateway,
     PaymentNotFoundAtGatewayError,
 )
+from domain.payments.give_back import give_back
 from domain.payments.methods import NO_GATEWAY, NONE, gateway_choice
 from domain.payments.payment import Payment, PaymentState
+from domain.payments.records import recorded_payment
 from domain.payments.upgrade import apply_upgrade, stale_upgrade
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 from events.values import Language
-
-log = logging.getLogger(__name__)
 
 TAMPERED = "the paid amount or currency differs from the order"
 
@@ -268,7 +266,7 @@ def settle_notice(store: Storefront, clock: Clock, gateway: PaymentGateway, *, i
     ``refund_payment``). Every other notice is re-read at the gateway and checked against the order as before.
     """
     if not imp_uid.startswith(f"{NONE}-"):
-        recorded = _recorded_payment(store, merchant_uid)
+        recorded = recorded_payment(store, merchant_uid)
         if recorded is None:
             raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}")
         if recorded.state is PaymentState.PAID and recorded.imp_uid == imp_uid:
@@ -281,17 +279,9 @@ def _refusal_code(payment: Payment) -> ErrorCode:
 
 
 def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
-    payment = _recorded_payment(store, merchant_uid)
+    payment = recorded_payment(store, merchant_uid)
     if payment is None:
         raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}")
-    return payment
-
-
-def _recorded_payment(store: Storefront, merchant_uid: str) -> Payment | None:
-    try:
-        payment: Payment = store.repository.get(Payment.id_for(merchant_uid))
-    except AggregateNotFoundError:
-        return None
     return payment
 
 
@@ -344,17 +334,14 @@ def _settle_paid(
         recordings = store.save(payment, licence)
         return _confirmation(store, payment, licence, recordings[-1].notification.id)
     account_id, account_aggregates = _account_for(store, payment, language, now)
-    key = new_licence_key()
-    licence = UserLicence.grant(
+    licence, index = new_licence(
         account_id=account_id,
         terms=payment.terms,
-        licence_key=key,
         merchant_uid=payment.merchant_uid,
         source="purchase",
         at=now,
         user_licence_id=payment.licence_id_paid_for,
     )
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     payment.succeed(reported, now)
     recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
     return _confirmation(store, payment, licence, recordings[-1].notification.id)
@@ -392,17 +379,14 @@ def _reserve(
 ) -> Confirmation:
     account_id, account_aggregates = _account_for(store, payment, language, now)
     payment.reserve(reported, now)
-    key = new_licence_key()
-    licence = UserLicence.reserve(
+    licence, index = new_licence(
         account_id=account_id,
         terms=payment.terms,
-        licence_key=key,
         merchant_uid=payment.merchant_uid,
         deposit_deadline=payment.vbank_date or now,
         at=now,
         user_licence_id=payment.licence_id_paid_for,
     )
-    index = LicenceKeyIndex.claim(licence_key=key, user_licence_id=licence.id, at=now)
     recordings = store.save(payment, licence, index, *account_aggregates, *redemption)
     return _confirmation(store, payment, licence, recordings[-1].notification.id)
 
@@ -446,10 +430,7 @@ def _give_money_back(gateway: PaymentGateway, reported: GatewayPayment, reason: 
     """Cancel a payment we called off at the gateway; the refundable balance is the checksum."""
     if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY) or reported.pay_method == NONE:
         return
-    try:
-        gateway.cancel(reported.imp_uid, None, reported.amount - reported.cancel_amount, reason)
-    except Exception:  # recorded as cancelled already; an operator reconciles from the log
-        log.exception("could not cancel payment %s at the gateway", reported.imp_uid)
+    give_back(gateway, reported.imp_uid, reported.amount - reported.cancel_amount, reason)
 
 
 def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *, merchant_uid: str) -> bool:

@@ -14,14 +14,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError
-
 from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence, expiry
+from domain.licences.ownership import load_own_licence
 from domain.licences.upgrades import PaidPeriod, UpgradeOffer, chosen_offer, offers
 from domain.payments.gateway import PaymentGateway
 from domain.payments.methods import gateway_choice, methods_for
@@ -50,17 +49,6 @@ class UpgradeChoice:
     licence: UserLicence
     period: PaidPeriod
     offers: list[UpgradeOffer]
-
-
-def load_own_licence(store: Storefront, account_id: UUID, user_licence_id: UUID) -> UserLicence:
-    """One of the caller's licences (404 otherwise)."""
-    try:
-        licence: object = store.repository.get(user_licence_id)
-    except AggregateNotFoundError:
-        raise DomainError(ErrorCode.NOT_FOUND) from None
-    if not isinstance(licence, UserLicence) or licence.account_id != account_id:
-        raise DomainError(ErrorCode.NOT_FOUND)
-    return licence
 
 
 def licence_period(store: Storefront, licence: UserLicence) -> PaidPeriod | None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 from datetime import datetime, timedelta
-from urllib.parse import quote, urlencode
 
 from domain.errors import DomainError, ErrorCode
+from domain.links import SiteLinks
 from domain.ports import ObjectStore
 
 LINK_LIFETIME = timedelta(days=7)
-IMAGES_PATH = "/web/unicornpro/v1/reports/images"
 REPORT_KEY_PREFIX = "reports/"
 
 
@@ -26,15 +25,14 @@ def image_signature(secret: str, key: str, expires: int) -> str:
 
 
 def image_link(
-    objects: ObjectStore, key: str, *, site_url: str, secret: str, now: datetime, lifetime: timedelta
+    objects: ObjectStore, key: str, *, links: SiteLinks, secret: str, now: datetime, lifetime: timedelta
 ) -> str:
     """Where support opens a report's image: the store's own link, else a signed link to the API."""
     direct = objects.link(key, lifetime)
     if direct is not None:
         return direct
     expires = int((now + lifetime).timestamp())
-    query = urlencode({"expires": expires, "signature": image_signature(secret, key, expires)})
-    return f"{site_url.rstrip('/')}{IMAGES_PATH}/{quote(key)}?{query}"
+    return links.report_image(key, expires=expires, signature=image_signature(secret, key, expires))
 
 
 def check_image_link(secret: str, key: str, expires: int, signature: str, now: datetime) -> None:

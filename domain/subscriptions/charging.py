@@ -8,6 +8,9 @@ first charge instead of charging again); then, in one transaction, a payment rec
 attempt is saved with what the subscription records, and a paid period moves the licence's end
 to the end of the subscription's paid period.
 
+Several decided charges go the same way at once (``charge_decided``, the renewal pass's batches): the gateway
+calls side by side, and the plain records saved in one transaction; one charge is a batch of one.
+
 The payment record is the answer to a repeated or racing attempt: when a record of the attempt
 exists, the attempt was settled already and its outcome is returned as it was. A charge the
 subscription no longer wants by the time it is recorded (auto-renewal was stopped, or the licence
@@ -17,23 +20,26 @@ refunded, while the renewal was being charged) is given back at the gateway and 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
 
 from domain.accounts.account import Account
 from domain.clock import Clock
 from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import new_licence_key
-from domain.licences.licence import LicenceKeyIndex, LicenceState, LicenceTerms, UserLicence
+from domain.licences.granting import new_licence
+from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
 from domain.payments.gateway import GatewayPayment, PaymentGateway
+from domain.payments.give_back import give_back
 from domain.payments.payment import Payment, PaymentState
+from domain.payments.records import recorded_payment
 from domain.store import Storefront
 from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
 from events.concurrency import retry_on_conflict
@@ -43,6 +49,9 @@ log = logging.getLogger(__name__)
 NO_LONGER_WANTED = "auto-renewal was stopped while the charge was made"
 LICENCE_REVOKED = "the licence was revoked while the charge was made"
 CREDIT_REFUNDED = "the payment credited to the upgrade was refunded while the charge was made"
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 # Chooses the attempt to make from the subscription as loaded now (None: nothing to charge).
 Decision = Callable[[Subscription, datetime], ChargeAttempt | None]
@@ -101,8 +110,86 @@ def charge_subscription(
     attempt = decide(subscription, clock.now())
     if attempt is None:
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
-    charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, subscription.name)
-    return record_charge(store, clock, gateway, subscription, attempt, charge, read_before=licence)
+    (outcome,) = charge_decided(store, clock, gateway, [DecidedCharge(subscription, licence, attempt)])
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+@dataclass(frozen=True)
+class DecidedCharge:
+    """A charge a subscription decided, with the reads it was decided from (``subscriber``: its account, when
+    the caller has read it too)."""
+
+    subscription: Subscription
+    licence: UserLicence
+    attempt: ChargeAttempt
+    subscriber: Account | None = None
+
+
+# Runs a function over items, in any order of execution but answering in the items' order: ``map``, or a thread
+# pool's ``map`` so that a batch's charges wait for the gateway side by side.
+EachOf = Callable[[Callable[[T], R], Iterable[T]], Iterator[R]]
+
+
+def charge_decided(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    decided: Sequence[DecidedCharge],
+    *,
+    each: EachOf[Any, Any] = map,
+) -> list[Charged | Exception]:
+    """Charge each decided attempt at the gateway (side by side when ``each`` is a thread pool's ``map``), then
+    record them, answering in their order: one charge, or a batch of the renewal pass, the same way.
+
+    A plain paid or declined charge (``plain_charge``) is recorded from the reads it was decided from, all of the
+    plain ones in one transaction; anything else, and every plain one when that transaction conflicts (another
+    writer got there first), is recorded alone from a fresh read (``record_charge``), which answers an attempt
+    recorded meanwhile with what was recorded. A charge the gateway could not make answers its error, and nothing
+    is recorded for it (a repeat charges it: the gateway answers a repeated merchantUid with its first charge)."""
+
+    def charge(item: DecidedCharge) -> GatewayPayment | Exception:
+        attempt = item.attempt
+        try:
+            return gateway.charge_billing_key(
+                attempt.customer_uid, attempt.merchant_uid, attempt.amount, item.subscription.name
+            )
+        except Exception as error:
+            return error
+
+    outcomes: dict[int, Charged | Exception] = {}
+    plain: list[tuple[int, GatewayPayment, Charged, list[Aggregate]]] = []
+    for index, (item, made) in enumerate(zip(decided, list(each(charge, decided)), strict=True)):
+        if isinstance(made, Exception):
+            outcomes[index] = made
+            continue
+        planned = plain_charge(store, item.attempt, made, item.subscription, item.licence, item.subscriber, clock.now())
+        if planned is None:
+            outcomes[index] = _recorded_alone(store, clock, gateway, item, made)
+        else:
+            plain.append((index, made, *planned))
+    if plain:
+        try:
+            position = store.save(*(aggregate for *_, aggregates in plain for aggregate in aggregates))[-1]
+        except IntegrityError:
+            if len(plain) > 1:
+                log.info("a batch of %d charges conflicted; recording each alone", len(plain))
+            for index, made, _charged, _aggregates in plain:
+                outcomes[index] = _recorded_alone(store, clock, gateway, decided[index], made)
+        else:
+            for index, _made, charged, _aggregates in plain:
+                outcomes[index] = replace(charged, notification_id=position.notification.id)
+    return [outcomes[index] for index in range(len(decided))]
+
+
+def _recorded_alone(
+    store: Storefront, clock: Clock, gateway: PaymentGateway, item: DecidedCharge, charge: GatewayPayment
+) -> Charged | Exception:
+    try:
+        return record_charge(store, clock, gateway, item.subscription, item.attempt, charge)
+    except Exception as error:
+        return error
 
 
 def record_charge(
@@ -112,26 +199,14 @@ def record_charge(
     subscription: Subscription,
     attempt: ChargeAttempt,
     charge: GatewayPayment,
-    *,
-    read_before: UserLicence | None = None,
 ) -> Charged:
-    """Record a charge made for ``attempt`` of ``subscription`` (safe to repeat and to race, see the module).
-
-    ``read_before``: the subscription's licence as read before the charge, with ``subscription`` as read then. A
-    plain paid or declined renewal is recorded from those reads (the save conflicts if either changed meanwhile);
-    anything else, and every retry, reads afresh."""
+    """Record a charge made for ``attempt`` of ``subscription`` from a fresh read of the attempt's record, the
+    subscription, its licence and the subscriber (safe to repeat and to race, see the module)."""
     subscription_id = subscription.id
-    unused_reads = [read_before] if read_before is not None else []
 
     def record() -> tuple[Charged, Payment | None]:
         # A payment record's first event, like every aggregate's, is written only once, so a save racing another
         # record of this attempt conflicts too, and the next attempt finds that record.
-        if unused_reads:  # the first attempt only: a retry, or a charge that is not plain, reads afresh
-            plain = plain_renewal(store, attempt, charge, subscription, unused_reads.pop(), None, clock.now())
-            if plain is not None:
-                recorded, aggregates = plain
-                position = store.save(*aggregates)[-1].notification.id
-                return replace(recorded, notification_id=position), None
         # The attempt's record, the subscription, its licence and the subscriber, in one read (neither of the
         # subscription's two ids ever changes).
         payment_id = Payment.id_for(attempt.merchant_uid)
@@ -187,11 +262,11 @@ def record_charge(
 
     charged, to_give_back = retry_on_conflict(record)
     if to_give_back is not None:
-        _give_back(store, clock, gateway, to_give_back, charged.reason)
+        _refund_unwanted(store, clock, gateway, to_give_back, charged.reason)
     return charged
 
 
-def plain_renewal(
+def plain_charge(
     store: Storefront,
     attempt: ChargeAttempt,
     charge: GatewayPayment,
@@ -240,7 +315,7 @@ def start_subscription(
     says the payment opened). -303 when refused, also for a first charge refused before under the
     same order id. With ``coupon_code`` (the attempt's quote carries its factor) the use is redeemed in
     the same transaction; a coupon refused by then (used up meanwhile...) refunds the charge and is raised."""
-    earlier = _recorded(store, attempt.merchant_uid)
+    earlier = recorded_payment(store, attempt.merchant_uid)
     if earlier is not None and earlier.state is PaymentState.FAILED:
         raise DomainError(ErrorCode.CHECK_CARD_HELD, "this billing key was refused: use another card")
     charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, terms.name)
@@ -266,18 +341,15 @@ def start_subscription(
         card_number=card_number or charge.card_number,
         at=now,
     )
-    licence_key = new_licence_key()
-    licence = UserLicence.grant(
+    licence, index = new_licence(
         account_id=account_id,
         terms=terms,
-        licence_key=licence_key,
         merchant_uid=attempt.merchant_uid,
         source="subscription",
         at=now,
         user_licence_id=user_licence_id,
     )
     licence.extend_to(subscription.paid_until, now)
-    index = LicenceKeyIndex.claim(licence_key=licence_key, user_licence_id=licence.id, at=now)
     position = store.save(payment, subscription, licence, index, *also_save, *redemption)[-1].notification.id
     return subscription, licence, position
 
@@ -311,10 +383,7 @@ def _redeem_first_period_coupon(
     except DomainError as refused:
         payment.cancel(charge.imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
         store.save(payment, *also_save)
-        try:
-            gateway.cancel(charge.imp_uid, None, charge.amount - charge.cancel_amount, "coupon refused")
-        except Exception:  # recorded as cancelled: an operator reconciles from the log
-            log.exception("could not give back %s", attempt.merchant_uid)
+        give_back(gateway, charge.imp_uid, charge.amount - charge.cancel_amount, "coupon refused")
         raise
 
 
@@ -350,14 +419,6 @@ def _payment_record(
     )
 
 
-def _recorded(store: Storefront, merchant_uid: str) -> Payment | None:
-    try:
-        payment: Payment = store.repository.get(Payment.id_for(merchant_uid))
-    except AggregateNotFoundError:
-        return None
-    return payment
-
-
 def _answer(subscription: Subscription, attempt: ChargeAttempt, record: Payment, position: int) -> Charged:
     """A repeated attempt answers what the first one recorded."""
     paid = record.state is PaymentState.PAID
@@ -383,14 +444,12 @@ def _unwanted(
     return Charged(subscription.id, attempt, False, subscription.status, position, _reason(charge)), None
 
 
-def _give_back(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment, why: str) -> None:
+def _refund_unwanted(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment, why: str) -> None:
     """Refund a charge nobody wants any more, in full (the licence was never extended by it)."""
     if payment.imp_uid is None:
         return
-    try:
-        refunded = gateway.cancel(payment.imp_uid, None, payment.gateway_balance, why)
-    except Exception:  # recorded as paid: an operator refunds it from the log
-        log.exception("could not give back %s", payment.merchant_uid)
+    refunded = give_back(gateway, payment.imp_uid, payment.gateway_balance, why)
+    if refunded is None:  # recorded as paid: an operator refunds it from the log
         return
 
     def record() -> None:

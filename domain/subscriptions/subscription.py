@@ -85,15 +85,21 @@ class SubscriptionStatus(Enum):
 
 
 def subscription_actions(
-    status: SubscriptionStatus, paid_until: datetime, now: datetime, licence_state: str = "active"
+    status: SubscriptionStatus,
+    paid_until: datetime,
+    now: datetime,
+    licence_state: str = "active",
+    *,
+    replaced_by_lifetime: bool = False,
 ) -> set[Action]:
     """What a subscriber may do now.
 
     Renewing: stop auto-renewal or change the card. Past due: also pay now (changing the card pays
     too). Cancelled within the paid period: resume (or change the card for when it resumes); after
-    it: re-subscribe. Ended: re-subscribe. Nothing once its licence was refunded (revoked).
+    it: re-subscribe. Ended: re-subscribe. Nothing once its licence was refunded (revoked), nor once
+    the subscription was replaced by a lifetime licence.
     """
-    if licence_state != "active":
+    if licence_state != "active" or replaced_by_lifetime:
         return set()
     if status is SubscriptionStatus.ACTIVE:
         return {Action.CANCEL_AUTO_RENEWAL, Action.CHANGE_PAYMENT_METHOD}
@@ -263,9 +269,9 @@ class Subscription(Aggregate):
     def allowed_actions(self, now: datetime, licence_state: str = "active") -> set[Action]:
         """What the subscriber may do now (``licence_state``: the state of the licence it keeps alive); nothing
         once the subscription was replaced by a lifetime licence."""
-        if self.replaced_by_lifetime:
-            return set()
-        return subscription_actions(self.status, self.paid_until, now, licence_state)
+        return subscription_actions(
+            self.status, self.paid_until, now, licence_state, replaced_by_lifetime=self.replaced_by_lifetime
+        )
 
     # Charges the subscription decides.
 

@@ -37,6 +37,8 @@ from schemathesis.specs.openapi.checks import (
 from api.app import create_app
 from api.services import Services
 from config.settings import Settings
+from domain.accounts.outgoing import confirmation_link
+from domain.links import CONFIRMATION_PATH, SiteLinks
 from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
 from projections.tracking import wait_for_views
@@ -44,7 +46,6 @@ from tests.fakes import PlainHasher
 from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.support import running_projector
-from workers.tasks.mail import CONFIRMATION_PATH, confirmation_link
 
 __all__ = ["clock", "sandbox", "start_sandbox", "webhook_receiver"]
 
@@ -107,7 +108,9 @@ def a_customer(client: TestClient) -> Customer:
     registered = client.post(f"{V1}/accounts", json={"email": EMAIL, "pw": PASSWORD, "language": "en"})
     assert registered.status_code == 200, registered.text
     account = services.store.repository.get(UUID(registered.json()["userId"]))
-    link = confirmation_link(services.settings, account, services.clock)
+    link = confirmation_link(
+        services.settings.auth_secret, SiteLinks(services.settings.base_url), account, services.clock.now()
+    )
     confirmed = client.get(link[link.index(CONFIRMATION_PATH) :], follow_redirects=False)
     assert "errorCode" not in confirmed.headers["location"], confirmed.headers["location"]
     login = client.post(f"{V1}/auth/login", json={"email": EMAIL, "pw": PASSWORD})

@@ -16,9 +16,10 @@ from api.app import create_app
 from api.services import Services
 from config.settings import Settings
 from domain.accounts.account import Account
+from domain.accounts.outgoing import confirmation_link
+from domain.links import CONFIRMATION_PATH, SiteLinks
 from tests.fakes import ManualClock, PlainHasher
 from tests.support import START, running_projector
-from workers.tasks.mail import CONFIRMATION_PATH, confirmation_link
 
 V1 = "/web/unicornpro/v1"
 PASSWORD = "abcd1234"
@@ -63,7 +64,12 @@ class Shop:
             client, "POST", "/accounts", json={"email": email, "pw": PASSWORD, "language": "en"}
         )
         assert registered.status_code == 200, registered.text
-        link = confirmation_link(self.settings, self.account(registered.json()["userId"]), self.clock)
+        link = confirmation_link(
+            self.settings.auth_secret,
+            SiteLinks(self.settings.base_url),
+            self.account(registered.json()["userId"]),
+            self.clock.now(),
+        )
         confirmed = self.proxy.get(link[link.index(CONFIRMATION_PATH) :], follow_redirects=False)
         assert "errorCode" not in confirmed.headers["location"], confirmed.headers["location"]
         login = self.via_proxy(client, "POST", "/auth/login", json={"email": email, "pw": PASSWORD})

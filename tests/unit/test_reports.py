@@ -9,6 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from domain.errors import DomainError, ErrorCode
+from domain.links import SiteLinks
 from domain.reports.filters import load_filter_catalogues
 from domain.reports.links import check_image_link, image_link
 from domain.reports.report import ReportForm
@@ -110,7 +111,7 @@ def test_invalid_fields_are_refused(fields: dict[str, str]) -> None:
 def test_an_image_link_of_the_file_store_is_signed_and_expires(tmp_path: Any) -> None:
     store, key, secret = FileObjectStore(tmp_path), "reports/abc/1.png", "s" * 40
     week = timedelta(days=7)
-    link = image_link(store, key, site_url="https://shop.example/", secret=secret, now=START, lifetime=week)
+    link = image_link(store, key, links=SiteLinks("https://shop.example/"), secret=secret, now=START, lifetime=week)
     assert link.startswith("https://shop.example/web/unicornpro/v1/reports/images/reports/abc/1.png?expires=")
     query = dict(part.split("=") for part in link.split("?")[1].split("&"))
     expires, signature = int(query["expires"]), query["signature"]

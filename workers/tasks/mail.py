@@ -14,28 +14,23 @@ import weakref
 from dataclasses import replace
 from uuid import UUID
 
-from celery import shared_task
-from eventsourcing.application import AggregateNotFoundError
-
 from config.settings import Settings
-from domain.accounts.account import Account
-from domain.accounts.claims import claim_link_token
-from domain.accounts.mails import (
-    render_account_notice,
-    render_claim_mail,
-    render_confirmation_mail,
-    render_email_change_mail,
-    render_password_reset_mail,
+from domain.accounts.notices import NoticeKind
+from domain.accounts.outgoing import (
+    Outgoing,
+    confirmation_mail,
+    email_change_mail,
+    notice_mail,
+    password_reset_mail,
 )
-from domain.accounts.notices import NoticeKind, account_notice
-from domain.accounts.recovery import email_change_link_token, reset_link_token
-from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
 from domain.clock import Clock
+from domain.links import SiteLinks
 from domain.ports import Mailer, MailMessage
 from domain.store import Storefront
 from events.values import Language
 from projections.database import ViewDatabase
 from workers.celery_app import ServicesTask
+from workers.tasks.retried import retried_task
 
 log = logging.getLogger(__name__)
 
@@ -46,24 +41,6 @@ SENT_MAIL_DDL = (
     "recipient TEXT NOT NULL, "
     "sent_at TEXT NOT NULL)"
 )
-
-CONFIRMATION_PATH = "/web/unicornpro/v1/accounts/confirm"
-EMAIL_CHANGE_PATH = "/account/email-change/confirm"
-
-
-def claim_path(language: Language) -> str:
-    """The web page where a claim's link is opened with the password chosen when registering."""
-    return f"/{language.value}/register/claim"
-
-
-def password_reset_path(language: Language) -> str:
-    """The web page where a new password is entered (it calls /accounts/password-change-check)."""
-    return f"/{language.value}/password/reset"
-
-
-def password_find_path(language: Language) -> str:
-    """The web page that mails a password-reset link."""
-    return f"/{language.value}/password/find"
 
 
 def send_once(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, kind: str, message: MailMessage) -> bool:
@@ -104,17 +81,9 @@ def _ensure_sent_mail_table(db: ViewDatabase) -> None:
                 raise
 
 
-def confirmation_link(settings: Settings, account: Account, clock: Clock) -> str:
-    """The signed link that confirms the account's current address."""
-    token = sign_link(
-        settings.auth_secret,
-        CONFIRM_EMAIL,
-        account.id,
-        clock.now(),
-        CONFIRMATION_LINK_LIFETIME,
-        email=account.email,
-    )
-    return f"{settings.base_url.rstrip('/')}{CONFIRMATION_PATH}?t={token}"
+def _deliver(db: ViewDatabase, mailer: Mailer, clock: Clock, task_id: str, outgoing: Outgoing | None) -> bool:
+    """Send what the domain decided (nothing when it said None), once per task id."""
+    return outgoing is not None and send_once(db, mailer, clock, task_id, outgoing.kind, outgoing.message)
 
 
 def deliver_confirmation_mail(
@@ -128,28 +97,12 @@ def deliver_confirmation_mail(
     account_id: UUID,
     claim_id: str | None = None,
 ) -> bool:
-    """Mail the confirmation link to the account's address, in its language (once per task id). A guest's account
-    gets a claim's link instead (``claim_id``'s, else the latest claim's), in the claimant's language.
-
-    Nothing is sent for an account that is gone, deleted or already confirmed, or for a claim no longer pending.
-    """
-    account = _account(store, account_id)
-    if account is None or account.email_confirmed:
-        return False
-    if account.is_guest:
-        pending = account.pending_claims
-        claim_id = claim_id or next(reversed(pending), None)
-        claim = pending.get(claim_id) if claim_id else None
-        if claim_id is None or claim is None:
-            return False
-        token = claim_link_token(settings.auth_secret, account.id, account.email, claim_id, clock.now())
-        link = f"{_base(settings)}{claim_path(claim.language)}?t={token}"
-        claim_mail = render_claim_mail(to=account.email, language=claim.language, link=link)
-        return send_once(db, mailer, clock, task_id, "claim", claim_mail)
-    message = render_confirmation_mail(
-        to=account.email, language=account.language, link=confirmation_link(settings, account, clock)
+    """Deliver ``confirmation_mail`` (the address's confirmation, or a guest's claim) once per task id."""
+    links = SiteLinks(settings.base_url)
+    outgoing = confirmation_mail(
+        store, settings.auth_secret, links, clock.now(), account_id=account_id, claim_id=claim_id
     )
-    return send_once(db, mailer, clock, task_id, "confirmation", message)
+    return _deliver(db, mailer, clock, task_id, outgoing)
 
 
 def deliver_password_reset_mail(
@@ -164,14 +117,12 @@ def deliver_password_reset_mail(
     reset_id: str,
     language: Language,
 ) -> bool:
-    """Mail the reset link, unless the request was replaced or used meanwhile (once per task id)."""
-    account = _account(store, account_id)
-    if account is None or account.pending_reset_id != reset_id:
-        return False
-    token = reset_link_token(settings.auth_secret, account.id, reset_id, clock.now())
-    link = f"{_base(settings)}{password_reset_path(language)}?t={token}"
-    message = render_password_reset_mail(to=account.email, language=language, link=link)
-    return send_once(db, mailer, clock, task_id, "password-reset", message)
+    """Deliver ``password_reset_mail`` once per task id."""
+    links = SiteLinks(settings.base_url)
+    outgoing = password_reset_mail(
+        store, settings.auth_secret, links, clock.now(), account_id=account_id, reset_id=reset_id, language=language
+    )
+    return _deliver(db, mailer, clock, task_id, outgoing)
 
 
 def deliver_email_change_mail(
@@ -185,14 +136,12 @@ def deliver_email_change_mail(
     account_id: UUID,
     change_id: str,
 ) -> bool:
-    """Mail the change link to the new address, unless the request was replaced or used meanwhile."""
-    account = _account(store, account_id)
-    if account is None or account.pending_change_id != change_id or not account.pending_email:
-        return False
-    token = email_change_link_token(settings.auth_secret, account.id, change_id, account.pending_email, clock.now())
-    link = f"{_base(settings)}{EMAIL_CHANGE_PATH}?t={token}"
-    message = render_email_change_mail(to=account.pending_email, language=account.language, link=link)
-    return send_once(db, mailer, clock, task_id, "email-change", message)
+    """Deliver ``email_change_mail`` once per task id."""
+    links = SiteLinks(settings.base_url)
+    outgoing = email_change_mail(
+        store, settings.auth_secret, links, clock.now(), account_id=account_id, change_id=change_id
+    )
+    return _deliver(db, mailer, clock, task_id, outgoing)
 
 
 def deliver_account_notice(
@@ -207,27 +156,16 @@ def deliver_account_notice(
     kind: NoticeKind,
     version: int,
 ) -> bool:
-    """Mail the notice of the account's change at ``version`` (a new address: to the old one; a new password: to
-    the account's address), in the account's language, once per task id."""
-    notice = account_notice(store, account_id, kind, version)
-    if notice is None:
-        return False
-    reset = f"{_base(settings)}{password_find_path(notice.language)}"
-    message = render_account_notice(notice, support=settings.zendesk_url, reset=reset)
-    return send_once(db, mailer, clock, task_id, f"notice-{kind.value}", message)
-
-
-def _account(store: Storefront, account_id: UUID) -> Account | None:
-    try:
-        account: Account = store.repository.get(account_id)
-    except AggregateNotFoundError:
-        log.warning("mail for unknown account %s", account_id)
-        return None
-    return None if account.deleted else account
-
-
-def _base(settings: Settings) -> str:
-    return settings.base_url.rstrip("/")
+    """Deliver ``notice_mail`` once per task id."""
+    outgoing = notice_mail(
+        store,
+        SiteLinks(settings.base_url),
+        support=settings.zendesk_url,
+        account_id=account_id,
+        kind=kind,
+        version=version,
+    )
+    return _deliver(db, mailer, clock, task_id, outgoing)
 
 
 def _wired(task: ServicesTask) -> tuple[Settings, Storefront, ViewDatabase, Mailer, Clock]:
@@ -240,14 +178,7 @@ def _task_id(task: ServicesTask) -> str:
     return str(task.request.id or f"adhoc-{uuid.uuid4()}")
 
 
-@shared_task(
-    name="accounts.send_confirmation_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_confirmation_mail")
 def send_confirmation_mail(self: ServicesTask, account_id: str, claim_id: str | None = None) -> bool:
     """Celery entry point of the confirmation mail (a claim's, when ``claim_id`` is given)."""
     return deliver_confirmation_mail(
@@ -255,14 +186,7 @@ def send_confirmation_mail(self: ServicesTask, account_id: str, claim_id: str | 
     )
 
 
-@shared_task(
-    name="accounts.send_password_reset_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_password_reset_mail")
 def send_password_reset_mail(self: ServicesTask, account_id: str, reset_id: str, language: str) -> bool:
     """Celery entry point of the password-reset mail."""
     return deliver_password_reset_mail(
@@ -274,14 +198,7 @@ def send_password_reset_mail(self: ServicesTask, account_id: str, reset_id: str,
     )
 
 
-@shared_task(
-    name="accounts.send_email_change_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_email_change_mail")
 def send_email_change_mail(self: ServicesTask, account_id: str, change_id: str) -> bool:
     """Celery entry point of the email-change mail."""
     return deliver_email_change_mail(
@@ -289,14 +206,7 @@ def send_email_change_mail(self: ServicesTask, account_id: str, change_id: str) 
     )
 
 
-@shared_task(
-    name="accounts.send_account_notice",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("accounts.send_account_notice")
 def send_account_notice(self: ServicesTask, account_id: str, kind: str, version: int) -> bool:
     """Celery entry point of the notices of an email change and a password change or reset."""
     return deliver_account_notice(

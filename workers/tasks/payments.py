@@ -13,6 +13,7 @@ from domain.payments.purchase import lapse_if_unpaid
 from projections.payments import overdue_virtual_accounts
 from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
+from workers.tasks.retried import retried_task
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ def deliver_purchase_mails(services: Services, mails: list[dict[str, str]]) -> i
     facts = purchase_facts_of(
         services.store,
         [UUID(mail["payment_id"]) for mail in mails],
-        services.settings.base_url,
+        services.links,
         link_secret=services.settings.auth_secret,
         now=services.clock.now(),
     )
@@ -57,28 +58,14 @@ def sweep_overdue_virtual_accounts(services: Services) -> list[str]:
     return lapsed
 
 
-@shared_task(
-    name="payments.send_purchase_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("payments.send_purchase_mail")
 def send_purchase_mail(self: ServicesTask, payment_id: str, kind: str) -> bool:
     """Celery entry point of the purchase mails."""
     task_id = str(self.request.id or f"adhoc-{payment_id}-{kind}")
     return deliver_purchase_mail(self.services, task_id=task_id, payment_id=UUID(payment_id), kind=kind)
 
 
-@shared_task(
-    name="payments.send_purchase_mails",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("payments.send_purchase_mails")
 def send_purchase_mails(self: ServicesTask, mails: list[dict[str, str]]) -> int:
     """Celery entry point of several purchase mails the reactor found together (a renewal pass's receipts): each
     is sent once under its own task id, as ``send_purchase_mail`` would send it, so a retry or a resend of one of

@@ -18,6 +18,7 @@ from domain.subscriptions.subscription import RENEWAL_NOTICE, YEARLY_LIFE, Subsc
 from projections.subscriptions import due_subscription_pages, upcoming_renewals
 from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
+from workers.tasks.retried import retried_task
 
 log = logging.getLogger(__name__)
 
@@ -63,16 +64,9 @@ def renew_batch(self: ServicesTask, subscription_ids: list[str]) -> list[str | N
     return merchant_uids
 
 
-@shared_task(
-    name="subscriptions.renew_one",
-    base=ServicesTask,
-    bind=True,
-    # A gateway that did not answer made no charge (the adapter reads a lost answer back), so trying
-    # again with the same merchantUid is safe; beat's next pass would pick it up anyway.
-    autoretry_for=(OSError, GatewayUnreachableError),
-    retry_backoff=True,
-    max_retries=5,
-)
+# A gateway that did not answer made no charge (the adapter reads a lost answer back), so trying
+# again with the same merchantUid is safe; beat's next pass would pick it up anyway.
+@retried_task("subscriptions.renew_one", retry_on=(OSError, GatewayUnreachableError), max_retries=5)
 def renew_one(self: ServicesTask, subscription_id: str) -> str | None:
     """Charge one subscription if it is due; the merchantUid of the attempt made, if any.
 
@@ -125,14 +119,7 @@ def remind_upcoming_annual_renewals(services: Services) -> int:
     return mailed
 
 
-@shared_task(
-    name="subscriptions.send_mail",
-    base=ServicesTask,
-    bind=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task("subscriptions.send_mail")
 def send_subscription_mail(
     self: ServicesTask, subscription_id: str, kind: str, reason: str = "", when: str | None = None
 ) -> bool:

@@ -100,7 +100,8 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
     unknown: t.licences.unknownPeriod,
   });
   const fallbackName = t.licences.deviceFallback;
-  // What the server says the holder may do now; the page offers exactly that.
+  // What the server says the holder may do now; the page offers exactly that (an App Store licence's
+  // isDisableUpgrade is already left out of it, by the server).
   const allowed = new Set(licence.allowedActions);
 
   return (
@@ -129,7 +130,7 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
         </dl>
       </div>
 
-      {allowed.has('upgrade') && !licence.isDisableUpgrade && (
+      {allowed.has('upgrade') && (
         <p>
           <Link className="button" to={paths.licenseUpgrade(userLicenseId)}>
             {t.upgrades.heading}

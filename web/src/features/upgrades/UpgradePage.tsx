@@ -19,7 +19,7 @@ import { useCoupon } from '../../billing/useCoupon';
 import { browserKeyWindow } from '../../billing/browserKeyWindow';
 import { runKeyWindow } from '../../billing/keyWindow';
 import { keyWindowDestination } from '../../billing/keyWindowDestination';
-import { KEY_REQUEST_TYPES, type KeyRequestType } from '../../billing/paymentMethods';
+import { KEY_REQUEST_TYPES, PAYMENT_METHODS, type KeyRequestType, type PaymentMethod } from '../../billing/paymentMethods';
 import { payOutcome, requestPay, savePendingOrder } from '../../billing/portone';
 import { formatPrice } from '../../display/currency';
 import { durationDisplay, durationText, LIFETIME_DAYS } from '../../display/duration';
@@ -53,10 +53,11 @@ import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelecti
 import '../../ui/kit.css';
 import './upgrade.css';
 
-/** Window methods of a one-time upgrade the page can show (no virtual account: an upgrade is paid at once);
- * which of them are offered is the server's word, by the currency of the plans (`paymentMethods`). */
-const WINDOW_METHODS = ['creditCard', 'bankTransfer', 'kakaopay', 'naverpay', 'point'] as const;
-type WindowMethod = (typeof WINDOW_METHODS)[number];
+/** The window methods an upgrade may be paid with are the server's word (`paymentMethods`, by the currency of
+ * the plans; never a virtual account, since an upgrade is paid at once): the page shows those it can show. */
+function upgradeMethods(offered: readonly string[]): readonly PaymentMethod[] {
+  return PAYMENT_METHODS.filter((method) => offered.includes(method));
+}
 
 type AgreementsForm = Record<AgreementName, boolean>;
 
@@ -78,7 +79,7 @@ function Upgrade() {
   const member = useAppStore((s) => s.user);
   const { alert, show, close } = useAlert();
   const [wanted, setWanted] = useState<Partial<UpgradeSelection>>({});
-  const [method, setMethod] = useState<WindowMethod>('creditCard');
+  const [method, setMethod] = useState<PaymentMethod>('creditCard');
   const [paying, setPaying] = useState<string | null>(null);
 
   const refused = (error: FeatureError) =>
@@ -310,7 +311,7 @@ function Upgrade() {
             {ways.includes('window') && (
               <fieldset className="card">
                 <legend>{t.upgrades.method}</legend>
-                {WINDOW_METHODS.filter((name) => options.paymentMethods.includes(name)).map((name) => (
+                {upgradeMethods(options.paymentMethods).map((name) => (
                   <label key={name} >
                     <input type="radio" name="upgrade-method" checked={method === name} onChange={() => setMethod(name)} />{' '}
                     {t.purchase.methods[name]}

@@ -338,6 +338,16 @@ class ErrorCode(Enum):
         "The payment failed. Please contact the administrator.",
         "決済に失敗しました。管理者にお問い合わせください。",
     )
+
+    # Per-context names over the same wire codes: the spec has one code where we refuse for several reasons, so
+    # each reason gets its own name, an alias of the spec's member (the same member: the same errorCode, status
+    # and text, and the catalogue lists each code once). Raise the name that says why.
+    NOTHING_PAST_DUE = AUTO_PAYMENT_ALREADY_SET  # pay now with nothing past due
+    SUBSCRIPTION_NOT_ENDED = AUTO_PAYMENT_ALREADY_SET  # re-subscribe while it still runs, or after a lifetime upgrade
+    AUTO_RENEWAL_NOT_OFF = AUTO_PAYMENT_ALREADY_SET  # resume what is not cancelled
+    CHARGE_NOT_CURRENT = AUTO_PAYMENT_ALREADY_SET  # record a charge the subscription no longer wants
+    LICENCE_REFUNDED = LICENSE_KEY_UNUSABLE  # act on a subscription whose licence was refunded
+    OPEN_BETA_ENDED = SERVER_ERROR_CONTACT_ADMIN  # join the open beta after it ended (answered as 410)
     COUPON_CHECK_NO_RESPONSE = (
         -120122,
         500,

@@ -57,11 +57,11 @@ class ServicesTask(Task):  # type: ignore[misc]  # celery ships no type informat
     @property
     def services(self) -> Services:
         """The services of the app running this task."""
-        return self.storefront.services
+        return self.celery_app.services
 
     @property
-    def storefront(self) -> StorefrontCelery:
-        """The app running this task."""
+    def celery_app(self) -> StorefrontCelery:
+        """The Celery app running this task (it carries the process's services and charging threads)."""
         app = self.app
         if not isinstance(app, StorefrontCelery):
             raise TypeError(f"{self.name} runs on a {type(app).__name__}, which carries no services")

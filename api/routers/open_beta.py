@@ -17,7 +17,7 @@ router = APIRouter(prefix="/licenses", tags=["licences"])
 @router.post(
     "/open-beta",
     response_model=Written,
-    responses=errors(ErrorCode.ALREADY_IN_OPEN_BETA, (ErrorCode.SERVER_ERROR_CONTACT_ADMIN, 410)),
+    responses=errors(ErrorCode.ALREADY_IN_OPEN_BETA, (ErrorCode.OPEN_BETA_ENDED, 410)),
 )
 def open_beta(services: ServicesDep, caller: CallerDep) -> Written:
     """Join the open beta: once per account (-114), not after it ended (-1002)."""

@@ -277,7 +277,7 @@ def resume_with_window_key(
         ErrorCode.NOT_FOUND,
         ErrorCode.LICENSE_KEY_UNUSABLE,
         ErrorCode.CHECK_CARD_HELD,
-        ErrorCode.AUTO_PAYMENT_ALREADY_SET,
+        ErrorCode.NOTHING_PAST_DUE,
     ),
 )
 def pay_past_due_period(

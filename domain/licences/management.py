@@ -105,7 +105,7 @@ def join_open_beta(store: Storefront, clock: Clock, *, account_id: UUID, ends_at
     now = clock.now()
     if now >= ends_at:
         # The spec's code for "the beta has ended, thanks"; a user condition, so Gone rather than its 500.
-        raise DomainError(ErrorCode.SERVER_ERROR_CONTACT_ADMIN, "the open beta has ended", status=410)
+        raise DomainError(ErrorCode.OPEN_BETA_ENDED, "the open beta has ended", status=410)
     try:
         store.repository.get(OpenBetaMembership.id_for(account_id))
     except AggregateNotFoundError:

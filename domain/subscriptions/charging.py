@@ -105,7 +105,7 @@ def charge_subscription(
         subscription, licence = loaded
     if licence.state is not LicenceState.ACTIVE:  # a refunded licence renews no more
         if account_id is not None:
-            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence was refunded")
+            raise DomainError(ErrorCode.LICENCE_REFUNDED, "the licence was refunded")
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
     attempt = decide(subscription, clock.now())
     if attempt is None:

@@ -286,15 +286,15 @@ class Subscription(Aggregate):
     def pay_now_charge(self, key: BillingKey | None = None) -> ChargeAttempt:
         """The subscriber pays the past-due period now (with another billing key when given)."""
         if self.status is not SubscriptionStatus.PAST_DUE:
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "nothing is past due")
+            raise DomainError(ErrorCode.NOTHING_PAST_DUE, "nothing is past due")
         return self._next_period_charge(ChargeKind.PAY_NOW, key)
 
     def resubscription_charge(self, now: datetime, key: BillingKey | None = None) -> ChargeAttempt:
         """A new run after the end (or after a cancelled subscription's paid period ran out)."""
         if self.replaced_by_lifetime:
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription became a lifetime licence")
+            raise DomainError(ErrorCode.SUBSCRIPTION_NOT_ENDED, "the subscription became a lifetime licence")
         if Action.RESUBSCRIBE not in self.allowed_actions(now):
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "the subscription has not ended")
+            raise DomainError(ErrorCode.SUBSCRIPTION_NOT_ENDED, "the subscription has not ended")
         return self._charge(ChargeKind.RESUBSCRIPTION, f"r{self.resubscribe_attempts + 1}", key)
 
     def upgrade_charge(self, quote: Quote, target: UpgradeTarget, key: BillingKey | None = None) -> ChargeAttempt:
@@ -352,7 +352,7 @@ class Subscription(Aggregate):
     def record_charge(self, attempt: ChargeAttempt, charge: GatewayPayment, at: datetime) -> bool:
         """Record what the gateway did with ``attempt``, which must still be current; True when it paid."""
         if attempt.kind is ChargeKind.FIRST or not self.is_current(attempt, at):
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, f"{attempt.merchant_uid} is not the charge to record")
+            raise DomainError(ErrorCode.CHARGE_NOT_CURRENT, f"{attempt.merchant_uid} is not the charge to record")
         if attempt.is_paid_by(charge):
             self._record_paid(attempt, charge, at)
             return True
@@ -484,7 +484,7 @@ class Subscription(Aggregate):
         if Action.RESUME not in self.allowed_actions(at):
             if self.status is SubscriptionStatus.CANCELLED:
                 raise DomainError(ErrorCode.INVALID_VALUE, "the paid period is over: re-subscribe instead")
-            raise DomainError(ErrorCode.AUTO_PAYMENT_ALREADY_SET, "auto-renewal is not off")
+            raise DomainError(ErrorCode.AUTO_RENEWAL_NOT_OFF, "auto-renewal is not off")
         self.trigger_event(AutoRenewalResumed, timestamp=at, resumed_at=at, renews_at=self.paid_until)
 
     def end_with_licence(self, at: datetime) -> bool:

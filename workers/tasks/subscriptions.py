@@ -48,7 +48,7 @@ def renew_batch(self: ServicesTask, subscription_ids: list[str]) -> list[str | N
     services = self.services
     outcomes = renew_subscriptions(
         services.store, services.clock, services.payments, [UUID(key) for key in subscription_ids],
-        each=self.storefront.charging.map,
+        each=self.celery_app.charging.map,
     )  # fmt: skip
     merchant_uids: list[str | None] = []
     for subscription_id, outcome in zip(subscription_ids, outcomes, strict=True):

@@ -43,9 +43,9 @@ const AccountDeleteConfirmPage = lazyPage(() => import('../features/account/Acco
 const EmailChangeConfirmPage = lazyPage(() => import('../features/account/EmailChangeConfirmPage'));
 const PurchaseHistoryPage = lazyPage(() => import('../features/payments/PurchaseHistoryPage'));
 const PaymentDetailPage = lazyPage(() => import('../features/payments/PaymentDetailPage'));
-const LicensePage = lazyPage(() => import('../features/licences/LicensePage'));
-const LicenseDetailPage = lazyPage(() => import('./LicenseDetailRoute'));
-const LicenseUpgradePage = lazyPage(() => import('../features/upgrades/UpgradePage'));
+const LicencePage = lazyPage(() => import('../features/licences/LicencePage'));
+const LicenceDetailPage = lazyPage(() => import('./LicenceDetailRoute'));
+const LicenceUpgradePage = lazyPage(() => import('../features/upgrades/UpgradePage'));
 const PaymentConfirmPage = lazyPage(() => import('../features/purchase/PaymentConfirmPage'));
 const PaymentFailurePage = lazyPage(() => import('../features/purchase/PaymentFailurePage'));
 const PrivacyPolicyPage = lazyPage(() => import('../features/terms/PrivacyPolicyPage'));
@@ -78,10 +78,10 @@ const pages: readonly [pattern: string, Page: ComponentType][] = [
   [routePatterns.accountDeleteConfirm, AccountDeleteConfirmPage],
   [routePatterns.emailChangeConfirm, EmailChangeConfirmPage],
   [routePatterns.purchaseHistory, PurchaseHistoryPage],
-  [routePatterns.license, LicensePage],
+  [routePatterns.license, LicencePage],
   [routePatterns.purchaseHistoryDetail, PaymentDetailPage],
-  [routePatterns.licenseDetail, LicenseDetailPage],
-  [routePatterns.licenseUpgrade, LicenseUpgradePage],
+  [routePatterns.licenseDetail, LicenceDetailPage],
+  [routePatterns.licenseUpgrade, LicenceUpgradePage],
   [routePatterns.paymentConfirm, PaymentConfirmPage],
   [routePatterns.paymentFailure, PaymentFailurePage],
   [routePatterns.privacyPolicy, PrivacyPolicyPage],

@@ -32,7 +32,7 @@ import './licences.css';
 import '../../ui/kit.css';
 
 /** /{lang}/license/{userLicenseId}: one licence with its devices (rename, remove) and payments. */
-export default function LicenseDetailPage({ subscription }: { subscription?: SubscriptionSlot }) {
+export default function LicenceDetailPage({ subscription }: { subscription?: SubscriptionSlot }) {
   return (
     <RequireScope>
       <LicenceDetail subscription={subscription} />

@@ -1,10 +1,10 @@
-import LicenseDetailPage from '../features/licences/LicenseDetailPage';
+import LicenceDetailPage from '../features/licences/LicenceDetailPage';
 import { SubscriptionSection } from '../features/subscriptions/SubscriptionSection';
 
 /** /{lang}/license/{userLicenseId}: the licence detail page with its subscription section. */
-export default function LicenseDetailRoute() {
+export default function LicenceDetailRoute() {
   return (
-    <LicenseDetailPage
+    <LicenceDetailPage
       subscription={(userLicenseId, onChanged) => (
         <SubscriptionSection userLicenseId={userLicenseId} onChanged={onChanged} />
       )}

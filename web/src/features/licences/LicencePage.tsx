@@ -31,7 +31,7 @@ import '../../ui/kit.css';
 const LicenceKeyForm = lazy(() => import('./LicenceKeyForm'));
 
 /** /{lang}/license: the user's licences, registration by key and the open-beta licence. */
-export default function LicensePage() {
+export default function LicencePage() {
   const [params] = useSearchParams();
   const userLicenseKey = params.get('userLicenseKey');
   const page = (

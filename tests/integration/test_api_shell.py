@@ -43,7 +43,7 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     async def slow() -> dict[str, str]:
         import asyncio
 
-        await asyncio.sleep(8)
+        await asyncio.sleep(60)  # far past the 2 s budget: even a loaded host answers long before it ends
         return {"late": "yes"}
 
     # Test-only routes must come before the web app's catch-all route.
@@ -87,7 +87,7 @@ def test_a_crash_becomes_a_500_envelope_not_a_stack_trace(client: TestClient) ->
 def test_a_request_over_its_budget_is_answered_without_waiting_for_it(client: TestClient) -> None:
     started = time.monotonic()
     response = client.get(f"{API_PREFIX}/test/slow")
-    assert time.monotonic() - started < 6
+    assert time.monotonic() - started < 20
     assert (response.status_code, response.json()["errorCode"]) == (503, -1002)
 
 

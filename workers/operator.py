@@ -31,7 +31,7 @@ from domain.payments.app_store import record_app_store_purchase
 from domain.payments.purchase import refund_payment
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
 from domain.reports.links import LINK_LIFETIME
-from events.audit.export import write
+from eventlog.audit.export import write
 from events.values import Language
 from projections.ledger import ledger_summary, summary_csv
 from projections.payments import payment_by_merchant_uid, payments_ordered_between

@@ -6,14 +6,14 @@ PY := $(BIN)/python
 NPM ?= npm
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test install test-deps policy-tool web lint test-python test-web e2e bench clean
+.PHONY: run test install test-deps policy-tool web lint test-python test-web e2e test-suites bench clean
 
 run: install web
 	@mkdir -p var
 	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (a process that dies is restarted; Ctrl-C stops everything)"
 	$(PY) -m bootstrap.stack
 
-test: install test-deps policy-tool web lint test-python test-web e2e
+test: install test-deps policy-tool web lint test-web test-suites
 	@echo "make test: all suites passed"
 
 # checkov, the policy check of deploy/k8s/, in a virtualenv of its own (its pins would move the project's packages);
@@ -66,6 +66,19 @@ lint: $(VENV)/.installed
 # stores, the stack's processes or a browser, and one process left a core idle.
 test-python: $(VENV)/.installed
 	$(BIN)/pytest -n 2 --dist loadfile
+
+# The Python suites and the browser suite side by side: each mostly waits (on the stores, the stacks' processes,
+# a browser) and leaves most of the two cores idle, so together they take about as long as the Python suites
+# alone. The browser suite's output is kept in var/e2e-run.log and printed once both have finished.
+test-suites: $(VENV)/.installed web
+	@mkdir -p var
+	@$(MAKE) --no-print-directory e2e > var/e2e-run.log 2>&1 & browser=$$!; \
+	$(MAKE) --no-print-directory test-python; python_status=$$?; \
+	wait $$browser; browser_status=$$?; \
+	echo "--- the browser suite (make e2e), run beside the Python suites: exit $$browser_status ---"; \
+	cat var/e2e-run.log; \
+	echo "--- Python suites: exit $$python_status; browser suite: exit $$browser_status ---"; \
+	[ $$python_status = 0 ] && [ $$browser_status = 0 ]
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) run typecheck --silent && $(NPM) run lint --silent && $(NPM) test --silent

@@ -32,7 +32,7 @@ def main() -> None:
             access_log=False,  # written by AccessLog, the same lines for less
             # The standard library's event loop, not uvloop: at 50 clients keeping one API process busy, uvloop left
             # about 1% of requests waiting 0.2-0.7 s (p99 7-8 times a bare endpoint's) while the stdlib loop
-            # served every connection in turn (p99 1.1 times), for the same throughput (README, "Performance").
+            # served every connection in turn (p99 1.1 times), for the same throughput (bench/RESULTS.md).
             loop="asyncio",
             # The app itself decides which peers may name the client (TRUSTED_PROXIES, api/clients.py).
             proxy_headers=False,

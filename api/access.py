@@ -22,7 +22,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.revocations import Revocations
+from api.revocations import Revocations, RevocationsUnavailableError
 from api.services import ServicesDep
 from domain.accounts.tokens import AccessClaims, InvalidTokenError, read_access_token
 from domain.errors import DomainError, ErrorCode
@@ -271,12 +271,11 @@ async def enforce_access(request: Request, services: ServicesDep) -> None:
 
 
 async def _check_not_revoked(revocations: Revocations, claims: AccessClaims) -> None:
-    """401 for a token whose session ended or whose account's credentials changed since it was issued, and for
-    any token while the revocation list is not current (it fails closed; see api/revocations.py)."""
-    if not revocations.is_current():
-        await revocations.until_caught_up_once()  # returns at once unless this process has just started
-        if not revocations.is_current():
-            raise DomainError(ErrorCode.UNAUTHORIZED, "revocations are not current")
+    """401 for a token whose session ended or whose account's credentials changed since it was issued; 503 for
+    any token while the revocation list is not current and does not become so soon (it fails closed; see
+    api/revocations.py)."""
+    if not revocations.is_current() and not await revocations.until_current():
+        raise RevocationsUnavailableError("the revocation list is not current")
     if revocations.ends(claims):
         raise DomainError(ErrorCode.UNAUTHORIZED, "the token's session has ended")
 

@@ -1,7 +1,7 @@
 """The access log: uvicorn's lines, written by a small ASGI middleware in batches.
 
 uvicorn's own access log made a LogRecord per request and ran it through the logging module's handler lock and
-uvicorn's formatter: 12% of the API's throughput on a licence read (README, "Performance"). The same line is now
+uvicorn's formatter: 12% of the API's throughput on a licence read (bench/RESULTS.md). The same line is now
 an f-string appended to a list, and a thread writes the list to the stream every ``FLUSH_SECONDS``.
 """
 

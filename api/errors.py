@@ -14,6 +14,7 @@ from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.language import request_language
+from api.revocations import RevocationsUnavailableError
 from api.schemas import CamelModel
 from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
 from domain.payments.gateway import GatewayUnreachableError
@@ -82,6 +83,7 @@ async def _gateway_unreachable(request: Request, exc: Exception) -> JSONResponse
 # give): the write, if any, did not commit, so the caller may try again.
 STORE_UNAVAILABLE = (
     ObjectStoreUnavailableError,
+    RevocationsUnavailableError,
     eventsourcing.persistence.OperationalError,
     eventsourcing.persistence.InterfaceError,
     psycopg.OperationalError,

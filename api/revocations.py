@@ -7,8 +7,10 @@ PostgreSQL's NOTIFY or SQLite's doorbell within milliseconds of a commit, readin
 otherwise, at most twenty times a second when the log is busy, decoding only the events that revoke.
 
 The list is *current* while its last read that found nothing more began less than ``FRESH_WITHIN`` seconds ago:
-every revocation committed before then is in it. A token is refused (401) when the list ends it, and also when the
-list is not current (the database out of reach, the thread dead): the check fails closed. So a revocation
+every revocation committed before then is in it. A token is refused (401) when the list ends it. While the list
+is not current (the database out of reach, the thread dead) a call with a token waits up to ``CURRENT_WAIT_SECONDS``
+for it and then answers 503 (-1002, try again): the check fails closed, without telling a client whose token may
+be good that it is logged out. So a revocation
 committed at T refuses its tokens in every process from T + ``FRESH_WITHIN`` at the latest, and in practice
 within a few tens of milliseconds.
 
@@ -41,8 +43,13 @@ FRESH_WITHIN = 5.0
 SAFETY_NET_SECONDS = 1.0
 READ_SPACING = 0.05
 FIRST_CATCH_UP_SECONDS = 30.0  # how long a starting API waits for the list before it serves tokens
+CURRENT_WAIT_SECONDS = 3.0  # how long a call waits for a list that fell behind (a database back from a restart)
 PRUNE_EVERY_SECONDS = 60.0
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0)
+
+
+class RevocationsUnavailableError(Exception):
+    """The revocation list is not current, so no token can be checked now (the API answers 503, try again)."""
 
 
 class Revocations:
@@ -50,11 +57,20 @@ class Revocations:
 
     name = "revocations"
 
-    def __init__(self, store: EventLog, views: ViewDatabase, clock: Clock, *, fresh_within: float = FRESH_WITHIN):
+    def __init__(
+        self,
+        store: EventLog,
+        views: ViewDatabase,
+        clock: Clock,
+        *,
+        fresh_within: float = FRESH_WITHIN,
+        current_wait: float = CURRENT_WAIT_SECONDS,
+    ):
         self._store = store
         self._views = views
         self._clock = clock
         self._fresh_within = fresh_within
+        self._current_wait = current_wait
         self._list = RevocationList()
         self._position: int | None = None
         self._caught_up_at: float | None = None
@@ -97,6 +113,17 @@ class Revocations:
         if self._first_catch_up.is_set():
             return True
         return await asyncio.to_thread(self.wait_for_first_catch_up, timeout)
+
+    async def until_current(self) -> bool:
+        """Wait (without blocking the event loop) until the list is current, or the process's bound passes."""
+        if not await self.until_caught_up_once():
+            return False
+        deadline = time.monotonic() + self._current_wait
+        while not self.is_current():
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(READ_SPACING)
+        return True
 
     # As a processor of eventlog.follower: only the revoking topics are decoded.
     def wants(self, topic: str) -> bool:

@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     # anywhere is ever published in the source.
     auth_secret_setting: str = Field(default="", alias="AUTH_SECRET", repr=False)
     zendesk_secret_setting: str = Field(default="", alias="ZENDESK_SECRET", repr=False)
-    # Support desk, chat widget and the browser's error reporting (README: "Support desk, chat and browser errors").
+    # Support desk, chat widget and the browser's error reporting (docs/support.md).
     zendesk_url: str = Field(default="https://support.unicornpro.example", alias="ZENDESK_URL")
     chat_script_url: str = Field(default="", alias="CHAT_SCRIPT_URL")
     chat_plugin_key: str = Field(default="", alias="CHAT_PLUGIN_KEY")
@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     # How often the reactor looks for mail tasks that never ran (workers.resends).
     mail_resend_seconds: float = Field(default=30.0, gt=0, alias="MAIL_RESEND_SECONDS")
     # A renewal task takes this many due subscriptions (one read, one save), and a worker process makes up to
-    # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (README: "Renewals in batches").
+    # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (docs/adr/0005-renewals-in-batches.md).
     renewal_batch_size: int = Field(default=25, ge=1, le=500, alias="RENEWAL_BATCH_SIZE")
     renewal_charges_at_once: int = Field(default=64, ge=1, le=512, alias="RENEWAL_CHARGES_AT_ONCE")
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")
@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     audit_checkpoint_dir: Path | None = Field(default=None, alias="AUDIT_CHECKPOINT_DIR")
     audit_checkpoint_mail_to: str = Field(default="", alias="AUDIT_CHECKPOINT_MAIL_TO")
     audit_checkpoint_minutes: float = Field(default=60.0, gt=0, alias="AUDIT_CHECKPOINT_MINUTES")
+    # Verifier keys of signing keys rotated out (comma-separated `<name>+<id>+<key>`, as `python -m eventlog.audit key`
+    # printed them): `verify` trusts checkpoints signed by any of them besides the current key (docs/runbook.md).
+    audit_previous_verifier_keys: str = Field(default="", alias="AUDIT_PREVIOUS_VERIFIER_KEYS")
     # Report and banner images: an S3 bucket when S3_BUCKET is set (S3_ENDPOINT_URL for an S3-compatible
     # server; credentials from S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY, else boto3's own chain), else var/objects/.
     s3_bucket: str = Field(default="", alias="S3_BUCKET")
@@ -218,6 +221,11 @@ class Settings(BaseSettings):
     def audit_key_file(self) -> Path:
         """Where the embedded default keeps its generated development key for signing checkpoints."""
         return self.var_dir / "audit" / "log-signing.key"
+
+    @property
+    def previous_verifier_keys(self) -> tuple[str, ...]:
+        """AUDIT_PREVIOUS_VERIFIER_KEYS as a list, oldest rotation wherever the operator put it."""
+        return tuple(key.strip() for key in self.audit_previous_verifier_keys.split(",") if key.strip())
 
     @property
     def checkpoint_dir(self) -> Path:

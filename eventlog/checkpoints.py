@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -132,6 +133,18 @@ def open_checkpoint(note: str, verifier_key: str) -> Checkpoint:
             raise CheckpointError(f"the signature by {name} does not verify") from forged
         return parse_checkpoint(body)
     raise CheckpointError(f"the note carries no signature by {name}")
+
+
+def open_checkpoint_by_any(note: str, verifier_keys: Sequence[str]) -> Checkpoint:
+    """The checkpoint a signed note states, once a signature by one of ``verifier_keys`` on it verifies (the current
+    key and the keys rotated out before it: checkpoints signed before a rotation stay verifiable)."""
+    refusals: list[str] = []
+    for verifier_key in verifier_keys:
+        try:
+            return open_checkpoint(note, verifier_key)
+        except CheckpointError as refused:
+            refusals.append(str(refused))
+    raise CheckpointError("; ".join(refusals) or "no verifier key to check the note with")
 
 
 def parse_checkpoint(body: str) -> Checkpoint:

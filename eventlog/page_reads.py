@@ -2,8 +2,8 @@
 
 A page (``read_many_async``) is a few statements, such as a customer's licences, their devices and their
 subscriptions. Under load many requests of one API process ask for their pages in the same turn of its event loop,
-and each query and round trip cost the process more CPU in psycopg's client than the rest of the request (README,
-"Performance"). So the pages of one kind asked for in a turn (up to MOST_PAGES) are one query: their parameters go
+and each query and round trip cost the process more CPU in psycopg's client than the rest of the request
+(bench/RESULTS.md). So the pages of one kind asked for in a turn (up to MOST_PAGES) are one query: their parameters go
 as arrays, one element a page, and each statement is a subquery of the row ``unnest`` makes for each page, whose
 rows come back as one JSON column (``page_query``). The query's text depends only on the kind of page, so
 PostgreSQL plans it once (it is prepared) however many pages it carries.

@@ -1,4 +1,4 @@
-"""``python -m projections``: run the projector, rebuild views, or show their positions.
+"""``python -m projections``: run the projector, rebuild views, or show their positions and stalls.
 
 A process entry point: it takes the log and the view database from the composition
 root (``bootstrap``), which import-linter allows this module alone in ``projections``.
@@ -23,6 +23,7 @@ from projections.catalogue import all_views
 from projections.database import ViewDatabase
 from projections.leases import AlwaysHeld, Leases, PostgresLeases
 from projections.runner import Projector, retrying
+from projections.stalls import stalled
 from projections.tracking import positions
 
 TREE = "transparency_log"  # the lease of the transparency log's follower
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     rebuild.add_argument("views", nargs="*", help="view names (default: all)")
     rebuild.add_argument("--no-catch-up", action="store_true", help="only reset; let a running projector replay")
     commands.add_parser("status", help="print each view's position and the log's head")
+    commands.add_parser("stalls", help="print each stalled follower: where, why, since when (exit 1 when any)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(levelname)s %(message)s")
 
@@ -53,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
                     projector.catch_up(args.views, lambda view, total: _bar(bars, view, total))
             print(f"rebuilt {', '.join(args.views) or 'all views'} up to {log_app.max_notification_id()}")
             return 0
+        if args.command == "stalls":
+            return _print_stalls(db, log_app.name)
         if args.command == "status":
             print(f"log head: {log_app.max_notification_id()}")
             for name, position in sorted(positions(db, log_app.name).items()):
@@ -77,6 +81,19 @@ def main(argv: list[str] | None = None) -> int:
         if leases is not None:
             leases.close()
         services.close()
+
+
+def _print_stalls(db: ViewDatabase, application_name: str) -> int:
+    """One line a stalled follower (the projector's views and the reactor); 1 when any is stalled."""
+    found = stalled(db, application_name)
+    for name, stall in sorted(found.items()):
+        print(
+            f"{name}: stalled after {stall['position']} since {stall['since']}, "
+            f"{stall['attempts']} attempts: {stall['error']}"
+        )
+    if not found:
+        print("no follower is stalled")
+    return 1 if found else 0
 
 
 def _bar(bars: ExitStack, view: str, total: int) -> Callable[[int], None]:

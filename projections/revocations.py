@@ -33,9 +33,9 @@ class RevocationsView(View):
             "CREATE TABLE IF NOT EXISTS revocations_view ("
             "ends TEXT NOT NULL, "
             "subject TEXT NOT NULL, "
-            "revoked_at DOUBLE PRECISION NOT NULL, "
+            "revoked_at_us BIGINT NOT NULL, "
             "PRIMARY KEY (ends, subject))",
-            "CREATE INDEX IF NOT EXISTS revocations_view_at ON revocations_view (revoked_at)",
+            "CREATE INDEX IF NOT EXISTS revocations_view_at ON revocations_view (revoked_at_us)",
         ]
 
     @singledispatchmethod
@@ -53,15 +53,21 @@ class RevocationsView(View):
         if revocation is None:
             return
         cursor.execute(
-            "INSERT INTO revocations_view (ends, subject, revoked_at) VALUES (%(ends)s, %(subject)s, %(at)s) "
-            "ON CONFLICT (ends, subject) DO UPDATE SET revoked_at = CASE "
-            "WHEN excluded.revoked_at > revocations_view.revoked_at THEN excluded.revoked_at "
-            "ELSE revocations_view.revoked_at END",
-            {"ends": revocation.ends.value, "subject": str(revocation.subject), "at": revocation.at},
+            "INSERT INTO revocations_view (ends, subject, revoked_at_us) VALUES (%(ends)s, %(subject)s, %(at)s) "
+            "ON CONFLICT (ends, subject) DO UPDATE SET revoked_at_us = CASE "
+            "WHEN excluded.revoked_at_us > revocations_view.revoked_at_us THEN excluded.revoked_at_us "
+            "ELSE revocations_view.revoked_at_us END",
+            {"ends": revocation.ends.value, "subject": str(revocation.subject), "at": _microseconds(revocation.at)},
         )
         cursor.execute(
-            "DELETE FROM revocations_view WHERE revoked_at < %(cutoff)s", {"cutoff": revocation.at - PRUNED_AFTER}
+            "DELETE FROM revocations_view WHERE revoked_at_us < %(cutoff)s",
+            {"cutoff": _microseconds(revocation.at - PRUNED_AFTER)},
         )
+
+
+def _microseconds(epoch_seconds: float) -> int:
+    """Moments are kept as whole microseconds: views keep to the column types a page read carries exactly."""
+    return round(epoch_seconds * 1_000_000)
 
 
 @dataclass(frozen=True)
@@ -84,8 +90,9 @@ def recent_revocations(db: ViewDatabase, application_name: str, since: float) ->
         row = cursor.fetchone()
         position = int(row["notification_id"]) if row else 0
         cursor.execute(
-            "SELECT ends, subject, revoked_at FROM revocations_view WHERE revoked_at >= %(since)s", {"since": since}
+            "SELECT ends, subject, revoked_at_us FROM revocations_view WHERE revoked_at_us >= %(since)s",
+            {"since": _microseconds(since)},
         )
         rows = cursor.fetchall()
-    found = [Revocation(Ends(row["ends"]), UUID(row["subject"]), float(row["revoked_at"])) for row in rows]
+    found = [Revocation(Ends(row["ends"]), UUID(row["subject"]), int(row["revoked_at_us"]) / 1_000_000) for row in rows]
     return RecentRevocations(position, found)

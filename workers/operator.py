@@ -1,6 +1,7 @@
 """``python -m workers.operator``: what an operator does by hand, through the same use cases and views.
 
 refund                     give money back through PortOne cancel (full or partial)
+record-refund              record a refund PortOne made whose answer was lost (reconcile: cancel_amount)
 record-app-store-purchase  grant an account the licence it bought in Apple's App Store
 ledger                     revenue, refunds and net by day, currency, product and payment method, as CSV
 reconcile                  compare a day of payments with the gateway's records
@@ -28,11 +29,13 @@ from domain.accounts.auth import find_account_id
 from domain.errors import DomainError, ErrorCode
 from domain.history import KINDS, as_of
 from domain.payments.app_store import record_app_store_purchase
-from domain.payments.purchase import refund_payment
+from domain.payments.gateway import GatewayUnreachableError
+from domain.payments.purchase import record_gateway_refund, refund_payment
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
 from domain.reports.links import LINK_LIFETIME
 from eventlog.audit.export import write
 from events.values import Language
+from integrations.portone.errors import PortOneError
 from projections.ledger import ledger_summary, summary_csv
 from projections.payments import payment_by_merchant_uid, payments_ordered_between
 from projections.reports import ReportSelection, count_reports
@@ -49,6 +52,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     refund.add_argument("merchant_uid")
     refund.add_argument("--amount", type=int, help="minor units to refund; the whole refundable balance if left out")
     refund.add_argument("--reason", required=True)
+    lost = commands.add_parser(
+        "record-refund", help="record a refund the gateway made whose answer was lost (reconcile: cancel_amount)"
+    )
+    lost.add_argument("merchant_uid")
+    lost.add_argument("--reason", required=True)
     ledger = commands.add_parser("ledger", help="revenue, refunds and net by day, currency, product, payment method")
     ledger.add_argument("--since", type=date.fromisoformat, help="first day (Korean calendar), yyyy-mm-dd")
     ledger.add_argument("--until", type=date.fromisoformat, help="day after the last, yyyy-mm-dd")
@@ -101,6 +109,8 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return _record_app_store_purchase(args, services)
     if args.command == "reports":
         return _reports(args, services)
+    if args.command == "record-refund":
+        return _record_refund(args, services)
     try:
         refunded = refund_payment(
             services.store,
@@ -113,7 +123,32 @@ def run(args: argparse.Namespace, services: Services) -> int:
     except DomainError as refused:
         print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
         return 2
+    except GatewayUnreachableError as unanswered:
+        print(
+            f"the gateway did not answer ({unanswered}): it may have refunded all the same; reconcile the payment's "
+            'day, and if it shows cancel_amount, run record-refund (docs/runbook.md, "A failed give-back")',
+            file=sys.stderr,
+        )
+        return 1
+    except PortOneError as refused:
+        print(
+            f"the gateway refused ({refused.message}): when it already gave the money back, run record-refund",
+            file=sys.stderr,
+        )
+        return 2
     print(f"refunded {refunded} of {args.merchant_uid}")
+    return 0
+
+
+def _record_refund(args: argparse.Namespace, services: Services) -> int:
+    try:
+        recorded = record_gateway_refund(
+            services.store, services.clock, services.payments, merchant_uid=args.merchant_uid, reason=args.reason
+        )
+    except DomainError as refused:
+        print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
+        return 2
+    print(f"recorded {recorded} refunded at the gateway of {args.merchant_uid}")
     return 0
 
 

@@ -1,5 +1,5 @@
 """What the browser needs for the outside services it talks to: the support desk, the chat widget and
-error reporting (README: "Support desk, chat and browser errors")."""
+error reporting (docs/support.md)."""
 
 from __future__ import annotations
 

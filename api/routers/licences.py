@@ -145,7 +145,7 @@ class UserLicenceDetailOut(UserLicenceOut):
 @router.get("/mine", response_model=list[UserLicenceOut])
 async def my_licences(services: ServicesDep, caller: CallerDep) -> list[UserLicenceOut]:
     """The caller's licences, newest first."""
-    # async, and the views read on the loop: no thread hop, no blocking driver (README, "Performance");
+    # async, and the views read on the loop: no thread hop, no blocking driver (bench/RESULTS.md);
     # one snapshot, and on PostgreSQL one round trip
     licences, devices, subscriptions = await services.views.read_many_async(
         *licence_statements(caller.account_id), subscription_statement(caller.account_id)

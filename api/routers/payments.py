@@ -211,7 +211,7 @@ async def gateway_webhook(request: Request, services: ServicesDep) -> dict[str, 
 @router.get("/licenses", response_model=list[PaymentRecord])
 async def purchase_history(services: ServicesDep, caller: CallerDep) -> list[PaymentRecord]:
     """The caller's payments, newest first."""
-    # async, and the views read on the loop (README, "Performance")
+    # async, and the views read on the loop (bench/RESULTS.md)
     (rows,) = await services.views.read_many_async(payment_statement(caller.account_id))
     # Returned as models: FastAPI (0.165) checks them without copying and writes the JSON in one pass; writing it
     # here measured 4-8 µs less per 5 records, not worth a second way of answering.

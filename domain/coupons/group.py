@@ -1,4 +1,4 @@
-"""A coupon group: the rules every code of the group shares (README, "Coupons and promotion codes").
+"""A coupon group: the rules every code of the group shares (docs/coupons.md).
 
 A public group shares one code among every buyer; a private group issues ``issuedCount`` codes, one
 per recipient. Each code may be redeemed ``subIssuedCount`` times. ``availableDuration`` is the licence

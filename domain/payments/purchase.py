@@ -488,6 +488,22 @@ def refund_payment(
     if not 0 < wanted <= payment.refundable:
         raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{payment.refundable}")
     reported = gateway.cancel(payment.imp_uid, wanted, payment.gateway_balance, reason)
+    return _record_refund(store, clock, merchant_uid, reported, reason)
+
+
+def record_gateway_refund(
+    store: Storefront, clock: Clock, gateway: PaymentGateway, *, merchant_uid: str, reason: str
+) -> int:
+    """Record what the gateway gave back of a paid payment and the log does not show yet (a refund whose answer
+    was lost after the gateway made it); returns the amount recorded, 0 when the log already agrees."""
+    payment = _load_payment(store, merchant_uid)
+    if payment.state is not PaymentState.PAID or payment.imp_uid is None:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
+    return _record_refund(store, clock, merchant_uid, gateway.get_payment(payment.imp_uid), reason)
+
+
+def _record_refund(store: Storefront, clock: Clock, merchant_uid: str, reported: GatewayPayment, reason: str) -> int:
+    """Record the part of the gateway's ``cancel_amount`` the payment has not recorded yet, and shorten its licence."""
 
     def attempt() -> int:
         current = _load_payment(store, merchant_uid)

@@ -27,7 +27,7 @@ from config.settings import Settings, load_settings
 from eventlog.audit import Audit
 from eventlog.audit.export import FORMATS, Selection, manifest, rows, write
 from eventlog.audit.verification import verify_log
-from eventlog.checkpoints import CheckpointError, SignedCheckpoint, load_signing_key, open_checkpoint
+from eventlog.checkpoints import CheckpointError, SignedCheckpoint, load_signing_key, open_checkpoint_by_any
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -36,7 +36,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command", required=True)
     verify = commands.add_parser("verify", help="recompute every leaf and the root; compare with the signed checkpoint")
     verify.add_argument("--checkpoint", type=Path, help="a signed checkpoint file to trust (default: the latest kept)")
-    verify.add_argument("--key", help="the verifier key to trust (default: the configured signing key's)")
+    verify.add_argument(
+        "--key",
+        help="the verifier key to trust (default: the configured signing key's and AUDIT_PREVIOUS_VERIFIER_KEYS)",
+    )
     verify.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("checkpoint", help="sign a checkpoint of the whole log now")
     prove = commands.add_parser("prove", help="inclusion or consistency proofs, as JSON")
@@ -66,8 +69,11 @@ def open_audit(settings: Settings) -> Audit:
     return Audit.open(settings.event_store_env, key, settings.audit_log_origin, settings.checkpoint_dir)
 
 
-def run(args: argparse.Namespace, audit: Audit) -> int:
-    """Carry out the command; 0 on success, 1 when verification fails or a proof cannot be given."""
+def run(args: argparse.Namespace, audit: Audit, previous_keys: Sequence[str] = ()) -> int:
+    """Carry out the command; 0 on success, 1 when verification fails or a proof cannot be given.
+
+    ``previous_keys``: verifier keys of signing keys rotated out, which ``verify`` trusts besides the current one.
+    """
     now = datetime.now(UTC)
     if args.command == "key":
         print(audit.signer.verifier_key())
@@ -76,14 +82,14 @@ def run(args: argparse.Namespace, audit: Audit) -> int:
         print(audit.sign_checkpoint(now).note, end="")
         return 0
     if args.command == "verify":
-        return _verify(args, audit)
+        return _verify(args, audit, previous_keys)
     if args.command == "prove":
         return _prove(args, audit, now)
     return _export(args, audit, now)
 
 
-def _verify(args: argparse.Namespace, audit: Audit) -> int:
-    verifier_key = args.key or audit.signer.verifier_key()
+def _verify(args: argparse.Namespace, audit: Audit, previous_keys: Sequence[str]) -> int:
+    verifier_keys = [args.key] if args.key else [audit.signer.verifier_key(), *previous_keys]
     if args.checkpoint is not None:
         note = args.checkpoint.read_text(encoding="utf-8")
     else:
@@ -93,7 +99,7 @@ def _verify(args: argparse.Namespace, audit: Audit) -> int:
             return 1
         note = latest.note
     try:
-        checkpoint = open_checkpoint(note, verifier_key)
+        checkpoint = open_checkpoint_by_any(note, verifier_keys)
     except CheckpointError as refused:
         print(f"FAILED: {refused}", file=sys.stderr)
         return 1
@@ -157,9 +163,10 @@ def _export(args: argparse.Namespace, audit: Audit, now: datetime) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(argv)
-    audit = open_audit(load_settings())
+    settings = load_settings()
+    audit = open_audit(settings)
     try:
-        return run(args, audit)
+        return run(args, audit, settings.previous_verifier_keys)
     finally:
         audit.close()
 

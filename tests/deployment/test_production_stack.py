@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from fastapi.testclient import TestClient
@@ -83,7 +84,7 @@ def subscribed_a_month_ago(settings: Settings, address: str) -> None:
     store = Storefront(settings.event_store_env)
     try:
         account_id = register(store, address, clock).account_id
-        token = issue_access_token(settings.auth_secret, account_id, 1, clock.now()).token
+        token = issue_access_token(settings.auth_secret, account_id, 1, clock.now(), session_id=uuid4()).token
         started = TestClient(create_app(services=services)).post(
             f"{V1}/payments/licenses/subscribe/new/new-billingkey",
             json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},

@@ -1,0 +1,72 @@
+"""Runbook, "A failed give-back": a refund whose answer was lost after PortOne made it shows in the day's
+reconciliation as cancel_amount, and record-refund brings the log level with the gateway."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+
+import pytest
+
+from bootstrap import Services
+from config.settings import Settings
+from domain.catalogue.licences import Catalogue
+from domain.licences.licence import LicenceState
+from domain.store import Storefront
+from integrations.portone.gateway import PortOneGateway
+from projections.tracking import wait_for_views
+from tests.integration.audit.purchases import buy
+from tests.integration.portone.harness import RunningSandbox, SharedClock
+from tests.support import running_projector
+from workers import operator
+
+pytestmark = pytest.mark.integration
+
+DAY = date(2026, 11, 2)  # the sandbox's test clock starts at 12:00 that day in Korea
+
+
+def test_a_refund_whose_answer_was_lost_is_found_by_reconciliation_and_recorded(
+    settings: Settings,
+    store: Storefront,
+    sandbox: RunningSandbox,
+    gateway: PortOneGateway,
+    domain_clock: SharedClock,
+    catalogue: Catalogue,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bought = buy(store, domain_clock, gateway, sandbox, catalogue, email="give.back@example.com")
+    services = Services.build(settings, clock=domain_clock, payments=gateway)
+
+    def operate(*argv: str) -> tuple[int, str]:
+        code = operator.run(operator.parse_args(argv), services)
+        said = capsys.readouterr()
+        return code, said.out + said.err
+
+    def mismatches() -> list[tuple[str, str]]:
+        """The day's reconciliation, as the operator reads it."""
+        assert wait_for_views(views, store.name, ["payments"], store.max_notification_id(), timeout=20)
+        _, said = operate("reconcile", DAY.isoformat())
+        return [(row["merchant_uid"], row["mismatch"]) for row in csv.DictReader(io.StringIO(said)) if row["mismatch"]]
+
+    try:
+        with running_projector(settings) as views:
+            sandbox.plan_faults(path_prefix="/payments/cancel", lose_next=1)
+            code, said = operate("refund", bought.merchant_uid, "--reason", "customer asked")
+            assert code == 1, said
+            assert "did not answer" in said
+            sandbox.plan_faults()
+
+            # Cancelled at PortOne, still paid in the log.
+            lost = {(bought.merchant_uid, "status"), (bought.merchant_uid, "cancel_amount")}
+            assert set(mismatches()) == lost
+            assert operate("refund", bought.merchant_uid, "--reason", "again")[0] != 0  # PortOne refuses: no second one
+
+            code, said = operate("record-refund", bought.merchant_uid, "--reason", "customer asked")
+            assert (code, said.strip()) == (0, f"recorded 4999 refunded at the gateway of {bought.merchant_uid}")
+            assert mismatches() == []
+            code, said = operate("record-refund", bought.merchant_uid, "--reason", "again")
+            assert (code, said.split(" refunded")[0]) == (0, "recorded 0")  # once only
+    finally:
+        services.close()
+    assert store.repository.get(bought.user_licence_id).state is LicenceState.REVOKED

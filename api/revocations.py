@@ -32,8 +32,8 @@ from typing import Any
 from domain.accounts.revocations import KEPT_FOR, REVOKING_TOPICS, RevocationList, revocation_of
 from domain.accounts.tokens import AccessClaims
 from domain.clock import Clock
-from events.application import EventLog
-from events.follower import decoded, notification_batches_after
+from eventlog.application import EventLog
+from eventlog.follower import decoded, notification_batches_after
 from projections.database import ViewDatabase
 from projections.revocations import recent_revocations
 
@@ -125,7 +125,7 @@ class Revocations:
             await asyncio.sleep(READ_SPACING)
         return True
 
-    # As a processor of events.follower: only the revoking topics are decoded.
+    # As a processor of eventlog.follower: only the revoking topics are decoded.
     def wants(self, topic: str) -> bool:
         """Is ``topic`` one that revokes?"""
         return topic in REVOKING_TOPICS

@@ -4,7 +4,7 @@
     DATABASE_URL=postgresql://... .venv/bin/python bench/audit_100k.py   # an empty PostgreSQL database you made
 
 It records 100,000 account registrations through the log (500 aggregates a transaction), appends them to the
-transparency log, signs a checkpoint, then runs ``python -m events.audit verify`` and ``export`` (JSONL and
+transparency log, signs a checkpoint, then runs ``python -m eventlog.audit verify`` and ``export`` (JSONL and
 Parquet) in-process, timing each step.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from config.settings import Settings
 from domain.accounts.account import Account
 from domain.store import Storefront
-from events.audit import __main__ as audit_cli
+from eventlog.audit import __main__ as audit_cli
 from events.values import Language
 
 EVENTS = int(os.environ.get("BENCH_EVENTS", "100000"))

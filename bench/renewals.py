@@ -29,7 +29,7 @@ from domain.accounts.auth import find_account_id
 from domain.payments.wallet import key_to_charge
 from domain.store import Storefront
 from domain.subscriptions.commands import subscribe
-from events.tracking import wait_for_views
+from eventlog.tracking import wait_for_views
 from events.values import Language
 from projections.catalogue import all_views
 from projections.database import open_view_database

@@ -5,9 +5,9 @@ from __future__ import annotations
 from bootstrap.services import object_store
 from config.settings import Settings
 from domain.ports import ObjectStore, StoredObject
-from events.application import EventLog
-from events.audit import Audit
-from events.checkpoints import load_signing_key
+from eventlog.application import EventLog
+from eventlog.audit import Audit
+from eventlog.checkpoints import load_signing_key
 
 
 class BucketCopies:

@@ -76,7 +76,7 @@ DESCRIPTIONS: dict[str, str] = {
     "AUDIT_CHECKPOINT_MAIL_TO": "Comma-separated addresses each new checkpoint is mailed to.",
     "AUDIT_CHECKPOINT_MINUTES": "How often beat signs a checkpoint.",
     "AUDIT_PREVIOUS_VERIFIER_KEYS": "Verifier keys of signing keys rotated out (comma-separated, as `python -m "
-    "events.audit key` printed them): `python -m events.audit verify` also trusts checkpoints they signed, so "
+    "eventlog.audit key` printed them): `python -m eventlog.audit verify` also trusts checkpoints they signed, so "
     "checkpoints signed before a rotation still verify.",
     "S3_BUCKET": "Keep uploaded objects (and checkpoint copies) in this S3 bucket instead of `APP_VAR_DIR`.",
     "S3_ENDPOINT_URL": "An S3-compatible server's address (empty: AWS).",

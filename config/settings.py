@@ -81,7 +81,7 @@ class Settings(BaseSettings):
     audit_checkpoint_dir: Path | None = Field(default=None, alias="AUDIT_CHECKPOINT_DIR")
     audit_checkpoint_mail_to: str = Field(default="", alias="AUDIT_CHECKPOINT_MAIL_TO")
     audit_checkpoint_minutes: float = Field(default=60.0, gt=0, alias="AUDIT_CHECKPOINT_MINUTES")
-    # Verifier keys of signing keys rotated out (comma-separated `<name>+<id>+<key>`, as `python -m events.audit key`
+    # Verifier keys of signing keys rotated out (comma-separated `<name>+<id>+<key>`, as `python -m eventlog.audit key`
     # printed them): `verify` trusts checkpoints signed by any of them besides the current key (docs/runbook.md).
     audit_previous_verifier_keys: str = Field(default="", alias="AUDIT_PREVIOUS_VERIFIER_KEYS")
     # Report and banner images: an S3 bucket when S3_BUCKET is set (S3_ENDPOINT_URL for an S3-compatible

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from eventsourcing.domain import MutableOrImmutableAggregate
 
 from domain.accounts.account import Account
-from events.application import EventLog
+from eventlog.application import EventLog
 
 
 class Storefront(EventLog):

@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from bootstrap import Services
 from bootstrap.audit import open_audit
-from events.audit import Audit
+from eventlog.audit import Audit
 from projections.catalogue import all_views
 from projections.database import ViewDatabase
 from projections.leases import AlwaysHeld, Leases, PostgresLeases

@@ -1,7 +1,7 @@
-"""The read-model database lives in ``events.database`` (the transparency log keeps its tree in the log's
+"""The read-model database lives in ``eventlog.database`` (the transparency log keeps its tree in the log's
 database through it); these names stay importable from here."""
 
-from events.database import (
+from eventlog.database import (
     AsyncViewCursor,
     PostgresViewDatabase,
     SQLiteViewDatabase,
@@ -9,7 +9,7 @@ from events.database import (
     ViewDatabase,
     open_view_database,
 )
-from events.page_reads import Statement
+from eventlog.page_reads import Statement
 
 __all__ = [
     "AsyncViewCursor",

@@ -1,4 +1,4 @@
-"""Views following the log: each view is a processor of ``events.follower`` whose rows and position commit
+"""Views following the log: each view is a processor of ``eventlog.follower`` whose rows and position commit
 together."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 from eventsourcing.utils import resolve_topic
 
-from events.database import ViewCursor, ViewDatabase
-from events.follower import BATCH_SIZE, Processor, follow, notification_batches_after, process_until
-from events.passed_over import PassedOver
-from events.tracking import (
+from eventlog.database import ViewCursor, ViewDatabase
+from eventlog.follower import BATCH_SIZE, Processor, follow, notification_batches_after, process_until
+from eventlog.passed_over import PassedOver
+from eventlog.tracking import (
     PositionMovedError,
     advance,
     built_version,
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 class ViewProcessor:
     """Applies events to one view; rows and position commit in one transaction.
 
-    Events the view does not use write no rows: they are passed over (``events.passed_over``), and the position
+    Events the view does not use write no rows: they are passed over (``eventlog.passed_over``), and the position
     moves past them with the next event the view uses or when the projector's flusher finds them waiting.
     """
 

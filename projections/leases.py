@@ -8,7 +8,7 @@ A keeper that finds its own connection broken gives up every lease at once (its 
 starts over, so two runners of one view overlap at most for the moment it takes to notice.
 
 The lock is about not doing the work twice, not about correctness: a view's rows and position still commit together
-by compare-and-set (``events.tracking.advance``), so even two runners in that moment apply each event once.
+by compare-and-set (``eventlog.tracking.advance``), so even two runners in that moment apply each event once.
 On SQLite (one machine, one process) every lease is held by whoever asks (``AlwaysHeld``).
 """
 

@@ -22,8 +22,8 @@ import psycopg
 import psycopg_pool
 from eventsourcing import persistence
 
-from events.application import EventLog
-from events.passed_over import keep_flushing
+from eventlog.application import EventLog
+from eventlog.passed_over import keep_flushing
 from projections.database import ViewDatabase
 from projections.follower import Processor, ViewProcessor, follow, process_until
 from projections.leases import AlwaysHeld, Leases

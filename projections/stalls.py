@@ -11,7 +11,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from events.database import ViewDatabase
+from eventlog.database import ViewDatabase
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
-"""Tracking lives in ``events.tracking`` (the transparency log's follower tracks its position the same way);
+"""Tracking lives in ``eventlog.tracking`` (the transparency log's follower tracks its position the same way);
 these names stay importable from here."""
 
-from events.tracking import (
+from eventlog.tracking import (
     TRACKING_DDL,
     VERSIONS_DDL,
     PositionMovedError,

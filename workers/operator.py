@@ -33,7 +33,7 @@ from domain.payments.gateway import GatewayUnreachableError
 from domain.payments.purchase import record_gateway_refund, refund_payment
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
 from domain.reports.links import LINK_LIFETIME
-from events.audit.export import write
+from eventlog.audit.export import write
 from events.values import Language
 from integrations.portone.errors import PortOneError
 from projections.ledger import ledger_summary, summary_csv

@@ -16,6 +16,7 @@ from typing import Any
 from celery import Celery
 
 from domain.accounts.notices import NOTICE_OF
+from eventlog.passed_over import PassedOver
 from events.accounts import (
     AccountClaimRequested,
     AccountRegistered,
@@ -26,7 +27,6 @@ from events.accounts import (
     PasswordResetCompleted,
     PasswordResetRequested,
 )
-from events.passed_over import PassedOver
 from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
 from events.subscriptions import RenewalFailed
 from projections.database import ViewDatabase
@@ -131,7 +131,7 @@ class ReactionProcessor:
     """Sends the tasks each event calls for, tracking its position in the view database.
 
     Most events call for no task (a renewal records four events and one of them sends a receipt): they are passed
-    over (``events.passed_over``), and the position moves past them with the next event that sends a task or when
+    over (``eventlog.passed_over``), and the position moves past them with the next event that sends a task or when
     the reactor's flusher finds them waiting (``position`` flushes first).
     """
 

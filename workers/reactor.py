@@ -8,7 +8,7 @@ import sys
 import threading
 
 from bootstrap import Services
-from events.passed_over import keep_flushing
+from eventlog.passed_over import keep_flushing
 from projections.runner import StallLog, keep_following
 from workers.celery_app import create_celery
 from workers.reactions import ReactionProcessor

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from celery import Celery
 
-from events.application import EventLog
+from eventlog.application import EventLog
 from projections.database import ViewDatabase
 from projections.tracking import advance, ensure_tracking_row
 from workers.reactions import REACTIONS, TaskCall, task_id

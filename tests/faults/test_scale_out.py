@@ -24,7 +24,7 @@ from celery import Celery
 
 from config.settings import Settings
 from domain.store import Storefront
-from events.tracking import wait_for_views
+from eventlog.tracking import wait_for_views
 from projections.catalogue import all_views
 from projections.database import open_view_database
 from tests.conftest import make_settings

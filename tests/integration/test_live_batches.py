@@ -14,8 +14,8 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
+from eventlog.database import ViewCursor, ViewDatabase
 from events.accounts import AccountRegistered
-from events.database import ViewCursor, ViewDatabase
 from projections.database import open_view_database
 from projections.follower import ViewProcessor, follow
 from projections.tracking import positions

@@ -13,7 +13,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from config.settings import Settings
-from events.page_reads import CoalescedReads
+from eventlog.page_reads import CoalescedReads
 from projections.catalogue import all_views
 from projections.database import Statement, ViewDatabase, open_view_database
 from projections.licences import LicencesView, licence_statements, with_devices

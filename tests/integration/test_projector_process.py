@@ -14,9 +14,9 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
+from eventlog.database import ViewCursor
+from eventlog.transparency import TransparencyLog, read_log
 from events.accounts import AccountRegistered
-from events.database import ViewCursor
-from events.transparency import TransparencyLog, read_log
 from projections.accounts import AccountsView
 from projections.database import open_view_database
 from projections.runner import Projector

@@ -10,7 +10,7 @@ from eventsourcing.persistence import JSONTranscoder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.application import EventLog
+from eventlog.application import EventLog
 from events.values import Currency, Language
 
 pytestmark = pytest.mark.property

@@ -38,7 +38,7 @@ def test_a_backup_restored_into_a_fresh_database_verifies(
     site, restored = Operator(settings, key), Operator(fresh, key)
     customers_register(store, 5)
     site.run("projections", "rebuild")
-    site.run("events.audit", "checkpoint")
+    site.run("eventlog.audit", "checkpoint")
     finance_copy = tmp_path / "finance-checkpoint.txt"
     finance_copy.write_text((settings.checkpoint_dir / "latest.txt").read_text())
     status = site.run("projections", "status")
@@ -46,9 +46,9 @@ def test_a_backup_restored_into_a_fresh_database_verifies(
     site.run("bootstrap.backup", "save", str(tmp_path / "backup"))
     restored.run("bootstrap.backup", "restore", str(tmp_path / "backup"))
 
-    said = restored.run("events.audit", "verify", "--checkpoint", str(finance_copy), "--quiet")
+    said = restored.run("eventlog.audit", "verify", "--checkpoint", str(finance_copy), "--quiet")
     assert "OK: 10 events verified; the first 10 match the signed checkpoint" in said
-    assert "OK: 10 events verified" in restored.run("events.audit", "verify", "--quiet")
+    assert "OK: 10 events verified" in restored.run("eventlog.audit", "verify", "--quiet")
     assert restored.run("projections", "status") == status
     assert "log head: 10" in status and "accounts: 10" in status
 
@@ -59,7 +59,7 @@ def test_a_restored_copy_someone_edited_fails_verification(
     key = {"AUDIT_SIGNING_KEY": new_signing_key()}
     site, restored = Operator(settings, key), Operator(fresh, key)
     customers_register(store, 5)
-    site.run("events.audit", "checkpoint")
+    site.run("eventlog.audit", "checkpoint")
     finance_copy = tmp_path / "finance-checkpoint.txt"
     finance_copy.write_text((settings.checkpoint_dir / "latest.txt").read_text())
     site.run("bootstrap.backup", "save", str(tmp_path / "backup"))
@@ -69,5 +69,5 @@ def test_a_restored_copy_someone_edited_fails_verification(
         7, b"x", b"y"
     )  # customer3@example.com becomes customer3@eyample.com
 
-    said = restored.run("events.audit", "verify", "--checkpoint", str(finance_copy), "--quiet", expect=1)
+    said = restored.run("eventlog.audit", "verify", "--checkpoint", str(finance_copy), "--quiet", expect=1)
     assert "first bad notification id: 7" in said

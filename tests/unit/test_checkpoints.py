@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.checkpoints import Checkpoint, CheckpointError, Signer, load_signing_key, open_checkpoint
+from eventlog.checkpoints import Checkpoint, CheckpointError, Signer, load_signing_key, open_checkpoint
 
 SEED = bytes(range(32))
 ROOT = hashlib.sha256(b"a root").digest()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from events.doorbell import SOCKET_SUFFIX, Doorbell
+from eventlog.doorbell import SOCKET_SUFFIX, Doorbell
 
 
 def test_a_ring_wakes_every_follower_of_the_same_log_and_no_follower_of_another(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """On SQLite the views poll the log: soon again after finding news, backing off while the log is quiet."""
 
-from events.follower import BUSY_POLL_SECONDS, PollBackoff
+from eventlog.follower import BUSY_POLL_SECONDS, PollBackoff
 
 
 def test_a_busy_log_is_looked_at_again_soon_and_a_quiet_one_less_and_less_often() -> None:

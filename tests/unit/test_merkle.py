@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from events.merkle import (
+from eventlog.merkle import (
     EMPTY_ROOT,
     MemoryTree,
     consistency_proof,

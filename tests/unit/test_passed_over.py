@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from events.database import SQLiteViewDatabase
-from events.passed_over import PassedOver, keep_flushing
-from events.tracking import PositionMovedError, advance, ensure_tracking_row, positions
+from eventlog.database import SQLiteViewDatabase
+from eventlog.passed_over import PassedOver, keep_flushing
+from eventlog.tracking import PositionMovedError, advance, ensure_tracking_row, positions
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from events.database import SQLiteViewDatabase
-from events.tracking import positions
+from eventlog.database import SQLiteViewDatabase
+from eventlog.tracking import positions
 from workers.reactions import ReactionProcessor, TaskCall
 
 

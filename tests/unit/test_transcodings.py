@@ -8,7 +8,7 @@ from uuid import uuid4
 
 from eventsourcing.persistence import JSONTranscoder
 
-from events.application import EventLog
+from eventlog.application import EventLog
 from events.values import Currency, Language
 
 

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from config.settings import Settings
 from domain.store import Storefront
-from events.audit import Audit
+from eventlog.audit import Audit
 from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
 from tests.integration.purchases.conftest import catalogue, domain_clock, gateway
 

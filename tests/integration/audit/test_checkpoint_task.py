@@ -15,7 +15,7 @@ from celery.contrib.testing.worker import start_worker
 
 from config.settings import Settings
 from domain.store import Storefront
-from events.checkpoints import Signer, load_signing_key, open_checkpoint
+from eventlog.checkpoints import Signer, load_signing_key, open_checkpoint
 from tests.support import register
 from workers.celery_app import create_celery
 

@@ -11,10 +11,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from domain.store import Storefront
-from events.audit import Audit
-from events.audit import __main__ as audit_cli
-from events.checkpoints import open_checkpoint
-from events.merkle import leaf_hash, verify_inclusion
+from eventlog.audit import Audit
+from eventlog.audit import __main__ as audit_cli
+from eventlog.checkpoints import open_checkpoint
+from eventlog.merkle import leaf_hash, verify_inclusion
 from tests.fakes import ManualClock
 from tests.support import START, register
 

@@ -13,8 +13,8 @@ import pytest
 
 from domain.catalogue.licences import Catalogue
 from domain.store import Storefront
-from events.audit import Audit
-from events.audit import __main__ as audit_cli
+from eventlog.audit import Audit
+from eventlog.audit import __main__ as audit_cli
 from integrations.portone.gateway import PortOneGateway
 from tests.conftest import require
 from tests.integration.audit.purchases import buy, refund

@@ -20,8 +20,8 @@ from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.errors import ErrorCode
 from domain.store import Storefront
+from eventlog.transparency import read_log
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded
-from events.transparency import read_log
 from integrations.portone.gateway import PortOneGateway
 from projections.ledger import business_day, ledger_entries, ledger_summary
 from projections.tracking import wait_for_views

@@ -13,11 +13,11 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
-from events.audit import Audit
-from events.audit import __main__ as audit_cli
-from events.checkpoints import open_checkpoint
-from events.merkle import MemoryTree, leaf_hash, verify_consistency, verify_inclusion
-from events.transparency import leaf_of, read_log
+from eventlog.audit import Audit
+from eventlog.audit import __main__ as audit_cli
+from eventlog.checkpoints import open_checkpoint
+from eventlog.merkle import MemoryTree, leaf_hash, verify_consistency, verify_inclusion
+from eventlog.transparency import leaf_of, read_log
 from tests.fakes import ManualClock
 from tests.integration.audit.conftest import Intruder
 from tests.support import START, register
@@ -194,7 +194,7 @@ def test_finance_runs_the_audit_command_line_on_the_configured_log(settings: Set
 
     def audit_command(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "events.audit", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
+            [sys.executable, "-m", "eventlog.audit", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
             timeout=120, check=False,
         )  # fmt: skip
 

@@ -1,7 +1,7 @@
 """Following the log: read notifications in order and hand each event to a processor.
 
 On PostgreSQL a LISTEN on the log's channel wakes us (each commit NOTIFYs it); SQLite cannot notify, so its
-writers ring a doorbell (events/doorbell.py) and we poll as well. Each read takes what the log holds (up to
+writers ring a doorbell (eventlog/doorbell.py) and we poll as well. Each read takes what the log holds (up to
 BATCH_SIZE), and a processor that can apply a batch in one transaction is given it whole. Processors keep their
 own position, so a follower killed at any moment resumes exactly where its last committed transaction left off.
 The views, the reactor and the transparency log follow the log this way.
@@ -21,9 +21,9 @@ from eventsourcing.persistence import Notification
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.sql import SQL, Identifier
 
-from events.application import EventLog
-from events.doorbell import DoorbellListener
-from events.tracking import PositionMovedError
+from eventlog.application import EventLog
+from eventlog.doorbell import DoorbellListener
+from eventlog.tracking import PositionMovedError
 
 log = logging.getLogger(__name__)
 

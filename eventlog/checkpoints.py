@@ -22,7 +22,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from events.database import ViewDatabase
+from eventlog.database import ViewDatabase
 
 ED25519_ALGORITHM = b"\x01"
 SIGNATURE_PREFIX = "\u2014 "

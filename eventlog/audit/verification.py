@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from events.checkpoints import Checkpoint
-from events.merkle import MemoryTree
-from events.transparency import TransparencyLog, leaf_of, read_log
+from eventlog.checkpoints import Checkpoint
+from eventlog.merkle import MemoryTree
+from eventlog.transparency import TransparencyLog, leaf_of, read_log
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Finance's view of the log: the transparency log, its signed checkpoints, proofs, verification and export.
 
-``Audit`` wires the pieces over one log; ``python -m events.audit`` is its command line.
+``Audit`` wires the pieces over one log; ``python -m eventlog.audit`` is its command line.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from uuid import UUID
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.application import EventLog
-from events.checkpoints import Checkpoint, CheckpointCopies, CheckpointStore, SignedCheckpoint, Signer
-from events.database import ViewDatabase, open_view_database
-from events.merkle import leaf_hash
-from events.transparency import TransparencyLog, canonical_record, read_log
+from eventlog.application import EventLog
+from eventlog.checkpoints import Checkpoint, CheckpointCopies, CheckpointStore, SignedCheckpoint, Signer
+from eventlog.database import ViewDatabase, open_view_database
+from eventlog.merkle import leaf_hash
+from eventlog.transparency import TransparencyLog, canonical_record, read_log
 
 SETUP_ATTEMPTS = 3
 

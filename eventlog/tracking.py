@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from events.database import ViewCursor, ViewDatabase
+from eventlog.database import ViewCursor, ViewDatabase
 
 TRACKING_DDL = (
     "CREATE TABLE IF NOT EXISTS view_tracking ("

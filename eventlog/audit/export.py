@@ -16,10 +16,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from events.application import EventLog
-from events.checkpoints import SignedCheckpoint
-from events.merkle import leaf_hash
-from events.transparency import TransparencyLog, canonical_record, read_log
+from eventlog.application import EventLog
+from eventlog.checkpoints import SignedCheckpoint
+from eventlog.merkle import leaf_hash
+from eventlog.transparency import TransparencyLog, canonical_record, read_log
 
 FORMATS = ("jsonl", "csv", "parquet")
 COLUMNS = (

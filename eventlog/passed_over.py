@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from events.database import ViewDatabase
-from events.tracking import PositionMovedError, advance
+from eventlog.database import ViewDatabase
+from eventlog.tracking import PositionMovedError, advance
 
 log = logging.getLogger(__name__)
 

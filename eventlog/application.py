@@ -13,7 +13,7 @@ from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier
 
 import events  # noqa: F401  (registers every event topic before anything is read)
-from events.doorbell import Doorbell, doorbells_supported
+from eventlog.doorbell import Doorbell, doorbells_supported
 from events.transcodings import storefront_transcodings
 
 

@@ -1,4 +1,4 @@
-"""``python -m events.audit``: verify the log, sign a checkpoint, prove events, export them.
+"""``python -m eventlog.audit``: verify the log, sign a checkpoint, prove events, export them.
 
 A process entry point: it reads where the log is and the signing key from the settings (``config``), which
 import-linter allows this module alone in ``events``.
@@ -24,15 +24,15 @@ from pathlib import Path
 from tqdm import tqdm
 
 from config.settings import Settings, load_settings
-from events.audit import Audit
-from events.audit.export import FORMATS, Selection, manifest, rows, write
-from events.audit.verification import verify_log
-from events.checkpoints import CheckpointError, SignedCheckpoint, load_signing_key, open_checkpoint_by_any
+from eventlog.audit import Audit
+from eventlog.audit.export import FORMATS, Selection, manifest, rows, write
+from eventlog.audit.verification import verify_log
+from eventlog.checkpoints import CheckpointError, SignedCheckpoint, load_signing_key, open_checkpoint_by_any
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command and its options."""
-    parser = argparse.ArgumentParser(prog="python -m events.audit", description="Finance's tools for the event log.")
+    parser = argparse.ArgumentParser(prog="python -m eventlog.audit", description="Finance's tools for the event log.")
     commands = parser.add_subparsers(dest="command", required=True)
     verify = commands.add_parser("verify", help="recompute every leaf and the root; compare with the signed checkpoint")
     verify.add_argument("--checkpoint", type=Path, help="a signed checkpoint file to trust (default: the latest kept)")
@@ -95,7 +95,7 @@ def _verify(args: argparse.Namespace, audit: Audit, previous_keys: Sequence[str]
     else:
         latest = audit.checkpoints.latest()
         if latest is None:
-            print("no checkpoint has been signed yet: run `python -m events.audit checkpoint`", file=sys.stderr)
+            print("no checkpoint has been signed yet: run `python -m eventlog.audit checkpoint`", file=sys.stderr)
             return 1
         note = latest.note
     try:

@@ -18,9 +18,9 @@ from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Notification
 
-from events import merkle
-from events.database import ViewCursor, ViewDatabase
-from events.tracking import PositionMovedError, advance, ensure_tracking_row
+from eventlog import merkle
+from eventlog.database import ViewCursor, ViewDatabase
+from eventlog.tracking import PositionMovedError, advance, ensure_tracking_row
 
 log = logging.getLogger(__name__)
 

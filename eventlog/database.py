@@ -15,13 +15,13 @@ from contextlib import AbstractAsyncContextManager, AbstractContextManager, asyn
 from pathlib import Path
 from typing import Any, Protocol
 
-from events.page_reads import PLACEHOLDER, CoalescedReads, Statement
-from events.pools import checked_when_idle, checked_when_idle_async
+from eventlog.page_reads import PLACEHOLDER, CoalescedReads, Statement
+from eventlog.pools import checked_when_idle, checked_when_idle_async
 
 # What makes several reads of a page one snapshot on PostgreSQL (its READ COMMITTED would give each its own).
 _SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 # The event loops' pools only read, so their connections are set read-only once, with no BEGIN and COMMIT to send
-# and run per read (measured: a page's reads 15-30% slower with them); a page read (events.page_reads) is one
+# and run per read (measured: a page's reads 15-30% slower with them); a page read (eventlog.page_reads) is one
 # statement, which reads one snapshot at any level.
 _READS_ONLY = (
     "SET default_transaction_isolation = 'repeatable read'",
@@ -367,7 +367,7 @@ class PostgresViewDatabase:
     async def read_many_async(self, *statements: Statement) -> list[list[dict[str, Any]]]:
         """Each statement's rows, read in one snapshot and one round trip: the statements are one query whose
         columns are each statement's rows as JSON, shared with the pages other requests ask for in the same turn
-        of the loop (``events.page_reads``). On a loop with no pool of its own, the statements in a worker thread,
+        of the loop (``eventlog.page_reads``). On a loop with no pool of its own, the statements in a worker thread,
         in an explicit read-only REPEATABLE READ transaction."""
         loop = asyncio.get_running_loop()
         if loop not in self._async_pools:

@@ -80,6 +80,11 @@ class SubscriptionState(CamelModel):
     resume_complete: bool = False
     email: str | None = None
     account_created: bool = False
+    charged_amount: int | None = Field(
+        default=None,
+        description="what this call charged, when it charged (an upgrade: the new plan's first period less the "
+        "credit); `price` is what each renewal costs",
+    )
 
 
 def _state(services: ServicesDep, subscription_id: UUID, licence_key: str | None = None) -> SubscriptionState:

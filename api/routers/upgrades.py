@@ -303,7 +303,9 @@ def _upgrade(
         key=key,
     )
     services.see_own_write(charged.notification_id, *VIEWS)
-    return _state(services, subscription_id)
+    # What the card was charged now, not the renewal price (a repeated return charged nothing new: unknown here).
+    amount = charged.attempt.amount if charged.attempt else None
+    return _state(services, subscription_id).model_copy(update={"charged_amount": amount})
 
 
 @router.post(

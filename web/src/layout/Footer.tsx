@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import type { CompanyBlock } from '../config/integrations';
 import { supportSite } from '../config/supportSite';
 import { useShellT } from '../i18n/useT';
 import { useLang } from '../routing/useLang';
@@ -8,16 +9,18 @@ import { ExternalLink } from '../ui/ExternalLink';
 import './Footer.css';
 
 function CompanyItem({ label, children }: { label: string; children: ReactNode }) {
+  if (!children) return null;
   return (
     <div className="site-footer__company-item">
       <dt>{label}</dt>
-      <dd>{children}</dd>
+      {/* The seller's details as registered, in Korean whatever the page's language. */}
+      <dd lang="ko">{children}</dd>
     </div>
   );
 }
 
-/** Site footer: links and the company block. Loaded lazily by the layout. */
-export default function Footer() {
+/** Site footer: links and the company block (the deployment's COMPANY_* settings). Loaded lazily by the layout. */
+export default function Footer({ company: seller }: { company: CompanyBlock }) {
   const t = useShellT();
   const lang = useLang();
   const paths = usePaths();
@@ -62,12 +65,16 @@ export default function Footer() {
         </nav>
 
         <section className="site-footer__company" aria-label={t.footer.label}>
-          <p className="site-footer__company-name">{company.name}</p>
+          {seller.name && (
+            <p className="site-footer__company-name" lang="ko">
+              {seller.name}
+            </p>
+          )}
           <dl className="site-footer__company-details">
-            <CompanyItem label={company.representativeLabel}>{company.representative}</CompanyItem>
-            <CompanyItem label={company.addressLabel}>{company.address}</CompanyItem>
-            <CompanyItem label={company.businessNumberLabel}>{company.businessNumber}</CompanyItem>
-            <CompanyItem label={company.salesNumberLabel}>{company.salesNumber}</CompanyItem>
+            <CompanyItem label={company.representativeLabel}>{seller.representative}</CompanyItem>
+            <CompanyItem label={company.addressLabel}>{seller.address}</CompanyItem>
+            <CompanyItem label={company.businessNumberLabel}>{seller.businessNumber}</CompanyItem>
+            <CompanyItem label={company.salesNumberLabel}>{seller.mailOrderNumber}</CompanyItem>
           </dl>
           <p className="site-footer__copyright">{company.copyright}</p>
         </section>

@@ -99,6 +99,7 @@ export const jaPages: PagesCatalogue = {
       paidUntil: '利用期限',
       card: '決済カード',
       price: 'お支払い金額',
+      renewalPrice: '次回のお支払い金額',
       nothing: '表示する決済情報がありません。購入したライセンスはライセンス管理で確認できます。',
       goLicences: 'ライセンス管理へ',
       goHome: 'ホームへ',

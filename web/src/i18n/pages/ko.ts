@@ -102,6 +102,7 @@ export const koPages = {
       paidUntil: '이용 기한',
       card: '결제 카드',
       price: '결제 금액',
+      renewalPrice: '다음 결제 금액',
       nothing: '표시할 결제 정보가 없습니다. 구매한 라이선스는 라이선스 관리에서 확인할 수 있습니다.',
       goLicences: '라이선스 관리로 가기',
       goHome: '홈으로 가기',

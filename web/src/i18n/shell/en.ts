@@ -32,15 +32,10 @@ export const enShell: ShellCatalogue = {
     label: 'Site information',
     linksLabel: 'Quick links',
     company: {
-      name: 'Unicorn Co., Ltd.',
       addressLabel: 'Address',
-      address: 'To be announced',
       representativeLabel: 'CEO',
-      representative: 'To be announced',
       businessNumberLabel: 'Business registration number',
-      businessNumber: 'To be announced',
       salesNumberLabel: 'Mail-order sales registration number',
-      salesNumber: 'To be announced',
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {

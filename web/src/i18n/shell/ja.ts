@@ -32,15 +32,10 @@ export const jaShell: ShellCatalogue = {
     label: 'サイト情報',
     linksLabel: 'クイックリンク',
     company: {
-      name: 'ユニコーン株式会社',
       addressLabel: '所在地',
-      address: '追ってお知らせします',
       representativeLabel: '代表者',
-      representative: '追ってお知らせします',
       businessNumberLabel: '事業者登録番号',
-      businessNumber: '追ってお知らせします',
       salesNumberLabel: '通信販売業申告番号',
-      salesNumber: '追ってお知らせします',
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {

@@ -33,16 +33,10 @@ export const koShell = {
     label: '사이트 정보',
     linksLabel: '바로가기',
     company: {
-      // Placeholder values until the legal company details are supplied.
-      name: '유니콘 주식회사',
       addressLabel: '주소',
-      address: '추후 안내',
       representativeLabel: '대표',
-      representative: '추후 안내',
       businessNumberLabel: '사업자등록번호',
-      businessNumber: '추후 안내',
       salesNumberLabel: '통신판매업 신고번호',
-      salesNumber: '추후 안내',
       copyright: '© 유니콘. All rights reserved.',
     },
     links: {

@@ -570,7 +570,8 @@ export interface paths {
         put?: never;
         /**
          * Activate App Device
-         * @description For the apps: activate a device (404 unknown key, -100 expired or other platform, -105 no free slot).
+         * @description For the apps: activate a device (404 unknown key, -100 expired or other platform, -107 every device slot
+         *     taken).
          */
         post: operations["activate_app_device_web_unicornpro_v1_licenses_activate_post"];
         delete?: never;
@@ -5070,7 +5071,7 @@ export interface operations {
             };
             /**
              * @description Conflict, errorCode:
-             *     - `-105` This key is already in use by someone else.
+             *     - `-107` Every device this licence allows is registered. Remove a device you no longer use under licence management, or upgrade to more devices.
              */
             409: {
                 headers: {
@@ -5079,7 +5080,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -105;
+                        errorCode: -107;
                     };
                 };
             };

@@ -410,6 +410,9 @@ export const enPages: PagesCatalogue = {
       heading: 'Reset password',
       lead: 'Enter your new password.',
       submit: 'Change password',
+      sameAsCurrent: 'This is the password you use now. Please choose a different one.',
+      expired: 'This password reset link has expired or was already used. Request a new one and we will mail it to you.',
+      requestNew: 'Request a new reset link',
     },
     registerClaim: {
       heading: 'Add your purchases to your account',

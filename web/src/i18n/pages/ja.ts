@@ -408,6 +408,9 @@ export const jaPages: PagesCatalogue = {
       heading: 'パスワード再設定',
       lead: '新しいパスワードを入力してください。',
       submit: 'パスワードを変更',
+      sameAsCurrent: '現在お使いのパスワードと同じです。別のパスワードを入力してください。',
+      expired: 'このパスワード再設定リンクは有効期限が切れているか、すでに使われています。新しいリンクをご依頼いただくとメールでお送りします。',
+      requestNew: '新しい再設定リンクを依頼する',
     },
     registerClaim: {
       heading: '購入をアカウントに追加',

@@ -411,6 +411,9 @@ export const koPages = {
       heading: '비밀번호 재설정',
       lead: '새로 사용할 비밀번호를 입력해 주세요.',
       submit: '비밀번호 변경',
+      sameAsCurrent: '지금 쓰고 있는 비밀번호와 같습니다. 다른 비밀번호를 입력해 주세요.',
+      expired: '이 비밀번호 재설정 링크는 만료되었거나 이미 사용되었습니다. 새 링크를 요청하면 메일로 보내 드립니다.',
+      requestNew: '새 재설정 링크 요청하기',
     },
     registerClaim: {
       heading: '구매 내역을 계정으로 가져오기',

@@ -184,7 +184,7 @@ export const enPages: PagesCatalogue = {
       '-108': 'The licence does not exist.',
       '-109': 'The requested information was not found. Going home.',
       '-114': 'You have already joined the open beta.',
-      '-300': 'The card company or payment gateway refused the approval.',
+      '-300': 'Your card company declined the payment. Please try another card or another payment method.',
       '-301': 'The final payment differs from the payment request.',
       '-302': 'The product information is invalid (option or price mismatch).',
       '-303': 'Please check that you hold the card.',

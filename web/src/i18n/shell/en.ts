@@ -130,6 +130,7 @@ export const enShell: ShellCatalogue = {
   },
   errors: {
     generic: 'Server response error. Please contact the administrator.',
+    network: 'We could not be reached: your internet connection seems to be down. Please check it and try again.',
   },
   menu: {
     label: 'My account menu',

@@ -130,6 +130,7 @@ export const jaShell: ShellCatalogue = {
   },
   errors: {
     generic: 'サーバー応答エラーです。管理者にお問い合わせください。',
+    network: 'インターネットに接続できず、リクエストを送れませんでした。接続を確認してから、もう一度お試しください。',
   },
   menu: {
     label: 'マイアカウントメニュー',

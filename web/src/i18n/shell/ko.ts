@@ -131,6 +131,7 @@ export const koShell = {
   },
   errors: {
     generic: '서버 응답 오류입니다. 관리자에게 문의해 주세요.',
+    network: '인터넷 연결이 끊겨 요청을 보내지 못했습니다. 연결을 확인한 뒤 다시 시도해 주세요.',
   },
   menu: {
     label: '내 계정 메뉴',

@@ -69,7 +69,7 @@ test.describe('a subscriber', () => {
     await section.getByRole('button', { name: ko.subscriptions.changeMethod }).click();
     await section.getByRole('button', { name: ko.subscriptions.addCard }).click();
     await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
-    await expect(section.getByText(ko.purchase.validation.required).first()).toBeVisible();
+    await expect(section.getByText(ko.purchase.validation.cardNumber)).toBeVisible();
     await fillCard(page, '4242424242424242');
     await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
     await expect(section.getByText(ko.subscriptions.changed)).toBeVisible();

@@ -51,7 +51,7 @@ export const enPages: PagesCatalogue = {
     card: {
       heading: 'Card details',
       number: 'Card number',
-      numberHint: "Digits only, without '-'.",
+      numberHint: 'The 14 to 16 digits on the card (spaces or dashes are fine).',
       expiry: 'Valid thru',
       month: 'Month',
       year: 'Year',
@@ -72,6 +72,11 @@ export const enPages: PagesCatalogue = {
         "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
       selectMethod: 'Please select a payment method.',
       selectCard: 'Please select a card.',
+      cardNumber: 'Enter the 14 to 16 digits of the card number.',
+      expiryMonth: "Select the month of the card's expiry date.",
+      expiryYear: "Select the year of the card's expiry date.",
+      cardPassword: 'Enter the first 2 digits of the card password.',
+      birth: 'Enter your date of birth in 6 digits (for example 900101) or a 10-digit business registration number.',
     },
   },
   payments: {
@@ -247,7 +252,8 @@ export const enPages: PagesCatalogue = {
     validation: {
       required: 'Please enter it correctly.',
       licenseKey: 'Please enter the licence key exactly.',
-      deviceName: 'Device names are at most 200 characters.',
+      deviceName: 'Device names are at most 50 characters.',
+      deviceNameRequired: 'Enter a name for the device.',
     },
   },
   terms: {
@@ -320,6 +326,9 @@ export const enPages: PagesCatalogue = {
       required: 'Please enter it correctly.',
       email: 'Invalid email format.',
       url: 'Please enter the page address correctly.',
+      urlRequired: 'Enter the address of the page where you saw the ad or the problem.',
+      product: 'Select the Unicorn app you are reporting about.',
+      problem: 'Select what kind of problem it is.',
       checked: 'Please agree to the collection of this information.',
       tooLong: 'This is too long.',
     },

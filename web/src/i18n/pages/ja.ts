@@ -51,7 +51,7 @@ export const jaPages: PagesCatalogue = {
     card: {
       heading: 'カード情報',
       number: 'カード番号',
-      numberHint: "'-' なしで数字のみ入力してください。",
+      numberHint: 'カードに記載の14〜16桁の数字(スペースや - があっても構いません)',
       expiry: '有効期限',
       month: '月',
       year: '年',
@@ -71,6 +71,11 @@ export const jaPages: PagesCatalogue = {
       agreements: "規約を確認のうえ「規約を確認のうえ同意します」を選択してください。",
       selectMethod: 'お支払い方法を選択してください。',
       selectCard: 'カードを選択してください。',
+      cardNumber: 'カード番号14〜16桁を正しく入力してください。',
+      expiryMonth: '有効期限の月を選択してください。',
+      expiryYear: '有効期限の年を選択してください。',
+      cardPassword: 'カード暗証番号の最初の2桁を入力してください。',
+      birth: '生年月日6桁(例:900101)または事業者登録番号10桁を入力してください。',
     },
   },
   payments: {
@@ -246,7 +251,8 @@ export const jaPages: PagesCatalogue = {
     validation: {
       required: '正しく入力してください。',
       licenseKey: 'ライセンスキーを正確に入力してください。',
-      deviceName: 'デバイス名は200文字以内で入力してください。',
+      deviceName: 'デバイス名は50文字以内で入力してください。',
+      deviceNameRequired: 'デバイス名を入力してください。',
     },
   },
   terms: {
@@ -319,6 +325,9 @@ export const jaPages: PagesCatalogue = {
       required: '正しく入力してください。',
       email: 'メールアドレスの形式が正しくありません。',
       url: 'ページのアドレスを正しく入力してください。',
+      urlRequired: '広告や問題が表示されたページのアドレスを入力してください。',
+      product: '報告するユニコーンのアプリを選択してください。',
+      problem: 'どのような問題か選択してください。',
       checked: '情報の収集に同意してください。',
       tooLong: '内容が長すぎます。',
     },

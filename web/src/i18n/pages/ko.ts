@@ -54,7 +54,7 @@ export const koPages = {
     card: {
       heading: '카드 정보',
       number: '카드 번호',
-      numberHint: "'-' 없이 숫자만 입력해 주세요.",
+      numberHint: '카드에 적힌 14~16자리 숫자 (띄어쓰기나 - 는 넣어도 됩니다)',
       expiry: '유효기간',
       month: '월',
       year: '년',
@@ -74,6 +74,11 @@ export const koPages = {
       agreements: "약관 확인 후 '약관 확인 후 동의합니다'를 선택해 주세요.",
       selectMethod: '결제 수단을 선택해 주세요.',
       selectCard: '카드를 선택해 주세요.',
+      cardNumber: '카드 번호 14~16자리를 정확하게 입력해 주세요.',
+      expiryMonth: '유효기간의 월을 선택해 주세요.',
+      expiryYear: '유효기간의 연도를 선택해 주세요.',
+      cardPassword: '카드 비밀번호 앞 2자리 숫자를 입력해 주세요.',
+      birth: '생년월일 6자리(예: 900101) 또는 사업자등록번호 10자리를 입력해 주세요.',
     },
   },
   payments: {
@@ -249,7 +254,8 @@ export const koPages = {
     validation: {
       required: '정확하게 입력해 주세요.',
       licenseKey: '라이선스 키를 정확하게 입력해 주세요.',
-      deviceName: '기기 이름은 200자 이내로 입력해 주세요.',
+      deviceName: '기기 이름은 50자 이내로 입력해 주세요.',
+      deviceNameRequired: '기기 이름을 입력해 주세요.',
     },
   },
   terms: {
@@ -322,6 +328,9 @@ export const koPages = {
       required: '정확하게 입력해 주세요.',
       email: '잘못된 이메일 형식입니다.',
       url: '페이지 주소를 정확하게 입력해 주세요.',
+      urlRequired: '광고나 문제가 나온 페이지 주소를 입력해 주세요.',
+      product: '신고할 유니콘 앱을 선택해 주세요.',
+      problem: '어떤 문제인지 선택해 주세요.',
       checked: '정보 수집에 동의해 주세요.',
       tooLong: '내용이 너무 깁니다.',
     },

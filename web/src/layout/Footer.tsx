@@ -3,7 +3,10 @@ import { Link } from 'wouter';
 import type { CompanyBlock } from '../config/integrations';
 import { supportSite } from '../config/supportSite';
 import { useShellT } from '../i18n/useT';
+import { LANGUAGES, type Lang } from '../i18n/languages';
+import { useCurrentLocation } from '../routing/location';
 import { useLang } from '../routing/useLang';
+import { writeLangCookie } from '../session/cookies';
 import { usePaths } from '../routing/usePaths';
 import { ExternalLink } from '../ui/ExternalLink';
 import './Footer.css';
@@ -16,6 +19,36 @@ function CompanyItem({ label, children }: { label: string; children: ReactNode }
       {/* The seller's details as registered, in Korean whatever the page's language. */}
       <dd lang="ko">{children}</dd>
     </div>
+  );
+}
+
+/** Each language by its own name, marked as being in that language. */
+const LANGUAGE_NAMES: Record<Lang, string> = { ko: '한국어', en: 'English', ja: '日本語' };
+
+/** The same page in the other languages; the choice is remembered (langCode cookie) for addresses without one. */
+function LanguageSwitcher() {
+  const t = useShellT();
+  const lang = useLang();
+  const { pathname, search, hash } = useCurrentLocation();
+  const rest = pathname.replace(/^\/[^/]+/, '');
+  return (
+    <nav className="site-footer__languages" aria-label={t.footer.languageLabel}>
+      <ul>
+        {LANGUAGES.map((code) => (
+          <li key={code}>
+            {code === lang ? (
+              <span aria-current="true" lang={code}>
+                {LANGUAGE_NAMES[code]}
+              </span>
+            ) : (
+              <Link to={`/${code}${rest}${search}${hash}`} lang={code} hrefLang={code} onClick={() => writeLangCookie(code)}>
+                {LANGUAGE_NAMES[code]}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -63,6 +96,8 @@ export default function Footer({ company: seller }: { company: CompanyBlock }) {
             </li>
           </ul>
         </nav>
+
+        <LanguageSwitcher />
 
         <section className="site-footer__company" aria-label={t.footer.label}>
           {seller.name && (

@@ -245,6 +245,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           confirming ? (pastDue ? t.subscriptions.cancelPastDueConfirm : format(t.subscriptions.cancelConfirm, { date: paidUntilText })) : null
         }
         confirmLabel={t.subscriptions.cancel}
+        cancelLabel={t.subscriptions.keepRenewing}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);

@@ -10,7 +10,7 @@ export const enShell: ShellCatalogue = {
     pageTitle: '{page} | Unicorn',
   },
   common: {
-    loadingPage: 'Loading the page..',
+    loadingPage: 'Loading the page.',
     opensInNewWindow: '(opens in a new window)',
     newTag: 'New',
     comingSoon: 'This page is coming soon.',
@@ -31,6 +31,7 @@ export const enShell: ShellCatalogue = {
   footer: {
     label: 'Site information',
     linksLabel: 'Quick links',
+    languageLabel: 'Language',
     company: {
       addressLabel: 'Address',
       representativeLabel: 'CEO',
@@ -39,7 +40,7 @@ export const enShell: ShellCatalogue = {
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {
-      licensePurchase: 'Buy a license',
+      licensePurchase: 'Buy a licence',
       customerSupport: 'Customer support',
       helpCenter: 'Help center',
       purchaseRefund: 'Purchase and refund information',
@@ -53,7 +54,7 @@ export const enShell: ShellCatalogue = {
   home: {
     heading: "Korea's No.1 ad-blocking app",
     lead: 'Browse faster and cleaner without ads with Unicorn. Available for Android, iOS, Mac and Windows.',
-    cta: 'Buy a license',
+    cta: 'Buy a licence',
     guarantee: '30-day money-back guarantee',
     featuresHeading: 'What Unicorn does',
     features: {

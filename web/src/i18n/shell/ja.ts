@@ -10,7 +10,7 @@ export const jaShell: ShellCatalogue = {
     pageTitle: '{page} | ユニコーン',
   },
   common: {
-    loadingPage: 'ページを読み込んでいます..',
+    loadingPage: 'ページを読み込んでいます.',
     opensInNewWindow: '(新しいウィンドウで開きます)',
     newTag: 'New',
     comingSoon: 'このページは準備中です。',
@@ -31,6 +31,7 @@ export const jaShell: ShellCatalogue = {
   footer: {
     label: 'サイト情報',
     linksLabel: 'クイックリンク',
+    languageLabel: '言語',
     company: {
       addressLabel: '所在地',
       representativeLabel: '代表者',

@@ -11,7 +11,7 @@ export const koShell = {
     pageTitle: '{page} | 유니콘',
   },
   common: {
-    loadingPage: '페이지를 불러오는 중입니다..',
+    loadingPage: '페이지를 불러오는 중입니다.',
     opensInNewWindow: '(새 창에서 열림)',
     newTag: 'New',
     comingSoon: '준비 중인 페이지입니다.',
@@ -32,6 +32,7 @@ export const koShell = {
   footer: {
     label: '사이트 정보',
     linksLabel: '바로가기',
+    languageLabel: '언어 선택',
     company: {
       addressLabel: '주소',
       representativeLabel: '대표',

@@ -1,5 +1,8 @@
 """Serving the built web app (web/dist) with a fallback to index.html for client routes.
 
+The fallback knows the app's routes (dist/routes.json, written by the build from web/src/routing/paths.ts): an
+address no page has gets index.html with HTTP 404, where the app shows its not-found page.
+
 Hashed assets are cached for a year as immutable; everything else is revalidated. The build also writes
 brotli (``.br``) and gzip (``.gz``) copies of text assets, and the smallest one the browser accepts is sent
 with its ``Content-Encoding``, so answers are compressed without compressing anything per request.
@@ -7,7 +10,9 @@ with its ``Content-Encoding``, so answers are compressed without compressing any
 
 from __future__ import annotations
 
+import json
 import mimetypes
+import re
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
@@ -21,9 +26,41 @@ NOT_BUILT = (
 )
 
 
+class RouteTable:
+    """The web app's pages: its languages and the patterns of the paths after /{lang} (``:name`` one segment)."""
+
+    def __init__(self, languages: list[str], patterns: list[str]) -> None:
+        self.languages = {language.lower() for language in languages}
+        self.patterns = [
+            re.compile(
+                "^" + "/".join("[^/]+" if part.startswith(":") else re.escape(part) for part in p.split("/")) + "$"
+            )
+            for p in patterns
+        ]
+
+    @classmethod
+    def read(cls, dist: Path) -> RouteTable | None:
+        """The build's table, or None when the build wrote none (every address is then a page)."""
+        try:
+            manifest = json.loads((dist / "routes.json").read_text(encoding="utf-8"))
+            return cls(list(manifest["languages"]), list(manifest["patterns"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def has_page(self, path: str) -> bool:
+        """Is there a page at ``path``? As the app redirects: a first segment that is a language, or any other
+        two letters, stands for the language; any other address gets the language put in front."""
+        segments = [segment for segment in path.split("/") if segment]
+        if segments and (segments[0].lower() in self.languages or re.fullmatch("[A-Za-z]{2}", segments[0])):
+            segments = segments[1:]
+        rest = "/".join(segments)
+        return any(pattern.match(rest) for pattern in self.patterns)
+
+
 def install_spa(app: FastAPI, dist: Path) -> None:
-    """Static files from ``dist``; any other non-API GET gets index.html."""
+    """Static files from ``dist``; any other non-API GET gets index.html (404 where the app has no page)."""
     root = dist.resolve()
+    routes = RouteTable.read(root)
 
     @app.get("/{path:path}", include_in_schema=False)
     def web_app(path: str, request: Request) -> Response:
@@ -39,7 +76,10 @@ def install_spa(app: FastAPI, dist: Path) -> None:
             return _file(candidate, request, headers)
         if Path(path).suffix:
             raise HTTPException(status_code=404)
-        return _file(index, request, {"Cache-Control": "no-cache"})
+        page = _file(index, request, {"Cache-Control": "no-cache"})
+        if routes is not None and not routes.has_page(path):
+            page.status_code = 404
+        return page
 
 
 # Compressed copies the build writes beside a file, best first.

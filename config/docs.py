@@ -83,6 +83,13 @@ DESCRIPTIONS: dict[str, str] = {
     "S3_REGION": "The S3 bucket's region (empty: boto3's own default).",
     "S3_ACCESS_KEY_ID": "S3 credentials (empty: boto3's own chain, such as an instance role).",
     "S3_SECRET_ACCESS_KEY": "S3 credentials (with `S3_ACCESS_KEY_ID`).",
+    "COMPANY_NAME": "The seller's registered name in the footer's company block. Production: required.",
+    "COMPANY_REPRESENTATIVE": "The seller's representative in the footer's company block. Production: required.",
+    "COMPANY_ADDRESS": "The seller's registered address in the footer's company block. Production: required.",
+    "COMPANY_BUSINESS_NUMBER": "The business registration number (사업자등록번호) in the footer's company block. "
+    "Production: required.",
+    "COMPANY_MAIL_ORDER_NUMBER": "The mail-order business registration number (통신판매업 신고번호) in the footer's "
+    "company block. Production: required.",
     "OPEN_BETA_ENDS_AT": "When joining the open beta closes (ISO 8601 with its offset).",
 }
 
@@ -120,8 +127,8 @@ def render() -> str:
         "Every process reads these environment variables (`config/settings.py`); none is needed for `make run`.",
         "With `APP_ENV=production` a process refuses to start when `AUTH_SECRET`, `ZENDESK_SECRET` or",
         "`AUDIT_SIGNING_KEY` is missing or weak, when `APP_BASE_URL` or `PORTONE_BASE_URL` is not a public https",
-        "address, when uploaded objects would not be on a volume or in a bucket, or with the test clock or the test",
-        "harness on.",
+        "address, when uploaded objects would not be on a volume or in a bucket, when a `COMPANY_*` setting (the",
+        "footer's company block) is not set, or with the test clock or the test harness on.",
         "",
         "| variable | default | what it does |",
         "|---|---|---|",

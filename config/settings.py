@@ -15,6 +15,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SANDBOX_ACKNOWLEDGED = "deployment-test"
+# The footer's company block (COMPANY_*): required in production.
+COMPANY_SETTINGS = (
+    "company_name",
+    "company_representative",
+    "company_address",
+    "company_business_number",
+    "company_mail_order_number",
+)
 
 
 class Settings(BaseSettings):
@@ -91,6 +99,13 @@ class Settings(BaseSettings):
     s3_region: str = Field(default="", alias="S3_REGION")
     s3_access_key_id: str = Field(default="", alias="S3_ACCESS_KEY_ID", repr=False)
     s3_secret_access_key: str = Field(default="", alias="S3_SECRET_ACCESS_KEY", repr=False)
+    # The seller as Korean law has an online store show it (the footer's company block): required in production;
+    # the defaults are sample values for development and tests.
+    company_name: str = Field(default="유니콘 주식회사", alias="COMPANY_NAME")
+    company_representative: str = Field(default="김유니 (샘플)", alias="COMPANY_REPRESENTATIVE")
+    company_address: str = Field(default="서울특별시 강남구 테헤란로 000, 0층 (샘플)", alias="COMPANY_ADDRESS")
+    company_business_number: str = Field(default="000-00-00000", alias="COMPANY_BUSINESS_NUMBER")
+    company_mail_order_number: str = Field(default="제0000-서울강남-00000호", alias="COMPANY_MAIL_ORDER_NUMBER")
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
@@ -128,6 +143,14 @@ class Settings(BaseSettings):
                 raise ValueError("PORTONE_BASE_URL must point at PortOne in production (https), not the sandbox")
             if not _public_https(self.base_url):
                 raise ValueError("APP_BASE_URL must be the site's public https address in production (mailed links)")
+            unset = [
+                name
+                for name in COMPANY_SETTINGS
+                if name not in self.model_fields_set or not getattr(self, name).strip()
+            ]
+            if unset:
+                names = ", ".join(str(type(self).model_fields[name].alias) for name in unset)
+                raise ValueError(f"the company block the store must show is required in production: set {names}")
             if not self.s3_bucket and not self._var_dir_is_a_volume():
                 raise ValueError(
                     "production keeps uploaded objects and checkpoint copies on a volume (APP_VAR_DIR, an absolute "

@@ -92,6 +92,18 @@ class ErrorCode(Enum):
         "This key is already in use by someone else.",
         "このキーは既に他のユーザーが使用しています。",
     )
+    # Not in the spec's catalogue (its -105 says someone else holds the key, which misled a customer whose own
+    # licence was full): every device slot of the licence is taken.
+    DEVICE_LIMIT_REACHED = (
+        -107,
+        409,
+        "이 라이선스에 등록할 수 있는 기기 수를 모두 사용했습니다. "
+        "라이선스 관리에서 쓰지 않는 기기를 해제하거나 더 많은 기기로 업그레이드해 주세요.",
+        "Every device this licence allows is registered. Remove a device you no longer use under licence "
+        "management, or upgrade to more devices.",
+        "このライセンスで登録できる端末数の上限に達しています。ライセンス管理で使っていない端末を解除するか、"
+        "端末数の多いプランにアップグレードしてください。",
+    )
     LICENSE_KEY_ALREADY_REGISTERED = (
         -106,
         409,

@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from events.contract import StoredCreation, StoredEvent
-from events.values import Currency, DiscountRecord
+from events.values import Currency, DiscountRecord, Language
 
 
 class PaymentOrdered(StoredCreation):
@@ -19,11 +19,12 @@ class PaymentOrdered(StoredCreation):
     ``user_licence_id`` names the licence a charge is for when it exists already (a subscription's
     charges); a new purchase's licence is granted when the payment settles. ``coupon_code`` is the
     coupon or promotion code the order was priced with (its factor is the ``coupon`` discount), and
-    ``buyer_country`` the country the buyer asked for (``country_code`` is the price's, after fallback).
+    ``buyer_country`` the country the buyer asked for (``country_code`` is the price's, after fallback), and
+    ``language`` the language of the page the order was placed on (its mails and a guest's account use it).
     """
 
     TOPIC = "payment.Ordered"
-    class_version = 3
+    class_version = 4
     merchant_uid: str
     licence_id: int
     catalogue_version: int
@@ -42,6 +43,7 @@ class PaymentOrdered(StoredCreation):
     user_licence_id: UUID | None
     coupon_code: str | None
     buyer_country: str
+    language: Language | None
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -62,6 +64,11 @@ class PaymentOrdered(StoredCreation):
         was not kept apart from the price's."""
         state["coupon_code"] = None
         state["buyer_country"] = state["country_code"]
+
+    @staticmethod
+    def upcast_v3_v4(state: dict[str, Any]) -> None:
+        """Version 3 did not keep the order's language: its mails follow the buyer's account, as they did."""
+        state["language"] = None
 
 
 class PaymentSucceeded(StoredEvent):

@@ -39,11 +39,15 @@ class DeviceActivationOut(CamelModel):
     "/activate",
     response_model=DeviceActivationOut,
     responses=errors(
-        ErrorCode.NOT_FOUND, ErrorCode.LICENSE_KEY_UNUSABLE, ErrorCode.LICENSE_KEY_IN_USE, ErrorCode.TOO_MANY_REQUESTS
+        ErrorCode.NOT_FOUND,
+        ErrorCode.LICENSE_KEY_UNUSABLE,
+        ErrorCode.DEVICE_LIMIT_REACHED,
+        ErrorCode.TOO_MANY_REQUESTS,
     ),
 )
 def activate_app_device(body: DeviceActivationIn, services: ServicesDep, request: Request) -> DeviceActivationOut:
-    """For the apps: activate a device (404 unknown key, -100 expired or other platform, -105 no free slot)."""
+    """For the apps: activate a device (404 unknown key, -100 expired or other platform, -107 every device slot
+    taken)."""
     services.limiter.activation(request, body.license_key)
     activation = activate_device(
         services.store,

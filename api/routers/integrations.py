@@ -13,14 +13,26 @@ from integrations.chat import chat_member_hash
 router = APIRouter(prefix="/integrations", tags=["integrations"])
 
 
+class CompanyBlock(CamelModel):
+    """The seller as the footer shows it (COMPANY_* settings), in the language it is registered in (Korean)."""
+
+    name: str
+    representative: str
+    address: str
+    business_number: str
+    mail_order_number: str
+
+
 class WebIntegrations(CamelModel):
-    """Addresses and public keys for the web app; empty strings mean the service is off."""
+    """Addresses and public keys for the web app; empty strings mean the service is off. Also the footer's company
+    block, which the deployment sets."""
 
     desk_url: str
     chat_script_url: str
     chat_plugin_key: str
     sentry_dsn: str
     sentry_environment: str
+    company: CompanyBlock
 
 
 class ChatMember(CamelModel):
@@ -32,7 +44,8 @@ class ChatMember(CamelModel):
 
 @router.get("/settings", response_model=WebIntegrations)
 def web_integrations(services: ServicesDep, response: Response) -> WebIntegrations:
-    """Desk address, chat script and plugin key, and the browser's Sentry DSN (read once at start)."""
+    """Desk address, chat script and plugin key, the browser's Sentry DSN and the footer's company block (read once
+    at start)."""
     settings = services.settings
     response.headers["Cache-Control"] = "public, max-age=300"
     return WebIntegrations(
@@ -41,6 +54,13 @@ def web_integrations(services: ServicesDep, response: Response) -> WebIntegratio
         chat_plugin_key=settings.chat_plugin_key,
         sentry_dsn=settings.web_sentry_dsn,
         sentry_environment=settings.sentry_environment or settings.app_env,
+        company=CompanyBlock(
+            name=settings.company_name,
+            representative=settings.company_representative,
+            address=settings.company_address,
+            business_number=settings.company_business_number,
+            mail_order_number=settings.company_mail_order_number,
+        ),
     )
 
 

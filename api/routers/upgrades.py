@@ -305,7 +305,10 @@ def _upgrade(
         key=key,
     )
     services.see_own_write(charged.notification_id, *VIEWS)
-    return SubscriptionState.load(services.store, subscription_id, services.clock.now())
+    # What the card was charged now, not the renewal price (a repeated return charged nothing new: unknown here).
+    amount = charged.attempt.amount if charged.attempt else None
+    state = SubscriptionState.load(services.store, subscription_id, services.clock.now())
+    return state.model_copy(update={"charged_amount": amount})
 
 
 @router.post(

@@ -35,6 +35,11 @@ class SubscriptionState(CamelModel):
     resume_complete: bool = False
     email: str | None = None
     account_created: bool = False
+    charged_amount: int | None = Field(
+        default=None,
+        description="what this call charged, when it charged (an upgrade: the new plan's first period less the "
+        "credit); `price` is what each renewal costs",
+    )
 
     @classmethod
     def load(cls, store: Storefront, subscription_id: UUID, now: datetime, licence_key: str | None = None) -> Self:

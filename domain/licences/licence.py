@@ -201,7 +201,7 @@ class UserLicence(Aggregate):
         if not self.is_valid(at):
             raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence is not valid")
         if len(self.devices) >= self.max_devices_count:
-            raise DomainError(ErrorCode.LICENSE_KEY_IN_USE, "every device slot is taken")
+            raise DomainError(ErrorCode.DEVICE_LIMIT_REACHED, "every device slot is taken")
         self.trigger_event(
             DeviceActivated,
             timestamp=at,

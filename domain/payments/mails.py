@@ -12,6 +12,7 @@ from eventsourcing.application import AggregateNotFoundError
 from domain.accounts.account import Account
 from domain.accounts.claims import receipt_claim_token
 from domain.brand import BRAND
+from domain.catalogue.licences import LIFETIME_DAYS
 from domain.catalogue.money import format_money
 from domain.licences.licence import UserLicence
 from domain.links import SiteLinks
@@ -35,6 +36,7 @@ class PurchaseFacts:
     licence_key: str
     merchant_uid: str
     expires_at: datetime | None = None
+    lifetime: bool = False
     register_link: str | None = None
     vbank_name: str | None = None
     vbank_num: str | None = None
@@ -50,19 +52,22 @@ _RECEIPT = {
     Language.KO: (
         "[{brand}] 결제가 완료되었습니다",
         "{name} 결제가 완료되었습니다.\n\n결제 금액: {amount}\n주문 번호: {order}\n"
-        "라이선스 키: {key}\n이용 기간: {expires}까지\n",
+        "라이선스 키: {key}\n이용 기간: {validity}\n",
     ),
     Language.EN: (
         "[{brand}] Your payment is complete",
         "Your payment for {name} is complete.\n\nAmount: {amount}\n"
-        "Order: {order}\nLicence key: {key}\nValid until: {expires}\n",
+        "Order: {order}\nLicence key: {key}\nValid: {validity}\n",
     ),
     Language.JA: (
         "[{brand}] お支払いが完了しました",
         "{name}のお支払いが完了しました。\n\nお支払い金額: {amount}\n"
-        "注文番号: {order}\nライセンスキー: {key}\nご利用期限: {expires}\n",
+        "注文番号: {order}\nライセンスキー: {key}\nご利用期間: {validity}\n",
     ),
 }
+# How long the licence is valid: a lifetime licence has no end the customer should read (its record says 100 years).
+_LIFETIME = {Language.KO: "평생 (기한 없음)", Language.EN: "lifetime (no end date)", Language.JA: "買い切り (期限なし)"}
+_UNTIL = {Language.KO: "{expires}까지", Language.EN: "until {expires}", Language.JA: "{expires}まで"}
 _REGISTER = {
     Language.KO: "\n계정에 라이선스를 등록하려면 아래 링크에서 비밀번호를 설정해 주세요.\n{link}\n",
     Language.EN: "\nTo add the licence to your account, set a password here:\n{link}\n",
@@ -116,6 +121,9 @@ def _fields(facts: PurchaseFacts) -> dict[str, str]:
         "order": facts.merchant_uid,
         "key": facts.licence_key,
         "expires": _when(facts.expires_at),
+        "validity": _LIFETIME[facts.language]
+        if facts.lifetime
+        else _UNTIL[facts.language].format(expires=_when(facts.expires_at)),
         "bank": facts.vbank_name or "-",
         "num": facts.vbank_num or "-",
         "holder": facts.vbank_holder or "-",
@@ -179,7 +187,9 @@ def purchase_facts_of(
 def _facts(
     payment: Payment, licence: UserLicence, account: Account, links: SiteLinks, link_secret: str, now: datetime
 ) -> PurchaseFacts:
-    language = account.language
+    # The page the order was placed on speaks for the buyer (a guest who bought on /en reads English); orders from
+    # before it was kept follow the account.
+    language = payment.language or account.language
     register_link = None
     if account.may_be_claimed_by_mailbox:  # invite them to set a password and own it; the signed t proves the mailbox
         token = receipt_claim_token(link_secret, account.id, account.email, now)
@@ -193,6 +203,7 @@ def _facts(
         licence_key=licence.licence_key,
         merchant_uid=payment.merchant_uid,
         expires_at=licence.expires_at,
+        lifetime=licence.life == LIFETIME_DAYS,
         register_link=register_link,
         vbank_name=payment.vbank_name,
         vbank_num=payment.vbank_num,

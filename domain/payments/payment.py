@@ -26,7 +26,7 @@ from events.payments import (
     PaymentSucceeded,
     UpgradeOrdered,
 )
-from events.values import Currency
+from events.values import Currency, Language
 
 
 class PaymentState(Enum):
@@ -66,11 +66,12 @@ class Payment(Aggregate):
         user_licence_id: UUID | None = None,
         coupon_code: str | None = None,
         buyer_country: str | None = None,
+        language: Language | None = None,
     ) -> Payment:
         """Record an order of a licence at a quoted price: the amount charged is the quote's, with its factors.
 
         ``user_licence_id`` is the licence being paid for when it exists before the payment settles;
-        ``coupon_code`` the code whose factor the quote carries.
+        ``coupon_code`` the code whose factor the quote carries; ``language`` the page's (the mails' language).
         """
         return cls._create(
             PaymentOrdered,
@@ -94,6 +95,7 @@ class Payment(Aggregate):
             user_licence_id=user_licence_id,
             coupon_code=coupon_code,
             buyer_country=(buyer_country or quote.country_code).upper(),
+            language=language,
         )
 
     def note_upgrade(
@@ -279,6 +281,7 @@ class Payment(Aggregate):
         self.user_licence_id: UUID | None = event.user_licence_id
         self.coupon_code: str | None = event.coupon_code
         self.buyer_country: str = event.buyer_country
+        self.language: Language | None = event.language
         self.state = PaymentState.ORDERED
         self.imp_uid: str | None = None
         self.cancel_amount = 0

@@ -133,6 +133,7 @@ def place_order(
         purchase_type="new",
         coupon_code=code,
         buyer_country=country_code,
+        language=language,
     )
     recordings = store.save(payment)
     if not free:
@@ -398,7 +399,9 @@ def _account_for(
     (which the payment records, so a repeated confirm still says the purchase created it)."""
     if payment.account_id is not None:
         return payment.account_id, []
-    buyer = guest_buyer(store, payment.buyer_email, language, now)
+    # A guest's account speaks the language of the page the order was placed on, whoever settles it (the browser's
+    # confirm, or the gateway's webhook, which has no page).
+    buyer = guest_buyer(store, payment.buyer_email, payment.language or language, now)
     if buyer.new_aggregates:
         payment.open_buyer_account(buyer.account_id, now)
     return buyer.account_id, buyer.new_aggregates

@@ -36,7 +36,8 @@ ANY_ADDRESS, LOOPBACK = "0.0.0.0", "127.0.0.1"
 
 
 def operator_values(sandbox_url: str) -> dict[str, str]:
-    """What an operator supplies (the secrets, the public address, PortOne's address and credentials)."""
+    """What an operator supplies (the secrets, the public address, PortOne's address and credentials, the company
+    block)."""
     return {
         "APP_BASE_URL": PUBLIC_ADDRESS,
         "AUTH_SECRET": secrets.token_urlsafe(32),
@@ -45,6 +46,11 @@ def operator_values(sandbox_url: str) -> dict[str, str]:
         "PORTONE_BASE_URL": sandbox_url,
         "PORTONE_IMP_KEY": SANDBOX_KEY,
         "PORTONE_IMP_SECRET": SANDBOX_SECRET,
+        "COMPANY_NAME": "Unicorn Inc.",
+        "COMPANY_REPRESENTATIVE": "Kim Uni",
+        "COMPANY_ADDRESS": "123 Teheran-ro, Seoul",
+        "COMPANY_BUSINESS_NUMBER": "123-45-67890",
+        "COMPANY_MAIL_ORDER_NUMBER": "2026-Seoul-01234",
     }
 
 

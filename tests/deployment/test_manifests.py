@@ -27,7 +27,15 @@ COMPOSE_ONLY = {
     # leaves APP_VAR_DIR unset and the production settings then require the S3 bucket.
     "APP_VAR_DIR",
 }
-FROM_THE_SECRET = {"DATABASE_URL", "REDIS_URL"}  # compose names its own postgres and redis services
+FROM_THE_SECRET = {"DATABASE_URL", "REDIS_URL"}
+# The footer's company block: the operator supplies it (required in production).
+COMPANY_VARIABLES = (
+    "COMPANY_NAME",
+    "COMPANY_REPRESENTATIVE",
+    "COMPANY_ADDRESS",
+    "COMPANY_BUSINESS_NUMBER",
+    "COMPANY_MAIL_ORDER_NUMBER",
+)  # compose names its own postgres and redis services
 # Policy checks skipped, each with its reason.
 CHECKOV_SKIPS = {
     "CKV_K8S_43": "the image is pinned per release by kustomization.yaml's images (a tag or a digest)",
@@ -155,7 +163,7 @@ def test_no_deployment_file_lets_production_talk_to_the_sandbox() -> None:
 
 
 def test_compose_refuses_to_start_without_the_secrets_and_the_public_address() -> None:
-    for required in ("AUTH_SECRET", "ZENDESK_SECRET", "AUDIT_SIGNING_KEY", "APP_BASE_URL"):
+    for required in ("AUTH_SECRET", "ZENDESK_SECRET", "AUDIT_SIGNING_KEY", "APP_BASE_URL", *COMPANY_VARIABLES):
         supplied = {name: "x" for name in _every_operator_variable() if name != required}
         with pytest.raises(MissingVariableError, match=required):
             services(supplied)
@@ -167,7 +175,13 @@ def _budgets() -> list[dict[str, Any]]:
 
 def _every_operator_variable() -> dict[str, str]:
     """Values for the variables compose requires (the others keep their defaults)."""
-    return {"AUTH_SECRET": "a", "ZENDESK_SECRET": "z", "AUDIT_SIGNING_KEY": "k", "APP_BASE_URL": "https://shop"}
+    return {
+        "AUTH_SECRET": "a",
+        "ZENDESK_SECRET": "z",
+        "AUDIT_SIGNING_KEY": "k",
+        "APP_BASE_URL": "https://shop",
+        **{name: "x" for name in COMPANY_VARIABLES},
+    }
 
 
 def _settings_by_variable() -> dict[str, Any]:

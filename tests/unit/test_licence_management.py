@@ -109,10 +109,10 @@ def test_an_app_activates_a_device_once_and_again_is_a_no_op(world: World) -> No
     assert world.store.max_notification_id() == position, "the repeat recorded nothing"
 
 
-def test_a_full_licence_refuses_another_device_with_105(world: World) -> None:
+def test_a_full_licence_refuses_another_device_with_the_device_limit(world: World) -> None:
     bought = world.buy(ANNUAL, email="guest@example.com")  # one device
     _activate(world, bought.licence_key, "phone-1")
-    with refused(ErrorCode.LICENSE_KEY_IN_USE):
+    with refused(ErrorCode.DEVICE_LIMIT_REACHED):
         _activate(world, bought.licence_key, "phone-2")
 
 

@@ -150,7 +150,7 @@ def test_a_device_takes_a_slot_and_the_same_device_again_takes_none() -> None:
 def test_a_full_licence_refuses_another_device_until_a_slot_is_freed() -> None:
     licence = _granted()  # one device
     licence.activate_device("phone-1", "Phone", "android", START)
-    with refused(ErrorCode.LICENSE_KEY_IN_USE):
+    with refused(ErrorCode.DEVICE_LIMIT_REACHED):
         licence.activate_device("phone-2", "Phone 2", "android", START)
     licence.remove_device("phone-1", START)
     assert licence.activate_device("phone-2", "Phone 2", "android", START) is True

@@ -61,3 +61,26 @@ def test_a_body_goes_as_it_is_unless_a_line_is_longer_than_smtp_allows() -> None
     raw = bytes(build_email(long_line, "no-reply@unicornpro.local"))
     assert b"Content-Transfer-Encoding: base64" in raw
     assert _read(long_line, "no-reply@unicornpro.local").get_content() == long_line.text
+
+
+def test_a_receipt_says_lifetime_for_a_lifetime_licence_and_a_date_otherwise() -> None:
+    """Issue 29, finding 4: a lifetime licence's record ends in 100 years; the receipt says lifetime instead."""
+    from datetime import UTC, datetime
+
+    from domain.payments.mails import PurchaseFacts, render_receipt
+    from events.values import Currency, Language
+
+    facts = {
+        "to": "buyer@example.com",
+        "licence_name": "Unicorn Pro for Windows Lifetime",
+        "amount": 59000,
+        "currency": Currency.KRW,
+        "licence_key": "AAAA-BBBB-CCCC-DDDD",
+        "merchant_uid": "order-1",
+        "expires_at": datetime(2126, 11, 3, tzinfo=UTC),
+    }
+    for language, lifetime_text in ((Language.EN, "lifetime"), (Language.KO, "평생"), (Language.JA, "買い切り")):
+        text = render_receipt(PurchaseFacts(language=language, lifetime=True, **facts)).text  # type: ignore[arg-type]
+        assert lifetime_text in text and "2126" not in text
+    annual = render_receipt(PurchaseFacts(language=Language.EN, **facts)).text  # type: ignore[arg-type]
+    assert "Valid: until 2126-11-03" in annual

@@ -48,6 +48,11 @@ def test_production_refuses_to_start_with_development_secrets_or_the_sandbox(tmp
         PORTONE_BASE_URL="https://api.iamport.kr",
         AUDIT_SIGNING_KEY="a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
         APP_BASE_URL="https://shop.unicornpro.example",
+        COMPANY_NAME="Unicorn Inc.",
+        COMPANY_REPRESENTATIVE="Kim Uni",
+        COMPANY_ADDRESS="123 Teheran-ro, Seoul",
+        COMPANY_BUSINESS_NUMBER="123-45-67890",
+        COMPANY_MAIL_ORDER_NUMBER="2026-Seoul-01234",
     )
     assert real.app_env == "production"
 
@@ -70,6 +75,11 @@ PRODUCTION = {
     "PORTONE_BASE_URL": "https://api.iamport.kr",
     "AUDIT_SIGNING_KEY": "a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
     "APP_BASE_URL": "https://shop.unicornpro.example",
+    "COMPANY_NAME": "Unicorn Inc.",
+    "COMPANY_REPRESENTATIVE": "Kim Uni",
+    "COMPANY_ADDRESS": "123 Teheran-ro, Seoul",
+    "COMPANY_BUSINESS_NUMBER": "123-45-67890",
+    "COMPANY_MAIL_ORDER_NUMBER": "2026-Seoul-01234",
 }
 
 
@@ -113,3 +123,23 @@ def test_production_talks_to_the_sandbox_only_when_the_deployment_test_says_so_i
         make_settings(tmp_path, **{**PRODUCTION, "PORTONE_BASE_URL": "http://api.iamport.kr"})
     tested = make_settings(tmp_path, **sandbox, PORTONE_SANDBOX_IN_PRODUCTION="deployment-test")
     assert tested.portone_base_url == "http://127.0.0.1:8001"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "COMPANY_NAME",
+        "COMPANY_REPRESENTATIVE",
+        "COMPANY_ADDRESS",
+        "COMPANY_BUSINESS_NUMBER",
+        "COMPANY_MAIL_ORDER_NUMBER",
+    ],
+)
+def test_production_refuses_to_start_without_the_company_block(tmp_path: Path, name: str) -> None:
+    """Korean online stores show the seller's details: the sample values of development never reach production."""
+    without = {key: value for key, value in PRODUCTION.items() if key != name}
+    with pytest.raises(ValidationError, match=name):
+        make_settings(tmp_path, **without)
+    with pytest.raises(ValidationError, match=name):
+        make_settings(tmp_path, **without, **{name: "  "})
+    assert make_settings(tmp_path, **PRODUCTION).company_address == PRODUCTION["COMPANY_ADDRESS"]

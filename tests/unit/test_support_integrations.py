@@ -64,6 +64,11 @@ def test_production_needs_a_chat_member_secret_only_when_the_chat_is_on(tmp_path
         "PORTONE_BASE_URL": "https://api.iamport.kr",
         "AUDIT_SIGNING_KEY": "a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
         "APP_BASE_URL": "https://shop.unicornpro.example",
+        "COMPANY_NAME": "Unicorn Inc.",
+        "COMPANY_REPRESENTATIVE": "Kim Uni",
+        "COMPANY_ADDRESS": "123 Teheran-ro, Seoul",
+        "COMPANY_BUSINESS_NUMBER": "123-45-67890",
+        "COMPANY_MAIL_ORDER_NUMBER": "2026-Seoul-01234",
     }
     assert make_settings(tmp_path, **production).chat_script_url == ""
     for weak in ("", "short"):

@@ -316,10 +316,19 @@ test.describe('a customer with an account', () => {
     await expect(page.getByRole('radio', { name: ko.purchase.methods.creditCard })).toBeChecked();
     await expect(page.getByRole('radio', { name: ko.purchase.methods.virtualAccount })).toHaveCount(0);
     await page.getByLabel(ko.purchase.agreeAll).check();
+    // Issue 29, finding 6: a number typed with dashes is fine; each missing field says what it needs.
     await page.getByLabel(ko.purchase.card.number).fill('4111-1111-1111-1111');
     await page.getByRole('button', { name: '2,900원 구독 시작하기' }).click();
-    await expect(page.getByText(ko.purchase.validation.required).first()).toBeVisible();
-    await page.getByLabel(ko.purchase.card.number).fill('4111111111111111');
+    for (const message of ['expiryMonth', 'cardPassword', 'birth'] as const) {
+      await expect(page.getByText(ko.purchase.validation[message])).toBeVisible();
+    }
+    await expect(page.getByText(ko.purchase.validation.cardNumber)).toHaveCount(0);
+    await expect(page.getByText(ko.purchase.validation.required)).toHaveCount(0);
+    await page.getByLabel(ko.purchase.card.number).fill('4111 1111 111');
+    await page.getByLabel(ko.purchase.card.birth).fill('9001');
+    await page.getByRole('button', { name: '2,900원 구독 시작하기' }).click();
+    await expect(page.getByText(ko.purchase.validation.cardNumber)).toBeVisible();
+    await page.getByLabel(ko.purchase.card.number).fill('4111 1111 1111 1111');
     await page.getByLabel(ko.purchase.card.month, { exact: true }).selectOption('12');
     await page.getByLabel(ko.purchase.card.year, { exact: true }).selectOption(String(new Date().getFullYear() + 3));
     await page.getByLabel(ko.purchase.card.password).fill('12');

@@ -60,7 +60,8 @@ for (const [lang, t] of LANGUAGES) {
 
     await page.getByRole('button', { name: t.report.submit }).click();
     await expect(page.getByText(t.report.validation.checked)).toBeVisible();
-    await expect(page.getByText(t.report.validation.required).first()).toBeVisible();
+    await expect(page.getByText(t.report.validation.product)).toBeVisible();
+    await expect(page.getByText(t.report.validation.urlRequired)).toBeVisible();
 
     await page.getByLabel(t.report.product).selectOption('uncpm');
     const filters = page.getByRole('group', { name: t.report.filters });

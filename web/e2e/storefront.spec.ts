@@ -127,7 +127,7 @@ test.describe('content pages', () => {
     // Hold the lazily loaded chunk of the release-notes page so that the fallback stays up.
     await page.route('**/assets/ReleaseNotesPage-*.js', () => undefined);
     await page.goto('/ko/release-notes', { waitUntil: 'domcontentloaded' });
-    const loading = page.getByRole('status').filter({ hasText: '페이지를 불러오는 중입니다..' });
+    const loading = page.getByRole('status').filter({ hasText: '페이지를 불러오는 중입니다.' });
     await expect(loading).toBeVisible();
     expect((await loading.boundingBox())?.height).toBe(isMobile ? 488 : 695);
   });

@@ -54,6 +54,9 @@ test.describe('a subscriber', () => {
     await section.getByRole('button', { name: ko.subscriptions.cancel }).click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}까지 사용할 수 있고/);
+    // Issue 29, finding 16: the buttons say which way each goes (not '취소' beside '자동 갱신 해지').
+    await expect(dialog.getByRole('button', { name: ko.subscriptions.keepRenewing })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: ko.common.cancel, exact: true })).toHaveCount(0);
     await dialog.getByRole('button', { name: ko.subscriptions.cancel }).click();
     await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.cancelled);
     await expect(section.getByTestId('subscription-paid-until')).toHaveText(DATE_TIME);
@@ -69,7 +72,7 @@ test.describe('a subscriber', () => {
     await section.getByRole('button', { name: ko.subscriptions.changeMethod }).click();
     await section.getByRole('button', { name: ko.subscriptions.addCard }).click();
     await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
-    await expect(section.getByText(ko.purchase.validation.required).first()).toBeVisible();
+    await expect(section.getByText(ko.purchase.validation.cardNumber)).toBeVisible();
     await fillCard(page, '4242424242424242');
     await section.getByRole('button', { name: ko.subscriptions.submitCard }).click();
     await expect(section.getByText(ko.subscriptions.changed)).toBeVisible();

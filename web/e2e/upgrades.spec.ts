@@ -56,11 +56,16 @@ test('a subscriber upgrades to annual with a new card typed on the upgrade page'
   const key = await subscribeMonthlyWithTypedCard(page);
 
   await openUpgrade(page, key);
+  const quoted = ((await page.getByTestId('upgrade-total').textContent()) ?? '').trim();
+  expect(quoted).toMatch(/^\d[\d,]*원$/);
   await page.getByLabel(ko.purchase.agreeAll).check();
   await typeCard(page, '5555444433332222');
   await page.getByRole('button', { name: /^입력한 카드로 .* 결제하고 업그레이드$/ }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
+  // Issue 29, finding 2: the amount charged is the quote's (less the month's credit), the renewal price apart.
+  await expect(page.getByTestId('charged-amount')).toHaveText(quoted);
+  await expect(page.getByTestId('renewal-price')).not.toHaveText(quoted);
   await expect(page.getByText('5555')).toBeVisible(); // the typed card pays the renewals now
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();

@@ -166,7 +166,7 @@ def test_device_rules_answer_with_the_spec_codes(shop: Shop) -> None:
     device = {"licenseKey": body["licenseKey"], "deviceId": "d1", "deviceName": "Tab", "platform": "android"}
     assert shop.client.post(activate, json=device).status_code == 200
     assert shop.client.post(activate, json=device).status_code == 200  # the same device again is fine
-    assert shop.client.post(activate, json={**device, "deviceId": "d2"}).json()["errorCode"] == -105
+    assert shop.client.post(activate, json={**device, "deviceId": "d2"}).json()["errorCode"] == -107
     assert shop.client.post(activate, json={**device, "deviceId": "d3", "platform": "ios"}).json()["errorCode"] == -100
     assert shop.client.post(activate, json={**device, "licenseKey": "0000-0000-0000-0000"}).status_code == 404
     assert shop.client.post(activate, json={**device, "platform": "amiga"}).json()["errorCode"] == -2

@@ -74,3 +74,34 @@ def _without_ids(mail: str) -> str:
     return "\n".join(
         line for line in mail.splitlines() if not line.lower().startswith(("message-id:", "date:", "x-task"))
     )
+
+
+def test_a_guest_who_ordered_on_an_english_page_gets_an_english_receipt_however_the_payment_settles(
+    settings: Settings,
+    sandbox: RunningSandbox,
+    gateway: PortOneGateway,
+    domain_clock: SharedClock,
+    catalogue: Catalogue,
+    store: Storefront,
+) -> None:
+    """Issue 29, finding 4: the gateway's webhook (no page, so no language) settled first and made the guest's
+    account, and so the receipt, Korean. The order keeps its page's language."""
+    order = place_order(
+        store, domain_clock, gateway, catalogue, licence_id=121, country_code="KR", language=Language.EN,
+        payment_method="creditCard", account_id=None, email="webhook.first@example.com",
+    )  # fmt: skip
+    paid = sandbox.checkout(
+        pg=order.pg, pay_method=order.pay_method, merchant_uid=order.merchant_uid, name=order.name,
+        amount=order.amount, buyer_email=order.buyer_email, card_number="4111111111111111",
+    )  # fmt: skip
+    settle_payment(store, domain_clock, gateway, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid)
+    workers = bootstrap.Services.build(settings, clock=domain_clock, payments=gateway)
+    try:
+        payment_id = Payment.id_for(order.merchant_uid)
+        assert deliver_purchase_mail(workers, task_id="en-receipt", payment_id=payment_id, kind="receipt")
+    finally:
+        workers.close()
+    [mail] = [path.read_text() for path in settings.outbox_dir.glob("*.eml")]
+    assert "Your payment is complete" in mail
+    assert "/en/register?" in mail
+    assert "/ko/register" not in mail

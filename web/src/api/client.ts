@@ -79,13 +79,23 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * The page's language (its address's first segment) as Accept-Language, so that the API's messages and the mails a
+ * call sends (a guest's receipt) speak the page's language rather than the browser's.
+ */
+function pageLanguageHeader(): Record<string, string> {
+  if (typeof window === 'undefined') return {};
+  const lang = /^\/(ko|en|ja)(?:\/|$)/.exec(window.location.pathname)?.[1];
+  return lang ? { 'Accept-Language': lang } : {};
+}
+
 export function createApiClient({ origin = '', fetch: fetchImpl }: ApiClientOptions = {}): ApiClient {
   return {
     async request<T>(path: string, request: ApiRequest = {}): Promise<T> {
       const { method = 'GET', query, body, token, headers = {}, signal, timeoutMs = REQUEST_TIMEOUT_MS } = request;
       const doFetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
 
-      const finalHeaders: Record<string, string> = { Accept: 'application/json', ...headers };
+      const finalHeaders: Record<string, string> = { Accept: 'application/json', ...pageLanguageHeader(), ...headers };
       let payload: BodyInit | undefined;
       if (body !== undefined) {
         if (isPassThroughBody(body)) {

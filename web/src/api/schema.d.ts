@@ -547,7 +547,8 @@ export interface paths {
         };
         /**
          * Web Integrations
-         * @description Desk address, chat script and plugin key, and the browser's Sentry DSN (read once at start).
+         * @description Desk address, chat script and plugin key, the browser's Sentry DSN and the footer's company block (read once
+         *     at start).
          */
         get: operations["web_integrations_web_unicornpro_v1_integrations_settings_get"];
         put?: never;
@@ -569,7 +570,8 @@ export interface paths {
         put?: never;
         /**
          * Activate App Device
-         * @description For the apps: activate a device (404 unknown key, -100 expired or other platform, -105 no free slot).
+         * @description For the apps: activate a device (404 unknown key, -100 expired or other platform, -107 every device slot
+         *     taken).
          */
         post: operations["activate_app_device_web_unicornpro_v1_licenses_activate_post"];
         delete?: never;
@@ -1461,6 +1463,22 @@ export interface components {
             email: string;
         };
         /**
+         * CompanyBlock
+         * @description The seller as the footer shows it (COMPANY_* settings), in the language it is registered in (Korean).
+         */
+        CompanyBlock: {
+            /** Address */
+            address: string;
+            /** Businessnumber */
+            businessNumber: string;
+            /** Mailordernumber */
+            mailOrderNumber: string;
+            /** Name */
+            name: string;
+            /** Representative */
+            representative: string;
+        };
+        /**
          * ConfirmedPurchase
          * @description The licence a confirmed payment bought (reserved until a virtual account is paid).
          */
@@ -2213,6 +2231,11 @@ export interface components {
             cardName: string | null;
             /** Cardnumber */
             cardNumber: string | null;
+            /**
+             * Chargedamount
+             * @description what this call charged, when it charged (an upgrade: the new plan's first period less the credit); `price` is what each renewal costs
+             */
+            chargedAmount?: number | null;
             /** Currency */
             currency: string;
             /** Email */
@@ -2571,13 +2594,15 @@ export interface components {
         };
         /**
          * WebIntegrations
-         * @description Addresses and public keys for the web app; empty strings mean the service is off.
+         * @description Addresses and public keys for the web app; empty strings mean the service is off. Also the footer's company
+         *     block, which the deployment sets.
          */
         WebIntegrations: {
             /** Chatpluginkey */
             chatPluginKey: string;
             /** Chatscripturl */
             chatScriptUrl: string;
+            company: components["schemas"]["CompanyBlock"];
             /** Deskurl */
             deskUrl: string;
             /** Sentrydsn */
@@ -5046,7 +5071,7 @@ export interface operations {
             };
             /**
              * @description Conflict, errorCode:
-             *     - `-105` This key is already in use by someone else.
+             *     - `-107` Every device this licence allows is registered. Remove a device you no longer use under licence management, or upgrade to more devices.
              */
             409: {
                 headers: {
@@ -5055,7 +5080,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -105;
+                        errorCode: -107;
                     };
                 };
             };

@@ -36,7 +36,7 @@ export function CardFields({ form, years }: { form: UseFormReturn<CardForm>; yea
             className="field__input"
             inputMode="numeric"
             autoComplete="cc-number"
-            maxLength={16}
+            maxLength={23}
             {...field('cardNumber')}
             {...register('cardNumber')}
           />
@@ -88,7 +88,7 @@ export function CardFields({ form, years }: { form: UseFormReturn<CardForm>; yea
             className="field__input"
             inputMode="numeric"
             autoComplete="off"
-            maxLength={10}
+            maxLength={12}
             {...field('birth')}
             {...register('birth')}
           />

@@ -23,26 +23,27 @@ describe('card fields', () => {
     expect(schema.safeParse({ ...card, birth: '1234567890' }).success).toBe(true);
   });
 
-  it('wants the number without dashes', () => {
-    expect(messages(schema.safeParse({ ...card, cardNumber: '4111-1111-1111-1111' }))).toEqual({ cardNumber: 'required' });
-    expect(messages(schema.safeParse({ ...card, cardNumber: '4111 1111 1111 1111' }))).toEqual({ cardNumber: 'required' });
-    expect(messages(schema.safeParse({ ...card, cardNumber: '411111' }))).toEqual({ cardNumber: 'required' });
+  it('takes the number with spaces and dashes as people type it, and sends the digits', () => {
+    expect(schema.parse({ ...card, cardNumber: '4111-1111-1111-1111' }).cardNumber).toBe('4111111111111111');
+    expect(schema.parse({ ...card, cardNumber: ' 4111 1111 1111 1111 ' }).cardNumber).toBe('4111111111111111');
+    expect(messages(schema.safeParse({ ...card, cardNumber: '411111' }))).toEqual({ cardNumber: 'cardNumber' });
+    expect(messages(schema.safeParse({ ...card, cardNumber: '4111 1111 1111 111a' }))).toEqual({ cardNumber: 'cardNumber' });
   });
 
   it('checks the validity month and year', () => {
-    expect(messages(schema.safeParse({ ...card, expiryMonth: '13' }))).toEqual({ expiryMonth: 'required' });
-    expect(messages(schema.safeParse({ ...card, expiryMonth: '9' }))).toEqual({ expiryMonth: 'required' });
-    expect(messages(schema.safeParse({ ...card, expiryYear: '2025' }))).toEqual({ expiryYear: 'required' });
-    expect(messages(schema.safeParse({ ...card, expiryYear: '2046' }))).toEqual({ expiryYear: 'required' });
+    expect(messages(schema.safeParse({ ...card, expiryMonth: '13' }))).toEqual({ expiryMonth: 'expiryMonth' });
+    expect(messages(schema.safeParse({ ...card, expiryMonth: '9' }))).toEqual({ expiryMonth: 'expiryMonth' });
+    expect(messages(schema.safeParse({ ...card, expiryYear: '2025' }))).toEqual({ expiryYear: 'expiryYear' });
+    expect(messages(schema.safeParse({ ...card, expiryYear: '2046' }))).toEqual({ expiryYear: 'expiryYear' });
     expect(schema.safeParse({ ...card, expiryYear: '2045' }).success).toBe(true);
   });
 
   it('wants 2 password digits and 6 or 10 birth digits', () => {
-    expect(messages(schema.safeParse({ ...card, password: '1' }))).toEqual({ password: 'required' });
-    expect(messages(schema.safeParse({ ...card, password: '123' }))).toEqual({ password: 'required' });
-    expect(messages(schema.safeParse({ ...card, password: 'ab' }))).toEqual({ password: 'required' });
-    expect(messages(schema.safeParse({ ...card, birth: '12345678' }))).toEqual({ birth: 'required' });
-    expect(messages(schema.safeParse({ ...card, birth: '90010a' }))).toEqual({ birth: 'required' });
+    expect(messages(schema.safeParse({ ...card, password: '1' }))).toEqual({ password: 'cardPassword' });
+    expect(messages(schema.safeParse({ ...card, password: '123' }))).toEqual({ password: 'cardPassword' });
+    expect(messages(schema.safeParse({ ...card, password: 'ab' }))).toEqual({ password: 'cardPassword' });
+    expect(messages(schema.safeParse({ ...card, birth: '12345678' }))).toEqual({ birth: 'birth' });
+    expect(messages(schema.safeParse({ ...card, birth: '90010a' }))).toEqual({ birth: 'birth' });
   });
 
   it('sends the validity as numbers to the billing-key call', () => {

@@ -16,17 +16,23 @@ export function expiryYears(now: Date = new Date()): string[] {
   return Array.from({ length: 20 }, (_, index) => String(first + index));
 }
 
-const required = 'required';
+/** Spaces and dashes as people type a card number ("4111 1111-1111 1111"); the number is sent without them. */
+export function cardDigits(typed: string): string {
+  return typed.replace(/[\s-]/g, '');
+}
 
-/** The card form's schema; the years depend on `now`. */
+/** The card form's schema; the years depend on `now`. Each field's message says what that field needs. */
 export function cardSchema(now: Date = new Date()) {
   const years = expiryYears(now);
   return z.object({
-    cardNumber: z.string().regex(/^\d{14,16}$/, required),
-    expiryMonth: z.string().refine((value) => EXPIRY_MONTHS.includes(value), required),
-    expiryYear: z.string().refine((value) => years.includes(value), required),
-    password: z.string().regex(/^\d{2}$/, required),
-    birth: z.string().regex(/^(\d{6}|\d{10})$/, required),
+    cardNumber: z
+      .string()
+      .transform(cardDigits)
+      .pipe(z.string().regex(/^\d{14,16}$/, 'cardNumber')),
+    expiryMonth: z.string().refine((value) => EXPIRY_MONTHS.includes(value), 'expiryMonth'),
+    expiryYear: z.string().refine((value) => years.includes(value), 'expiryYear'),
+    password: z.string().trim().regex(/^\d{2}$/, 'cardPassword'),
+    birth: z.string().transform(cardDigits).pipe(z.string().regex(/^(\d{6}|\d{10})$/, 'birth')),
   });
 }
 export type CardForm = z.output<ReturnType<typeof cardSchema>>;

@@ -14,7 +14,10 @@ export const INTEGRATIONS_OFF: WebIntegrations = {
   chatPluginKey: '',
   sentryDsn: '',
   sentryEnvironment: '',
+  company: { name: '', representative: '', address: '', businessNumber: '', mailOrderNumber: '' },
 };
+
+export type CompanyBlock = WebIntegrations['company'];
 
 let pending: Promise<WebIntegrations> | null = null;
 

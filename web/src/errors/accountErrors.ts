@@ -47,6 +47,7 @@ export function errorDisplay(feature: ErrorFeature, code: number): ErrorDisplay 
 
 /** Message for a failure: the `auth.errorCodes` catalogue, then the server's message, then the generic text. */
 export function accountErrorMessage(t: Catalogue, error: OperationError): string {
+  if (error.network) return t.errors.network;
   const codes: Record<string, string | undefined> = t.auth.errorCodes;
   return deriveErrorMessage({
     catalogueMessage: codes[String(error.code)],

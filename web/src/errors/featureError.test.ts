@@ -17,7 +17,10 @@ describe('feature errors', () => {
 
   it('takes the catalogue message, then the server message, then the generic text', () => {
     expect(featureErrorMessage(ko, { code: 'STOP' })).toBe('사용자가 결제를 취소했습니다.');
-    expect(featureErrorMessage(en, { code: -300 })).toBe('The card company or payment gateway refused the approval.');
+    expect(featureErrorMessage(en, { code: -300 })).toBe(en.payments.errorCodes['-300']);
+    expect(featureErrorMessage(en, { code: -300 })).toContain('another card');
+    // No answer at all is the connection's failure, whatever the code.
+    expect(featureErrorMessage(ko, { code: -1002, network: true })).toBe(ko.errors.network);
     expect(featureErrorMessage(ko, { code: -999, body: { message: 'from the server' } })).toBe('from the server');
     expect(featureErrorMessage(ko, { code: -999 })).toBe(ko.errors.generic);
   });

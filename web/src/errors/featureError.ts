@@ -11,16 +11,30 @@ import type { Catalogue } from '../i18n/catalogues';
 export interface FeatureError {
   code: number | 'STOP';
   body?: unknown;
+  /** No answer came (connection down, timed out): the message asks to check the connection, not the server. */
+  network?: boolean;
+}
+
+/** What a failing fetch says in Chromium, Firefox and Safari when the connection is down. */
+const NETWORK_FAILURE = /failed to fetch|networkerror|load failed|network request failed|err_internet_disconnected/i;
+
+/** Whether a message (a payment window's, a script's) tells of a connection that failed rather than a refusal. */
+export function isNetworkFailureText(message: string | null | undefined): boolean {
+  return !!message && NETWORK_FAILURE.test(message);
 }
 
 /** The code and body of an ApiError; anything else (a script that did not load) is -1002. */
 export function toFeatureError(error: unknown): FeatureError {
-  if (error instanceof ApiError) return { code: error.code, body: error.body };
+  if (error instanceof ApiError) {
+    return error.reason === 'response' ? { code: error.code, body: error.body } : { code: error.code, network: true };
+  }
+  if (error instanceof TypeError && isNetworkFailureText(error.message)) return { code: FALLBACK_ERROR_CODE, network: true };
   return { code: FALLBACK_ERROR_CODE };
 }
 
 /** Message of a code: catalogue, then the body's message, then the generic server-response text. */
 export function featureErrorMessage(t: Catalogue, error: FeatureError): string {
+  if (error.network) return t.errors.network;
   const codes: Record<string, string | undefined> = t.payments.errorCodes;
   return deriveErrorMessage({
     catalogueMessage: codes[String(error.code)],

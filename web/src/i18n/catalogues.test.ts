@@ -55,8 +55,8 @@ describe('catalogues', () => {
   });
 
   it('has the loading text the spec names', () => {
-    expect(catalogues.ko.common.loadingPage).toBe('페이지를 불러오는 중입니다..');
-    expect(catalogues.en.common.loadingPage).toBe('Loading the page..');
+    expect(catalogues.ko.common.loadingPage).toBe('페이지를 불러오는 중입니다.');
+    expect(catalogues.en.common.loadingPage).toBe('Loading the page.');
   });
 });
 

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { INTEGRATIONS_OFF, loadIntegrations } from '../config/integrations';
 import { useShellT } from '../i18n/useT';
 import { useCurrentLocation } from '../routing/location';
 import { useAppStore } from '../store';
@@ -8,7 +9,13 @@ import { ChatWidget } from './ChatWidget';
 import { Header } from './Header';
 import './AppLayout.css';
 
-const Footer = lazy(() => import('./Footer'));
+// The footer's company block is the deployment's (GET /integrations/settings, read once at start): the footer shows
+// once both its code and those settings are there, so it never shifts when they arrive.
+const Footer = lazy(() =>
+  Promise.all([import('./Footer'), loadIntegrations()]).then(([module, settings]) => ({
+    default: () => <module.default company={settings.company ?? INTEGRATIONS_OFF.company} />,
+  })),
+);
 // The banners wait for GET /event-banners anyway, so their code loads beside the page, not before it.
 const TopBanners = lazy(() => import('../features/banners/TopBanners').then((module) => ({ default: module.TopBanners })));
 

@@ -1,23 +1,59 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import type { CompanyBlock } from '../config/integrations';
 import { supportSite } from '../config/supportSite';
 import { useShellT } from '../i18n/useT';
+import { LANGUAGES, type Lang } from '../i18n/languages';
+import { useCurrentLocation } from '../routing/location';
 import { useLang } from '../routing/useLang';
+import { writeLangCookie } from '../session/cookies';
 import { usePaths } from '../routing/usePaths';
 import { ExternalLink } from '../ui/ExternalLink';
 import './Footer.css';
 
 function CompanyItem({ label, children }: { label: string; children: ReactNode }) {
+  if (!children) return null;
   return (
     <div className="site-footer__company-item">
       <dt>{label}</dt>
-      <dd>{children}</dd>
+      {/* The seller's details as registered, in Korean whatever the page's language. */}
+      <dd lang="ko">{children}</dd>
     </div>
   );
 }
 
-/** Site footer: links and the company block. Loaded lazily by the layout. */
-export default function Footer() {
+/** Each language by its own name, marked as being in that language. */
+const LANGUAGE_NAMES: Record<Lang, string> = { ko: '한국어', en: 'English', ja: '日本語' };
+
+/** The same page in the other languages; the choice is remembered (langCode cookie) for addresses without one. */
+function LanguageSwitcher() {
+  const t = useShellT();
+  const lang = useLang();
+  const { pathname, search, hash } = useCurrentLocation();
+  const rest = pathname.replace(/^\/[^/]+/, '');
+  return (
+    <nav className="site-footer__languages" aria-label={t.footer.languageLabel}>
+      <ul>
+        {LANGUAGES.map((code) => (
+          <li key={code}>
+            {code === lang ? (
+              <span aria-current="true" lang={code}>
+                {LANGUAGE_NAMES[code]}
+              </span>
+            ) : (
+              <Link to={`/${code}${rest}${search}${hash}`} lang={code} hrefLang={code} onClick={() => writeLangCookie(code)}>
+                {LANGUAGE_NAMES[code]}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Site footer: links and the company block (the deployment's COMPANY_* settings). Loaded lazily by the layout. */
+export default function Footer({ company: seller }: { company: CompanyBlock }) {
   const t = useShellT();
   const lang = useLang();
   const paths = usePaths();
@@ -61,13 +97,19 @@ export default function Footer() {
           </ul>
         </nav>
 
+        <LanguageSwitcher />
+
         <section className="site-footer__company" aria-label={t.footer.label}>
-          <p className="site-footer__company-name">{company.name}</p>
+          {seller.name && (
+            <p className="site-footer__company-name" lang="ko">
+              {seller.name}
+            </p>
+          )}
           <dl className="site-footer__company-details">
-            <CompanyItem label={company.representativeLabel}>{company.representative}</CompanyItem>
-            <CompanyItem label={company.addressLabel}>{company.address}</CompanyItem>
-            <CompanyItem label={company.businessNumberLabel}>{company.businessNumber}</CompanyItem>
-            <CompanyItem label={company.salesNumberLabel}>{company.salesNumber}</CompanyItem>
+            <CompanyItem label={company.representativeLabel}>{seller.representative}</CompanyItem>
+            <CompanyItem label={company.addressLabel}>{seller.address}</CompanyItem>
+            <CompanyItem label={company.businessNumberLabel}>{seller.businessNumber}</CompanyItem>
+            <CompanyItem label={company.salesNumberLabel}>{seller.mailOrderNumber}</CompanyItem>
           </dl>
           <p className="site-footer__copyright">{company.copyright}</p>
         </section>

@@ -12,6 +12,7 @@ import {
   usePathname,
   useSearch,
 } from 'wouter/use-browser-location';
+import { useScrollRestoration } from './scroll';
 
 /** The location a page renders for: the path, query and hash as in the address bar, and its history entry's state. */
 export interface CurrentLocation {
@@ -60,6 +61,7 @@ export function AppLocation({ children }: { children: ReactNode }) {
   const state: unknown = useHistoryState();
   const current = useMemo(() => ({ pathname, search, hash, state }), [pathname, search, hash, state]);
   const shown = useDeferredValue(current);
+  useScrollRestoration(shown.pathname, shown.hash);
   return (
     <ShownLocation value={shown}>
       <Router hook={useShownPath} searchHook={useShownSearch} aroundNav={replaceSameAddress}>

@@ -6,7 +6,9 @@ import type { OperationError } from './types';
 
 /** The store's form of any failure: ApiError keeps its code and body, anything else is -1002. */
 export function toOperationError(error: unknown): OperationError {
-  if (error instanceof ApiError) return { code: error.code, body: error.body };
+  if (error instanceof ApiError) {
+    return error.reason === 'response' ? { code: error.code, body: error.body } : { code: error.code, network: true };
+  }
   return { code: FALLBACK_ERROR_CODE };
 }
 

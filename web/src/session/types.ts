@@ -22,6 +22,8 @@ export type AccountInfo = Account;
 export interface OperationError {
   code: number;
   body?: unknown;
+  /** No answer came (the connection is down or timed out): the customer's connection, not the server, is at fault. */
+  network?: boolean;
 }
 
 /** Every asynchronous operation goes request, then success or failure (spec section 4). */

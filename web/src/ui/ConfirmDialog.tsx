@@ -7,11 +7,14 @@ import { ModalFrame } from './ModalFrame';
 export function ConfirmDialog({
   message,
   confirmLabel,
+  cancelLabel,
   onConfirm,
   onCancel,
 }: {
   message: string | null;
   confirmLabel: string;
+  /** The "no" button's words when "Cancel" would be ambiguous (a dialog that cancels something). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -29,7 +32,7 @@ export function ConfirmDialog({
       </p>
       <div className="dialog__actions">
         <button ref={cancelRef} type="button" className="button button--secondary" onClick={onCancel}>
-          {t.common.cancel}
+          {cancelLabel ?? t.common.cancel}
         </button>
         <button type="button" className="button button--primary" onClick={onConfirm}>
           {confirmLabel}

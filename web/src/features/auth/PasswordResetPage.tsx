@@ -9,20 +9,21 @@ import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { getPasswordResetCheck, putPasswordChange } from './api';
 import { accountErrorMessage } from '../../errors/accountErrors';
-import { ExpiredLink } from '../../ui/ExpiredLink';
+import { StatusLine } from '../../ui/StatusLine';
 import { newPasswordSchema, type NewPasswordForm } from './schemas';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { useAlert } from '../../ui/useAlert';
 import { fieldErrorText, type FieldErrorLike } from '../../ui/FieldError';
+import { Link } from 'wouter';
 import { zodResolver } from '@hookform/resolvers/zod';
 import '../../ui/kit.css';
 
 /**
  * New password from the reset mail's link (`?t=`): the token is checked first (success gives the
  * page scope 1), then the new password is set and the confirm page follows. An expired link shows
- * the expired message and goes home.
+ * that the link expired or was used, with a link to request a new one (issue 29).
  */
 export default function PasswordResetPage() {
   const t = useT();
@@ -37,6 +38,7 @@ export default function PasswordResetPage() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<NewPasswordForm>({ resolver: zodResolver(newPasswordSchema), defaultValues: { pw: '', pwConfirm: '' } });
 
@@ -59,11 +61,30 @@ export default function PasswordResetPage() {
     } catch (error) {
       if (!isOperationError(error)) throw error;
       if (error.code === -405) setPageScope('expired');
+      // On a reset, -406 means the new password is the current one: the field says so.
+      else if (error.code === -406) setError('pw', { type: 'server', message: t.auth.passwordReset.sameAsCurrent });
       else show({ title: t.auth.errorTitles.passwordReset, message: accountErrorMessage(t, error) });
     }
   });
 
-  if (pageScope === 'expired') return <ExpiredLink />;
+  if (pageScope === 'expired') {
+    // A link that is bad, used or missing its token: say so and offer a new one (no automatic trip home).
+    return (
+      <section className="form-page">
+        <PageMeta title={t.auth.errorTitles.linkExpiry} />
+        <h1 className="page__heading">{t.auth.errorTitles.linkExpiry}</h1>
+        <StatusLine tone="error">{t.auth.passwordReset.expired}</StatusLine>
+        <div className="actions">
+          <Link className="button button--primary" to={paths.passwordFind()}>
+            {t.auth.passwordReset.requestNew}
+          </Link>
+          <Link className="button button--secondary" to={paths.home()}>
+            {t.auth.actions.goHome}
+          </Link>
+        </div>
+      </section>
+    );
+  }
   if (pageScope === 0) return <PageLoading />;
 
   return (

@@ -15,10 +15,10 @@ describe('licenceKeySchema', () => {
 });
 
 describe('deviceNameSchema', () => {
-  it('needs 1 to 200 characters after trimming', () => {
+  it('needs 1 to 50 characters after trimming, as the server', () => {
     expect(deviceNameSchema.parse({ deviceName: ' My phone ' })).toEqual({ deviceName: 'My phone' });
-    expect(deviceNameSchema.safeParse({ deviceName: '   ' }).error?.issues[0]?.message).toBe('required');
-    expect(deviceNameSchema.safeParse({ deviceName: 'x'.repeat(201) }).error?.issues[0]?.message).toBe('deviceName');
-    expect(deviceNameSchema.safeParse({ deviceName: 'x'.repeat(200) }).success).toBe(true);
+    expect(deviceNameSchema.safeParse({ deviceName: '   ' }).error?.issues[0]?.message).toBe('deviceNameRequired');
+    expect(deviceNameSchema.safeParse({ deviceName: 'x'.repeat(51) }).error?.issues[0]?.message).toBe('deviceName');
+    expect(deviceNameSchema.safeParse({ deviceName: 'x'.repeat(50) }).success).toBe(true);
   });
 });

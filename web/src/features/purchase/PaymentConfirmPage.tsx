@@ -209,6 +209,10 @@ function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscri
   const card = [subscription.cardName, subscription.cardNumber].filter(Boolean).join(' ');
   // An upgrade to a lifetime plan ends the subscription: the licence was bought for good.
   const becameLifetime = upgraded && subscription.status === 'ended';
+  // What was charged now: an upgrade's first period less the credit (the renewal price is another figure); a new
+  // subscription's first charge is its price.
+  const charged = upgraded ? (subscription.chargedAmount ?? null) : subscription.price;
+  const renews = !becameLifetime && subscription.isScheduled && (upgraded || subscription.chargedAmount != null);
   return (
     <section className="content-page content-page--narrow">
       <PageMeta title={upgraded ? c.upgradedHeading : c.subscribedHeading} />
@@ -229,10 +233,18 @@ function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscri
               </dd>
             </div>
           )}
-          <div>
-            <dt>{c.price}</dt>
-            <dd>{formatPrice(subscription.price, subscription.currency, lang)}</dd>
-          </div>
+          {charged !== null && (
+            <div>
+              <dt>{c.price}</dt>
+              <dd data-testid="charged-amount">{formatPrice(charged, subscription.currency, lang)}</dd>
+            </div>
+          )}
+          {renews && (
+            <div>
+              <dt>{c.renewalPrice}</dt>
+              <dd data-testid="renewal-price">{formatPrice(subscription.price, subscription.currency, lang)}</dd>
+            </div>
+          )}
           {until && !becameLifetime && (
             <div>
               <dt>{c.paidUntil}</dt>

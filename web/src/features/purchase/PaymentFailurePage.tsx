@@ -2,6 +2,7 @@ import { Link, useParams } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { useCurrentLocation, useSearchParams } from '../../routing/location';
+import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
 import { PageMeta } from '../../ui/PageMeta';
 import { featureErrorMessage, parseErrorCode } from '../../errors/featureError';
@@ -12,6 +13,8 @@ import '../../ui/kit.css';
 /** State handed over with a failure: the gateway's own message, if it gave one. */
 export interface PaymentFailureState {
   gatewayMessage?: string | null;
+  /** The payment could not reach the gateway or the server: a connection failure, not a refusal. */
+  network?: boolean;
 }
 
 /**
@@ -21,13 +24,16 @@ export interface PaymentFailureState {
  */
 export default function PaymentFailurePage() {
   const t = useT();
+  const lang = useLang();
   const paths = usePaths();
   const { licenseId } = useParams();
   const [params] = useSearchParams();
   const location = useCurrentLocation();
-  const gatewayMessage = (location.state as PaymentFailureState | null)?.gatewayMessage;
+  const state = location.state as PaymentFailureState | null;
+  // The gateway's own words are English: shown on the English page only, beside the localised message.
+  const gatewayMessage = lang === 'en' ? state?.gatewayMessage : null;
   const code = parseErrorCode(params.get('errorCode')) ?? -10002;
-  const message = featureErrorMessage(t, { code });
+  const message = featureErrorMessage(t, { code, network: state?.network === true });
   const id = Number(licenseId);
   const retryState: PurchaseLocationState = Number.isInteger(id) ? { licenseId: id } : {};
 

@@ -63,7 +63,11 @@ describe('after a one-time purchase', () => {
   it('goes to the failure page of the licence with the code and the gateway message', () => {
     expect(
       purchaseStep({ kind: 'paymentFailed', error: { code: -300 }, gatewayMessage: 'declined' }, 121, paths),
-    ).toEqual({ kind: 'navigate', to: '/ko/payment/121?errorCode=-300', state: { gatewayMessage: 'declined' } });
+    ).toEqual({
+      kind: 'navigate',
+      to: '/ko/payment/121?errorCode=-300',
+      state: { gatewayMessage: 'declined', network: false },
+    });
   });
   it('stays to show a refused order, going home after -109', () => {
     expect(purchaseStep({ kind: 'orderFailed', error: { code: -302 } }, 121, paths)).toEqual({

@@ -74,7 +74,7 @@ export function purchaseStep(result: PurchaseResult, licenseId: number, paths: B
       return {
         kind: 'navigate',
         to: paths.paymentFailure(licenseId, { errorCode: result.error.code }),
-        state: { gatewayMessage: result.gatewayMessage },
+        state: { gatewayMessage: result.gatewayMessage, network: result.error.network === true },
       };
   }
 }

@@ -14,7 +14,7 @@ import {
   type PendingOrder,
   type RequestPayParams,
 } from '../../billing/portone';
-import { toFeatureError, type FeatureError } from '../../errors/featureError';
+import { isNetworkFailureText, toFeatureError, type FeatureError } from '../../errors/featureError';
 
 export interface PurchaseDeps {
   /** The access token of a logged-in buyer, null for a guest. */
@@ -98,6 +98,10 @@ export async function settlePayment(
     return { kind: 'paymentFailed', error: { code: 'STOP' }, gatewayMessage: null };
   }
   if (outcome.kind === 'failed') {
+    // A window that could not reach the gateway is the connection's failure, not the card company's refusal.
+    if (isNetworkFailureText(outcome.message)) {
+      return { kind: 'paymentFailed', error: { code: FALLBACK_ERROR_CODE, network: true }, gatewayMessage: null };
+    }
     return { kind: 'paymentFailed', error: { code: GATEWAY_REFUSED }, gatewayMessage: outcome.message };
   }
   try {

@@ -17,6 +17,7 @@ import { PageMeta } from '../../ui/PageMeta';
 import { StatusLine } from '../../ui/StatusLine';
 import { TextField } from '../../ui/TextField';
 import { useAlert } from '../../ui/useAlert';
+import { useReveal } from '../../ui/useReveal';
 import { postReport } from './api';
 import { FilterChoice } from './FilterChoice';
 import { shownGroups } from './filters';
@@ -32,10 +33,14 @@ import './report.css';
 export default function ReportPage() {
   const t = useT();
   const [sent, setSent] = useState(false);
+  // The long form shrinks into a short message: the page's top (heading and message) comes into view.
+  const heading = useReveal<HTMLHeadingElement>(sent);
   return (
     <div className="content-page content-page--narrow report-page">
       <PageMeta title={t.report.heading} />
-      <h1 className="page__heading">{t.report.heading}</h1>
+      <h1 className="page__heading" ref={heading}>
+        {t.report.heading}
+      </h1>
       {sent ? (
         <section aria-labelledby="report-sent-heading" className="report-sent">
           <h2 id="report-sent-heading">{t.report.sentHeading}</h2>

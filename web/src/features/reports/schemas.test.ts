@@ -17,8 +17,8 @@ function issues(form: ReportFormInput): Record<string, string> {
 
 describe('the report form', () => {
   it('needs an app, the agreement, and for an ad or a misblock the page', () => {
-    expect(issues({ ...EMPTY_REPORT })).toEqual({ product: 'required', url: 'required', checked: 'checked' });
-    expect(issues(filled({ problem: 'misblock', url: '' }))).toEqual({ url: 'required' });
+    expect(issues({ ...EMPTY_REPORT })).toEqual({ product: 'product', url: 'urlRequired', checked: 'checked' });
+    expect(issues(filled({ problem: 'misblock', url: '' }))).toEqual({ url: 'urlRequired' });
     expect(issues(filled({ problem: 'bug', url: '' }))).toEqual({});
   });
 

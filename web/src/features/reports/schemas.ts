@@ -7,7 +7,7 @@ import { EMAIL_RULE } from '../../forms/fields';
 import { z } from '../../forms/zod';
 import { PROBLEMS, PRODUCT_OS, isReportProduct } from './products';
 
-export type ReportRuleKey = 'required' | 'email' | 'url' | 'checked' | 'tooLong';
+export type ReportRuleKey = 'required' | 'email' | 'url' | 'urlRequired' | 'checked' | 'tooLong' | 'product' | 'problem';
 const key = (name: ReportRuleKey) => name;
 
 /** An address as typed, with https:// in front when it names no scheme ("m.news.example/1"). */
@@ -30,8 +30,8 @@ const text = (max: number) => z.string().trim().max(max, key('tooLong'));
 
 export const reportSchema = z
   .object({
-    product: z.string().refine(isReportProduct, key('required')),
-    problem: z.enum(PROBLEMS, { message: key('required') }),
+    product: z.string().refine(isReportProduct, key('product')),
+    problem: z.enum(PROBLEMS, { message: key('problem') }),
     url: text(2048),
     application: z.string(),
     applicationEtc: text(200),
@@ -50,7 +50,7 @@ export const reportSchema = z
   })
   .superRefine((form, context) => {
     if (form.url === '' && form.problem !== 'bug') {
-      context.addIssue({ code: 'custom', path: ['url'], message: key('required') });
+      context.addIssue({ code: 'custom', path: ['url'], message: key('urlRequired') });
     } else if (form.url !== '' && !isWebAddress(withScheme(form.url))) {
       context.addIssue({ code: 'custom', path: ['url'], message: key('url') });
     }

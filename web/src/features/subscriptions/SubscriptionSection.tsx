@@ -40,6 +40,7 @@ import {
 } from './api';
 import { paymentMethodText, subscriptionDate } from './display';
 import { KeyWindowButtons } from './KeyWindowButtons';
+import { useReveal } from '../../ui/useReveal';
 import '../../ui/kit.css';
 
 type Panel = 'none' | 'resumeNewCard' | 'changeMethod';
@@ -90,6 +91,10 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `fail` is re-created by every render; the licence says when to load.
   }, [userLicenseId]);
 
+  // A closed card form (or a return from a PG window) leaves the outcome off screen: the section's heading and
+  // notice come into view once both are there.
+  const noticeHeading = useReveal<HTMLHeadingElement>(subscription ? notice : null);
+
   const updated = (next: Subscription, message: string) => {
     setSubscription(next);
     setPanel('none');
@@ -135,7 +140,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
 
   return (
     <section className="content-section licence-subscription" aria-labelledby={headingId}>
-      <h2 id={headingId} className="content-section__heading">
+      <h2 id={headingId} className="content-section__heading" ref={noticeHeading}>
         {t.subscriptions.heading}
       </h2>
       <StatusLine>{notice}</StatusLine>
@@ -240,6 +245,7 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           confirming ? (pastDue ? t.subscriptions.cancelPastDueConfirm : format(t.subscriptions.cancelConfirm, { date: paidUntilText })) : null
         }
         confirmLabel={t.subscriptions.cancel}
+        cancelLabel={t.subscriptions.keepRenewing}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);

@@ -14,6 +14,7 @@ export function PolicyLinks({ current }: { current?: PolicyName }) {
   const t = useT();
   const paths = usePaths();
   const links: { name: PolicyName; to: string; label: string }[] = [
+    { name: 'terms', to: paths.terms(), label: t.terms.termsHeading },
     { name: 'lifetime', to: paths.lifetimePolicy(), label: t.terms.lifetimeHeading },
     { name: 'subscription', to: paths.subscriptionPolicy(), label: t.terms.subscriptionHeading },
     { name: 'privacy', to: paths.privacyPolicy(), label: t.terms.privacyHeading },

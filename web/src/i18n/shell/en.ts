@@ -10,7 +10,7 @@ export const enShell: ShellCatalogue = {
     pageTitle: '{page} | Unicorn',
   },
   common: {
-    loadingPage: 'Loading the page..',
+    loadingPage: 'Loading the page.',
     opensInNewWindow: '(opens in a new window)',
     newTag: 'New',
     comingSoon: 'This page is coming soon.',
@@ -31,20 +31,16 @@ export const enShell: ShellCatalogue = {
   footer: {
     label: 'Site information',
     linksLabel: 'Quick links',
+    languageLabel: 'Language',
     company: {
-      name: 'Unicorn Co., Ltd.',
       addressLabel: 'Address',
-      address: 'To be announced',
       representativeLabel: 'CEO',
-      representative: 'To be announced',
       businessNumberLabel: 'Business registration number',
-      businessNumber: 'To be announced',
       salesNumberLabel: 'Mail-order sales registration number',
-      salesNumber: 'To be announced',
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {
-      licensePurchase: 'Buy a license',
+      licensePurchase: 'Buy a licence',
       customerSupport: 'Customer support',
       helpCenter: 'Help center',
       purchaseRefund: 'Purchase and refund information',
@@ -58,7 +54,7 @@ export const enShell: ShellCatalogue = {
   home: {
     heading: "Korea's No.1 ad-blocking app",
     lead: 'Browse faster and cleaner without ads with Unicorn. Available for Android, iOS, Mac and Windows.',
-    cta: 'Buy a license',
+    cta: 'Buy a licence',
     guarantee: '30-day money-back guarantee',
     featuresHeading: 'What Unicorn does',
     features: {
@@ -135,6 +131,7 @@ export const enShell: ShellCatalogue = {
   },
   errors: {
     generic: 'Server response error. Please contact the administrator.',
+    network: 'We could not be reached: your internet connection seems to be down. Please check it and try again.',
   },
   menu: {
     label: 'My account menu',

@@ -10,7 +10,7 @@ export const jaShell: ShellCatalogue = {
     pageTitle: '{page} | ユニコーン',
   },
   common: {
-    loadingPage: 'ページを読み込んでいます..',
+    loadingPage: 'ページを読み込んでいます.',
     opensInNewWindow: '(新しいウィンドウで開きます)',
     newTag: 'New',
     comingSoon: 'このページは準備中です。',
@@ -31,16 +31,12 @@ export const jaShell: ShellCatalogue = {
   footer: {
     label: 'サイト情報',
     linksLabel: 'クイックリンク',
+    languageLabel: '言語',
     company: {
-      name: 'ユニコーン株式会社',
       addressLabel: '所在地',
-      address: '追ってお知らせします',
       representativeLabel: '代表者',
-      representative: '追ってお知らせします',
       businessNumberLabel: '事業者登録番号',
-      businessNumber: '追ってお知らせします',
       salesNumberLabel: '通信販売業申告番号',
-      salesNumber: '追ってお知らせします',
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {
@@ -135,6 +131,7 @@ export const jaShell: ShellCatalogue = {
   },
   errors: {
     generic: 'サーバー応答エラーです。管理者にお問い合わせください。',
+    network: 'インターネットに接続できず、リクエストを送れませんでした。接続を確認してから、もう一度お試しください。',
   },
   menu: {
     label: 'マイアカウントメニュー',

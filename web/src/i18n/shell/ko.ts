@@ -11,7 +11,7 @@ export const koShell = {
     pageTitle: '{page} | 유니콘',
   },
   common: {
-    loadingPage: '페이지를 불러오는 중입니다..',
+    loadingPage: '페이지를 불러오는 중입니다.',
     opensInNewWindow: '(새 창에서 열림)',
     newTag: 'New',
     comingSoon: '준비 중인 페이지입니다.',
@@ -32,17 +32,12 @@ export const koShell = {
   footer: {
     label: '사이트 정보',
     linksLabel: '바로가기',
+    languageLabel: '언어 선택',
     company: {
-      // Placeholder values until the legal company details are supplied.
-      name: '유니콘 주식회사',
       addressLabel: '주소',
-      address: '추후 안내',
       representativeLabel: '대표',
-      representative: '추후 안내',
       businessNumberLabel: '사업자등록번호',
-      businessNumber: '추후 안내',
       salesNumberLabel: '통신판매업 신고번호',
-      salesNumber: '추후 안내',
       copyright: '© 유니콘. All rights reserved.',
     },
     links: {
@@ -137,6 +132,7 @@ export const koShell = {
   },
   errors: {
     generic: '서버 응답 오류입니다. 관리자에게 문의해 주세요.',
+    network: '인터넷 연결이 끊겨 요청을 보내지 못했습니다. 연결을 확인한 뒤 다시 시도해 주세요.',
   },
   menu: {
     label: '내 계정 메뉴',

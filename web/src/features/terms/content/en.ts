@@ -225,4 +225,102 @@ export const en: PolicyTexts = {
       },
     ],
   },
+  terms: {
+    updated: '2026-11-26',
+    intro:
+      'These terms set out how you may use the Unicorn website and the Unicorn apps (the "service") run by Unicorn Co., Ltd. (the "company"), and the rights and duties of the company and its users. They apply once you agree to them when you create an account or buy a licence.',
+    sections: [
+      {
+        id: 'definitions',
+        heading: '1. Definitions',
+        paragraphs: ['In these terms:'],
+        items: [
+          'User: anyone who uses the service under these terms, with or without an account',
+          'Member: a user who created an account with an email address and confirmed it',
+          'Licence: the right to use a Unicorn app for a given product, period and number of devices (monthly subscription, annual subscription or lifetime)',
+          'Licence key: the unique code you enter in an app to register a licence',
+        ],
+      },
+      {
+        id: 'effect',
+        heading: '2. These terms and changes to them',
+        paragraphs: [
+          'The company publishes these terms on the website. Before changing them it announces the change and the date it takes effect on the website 7 days in advance (30 days for a change to your disadvantage), and tells members by email as well.',
+          'If you do not agree to a change, you may stop using the service and delete your account before it takes effect. Using the service after that date means you agree to the new terms.',
+        ],
+      },
+      {
+        id: 'account',
+        heading: '3. Accounts',
+        paragraphs: [
+          'You create an account by entering an email address and a password, agreeing to these terms and opening the link in the confirmation mail. A guest purchase creates an account for the email address used; setting a password from the link in the mail makes it a member account.',
+          'Keep your account details accurate and your password to yourself. You may delete your account at any time in the account settings.',
+        ],
+      },
+      {
+        id: 'purchase',
+        heading: '4. Buying a licence and paying',
+        paragraphs: ['Prices, periods, numbers of devices and discounts are as shown on the purchase page. You may pay by:'],
+        items: [
+          'Credit or debit card, or an easy-payment service (Naver Pay, Kakao Pay)',
+          'Real-time bank transfer',
+          'Virtual account (an order not paid by its deadline is cancelled automatically)',
+        ],
+      },
+      {
+        id: 'subscription',
+        heading: '5. Subscriptions and automatic renewal',
+        paragraphs: [
+          'Monthly and annual subscriptions renew automatically on the next payment date, charged to the payment method on file, until you cancel. You may cancel automatic renewal at any time under licence management and keep using the licence until the paid period ends. The subscription licence policy gives the details.',
+        ],
+      },
+      {
+        id: 'withdrawal',
+        heading: '6. Withdrawal and refunds',
+        paragraphs: [
+          'You may withdraw from a purchase within 7 days of payment; beyond that, the company refunds in full, without asking why, any request made within 30 days of payment (30-day money-back guarantee). A refunded licence and its registered devices are released.',
+          'Refunds go back to the payment method used and may take a few days depending on your card company or bank. Send refund requests to customer support.',
+        ],
+      },
+      {
+        id: 'devices',
+        heading: '7. Licences and devices',
+        paragraphs: [
+          'Each licence allows a set number of devices. Under licence management you can rename a device or remove it, and register another device in its place.',
+        ],
+      },
+      {
+        id: 'obligations',
+        heading: '8. What users must not do',
+        paragraphs: ['The company may restrict a licence or an account used for any of the following:'],
+        items: [
+          "Using someone else's email address or payment details",
+          'Selling a licence key or sharing it with the public',
+          'Modifying or reverse-engineering an app, or getting around the device limit',
+          'Disrupting the operation of the service',
+        ],
+      },
+      {
+        id: 'service',
+        heading: '9. Providing and changing the service',
+        paragraphs: [
+          'The company aims to run the service around the clock, every day. Maintenance or faults may interrupt it; planned maintenance is announced on the website. The company announces the end of a product 30 days in advance.',
+        ],
+      },
+      {
+        id: 'liability',
+        heading: '10. Limitation of liability',
+        paragraphs: [
+          "The company is not liable for losses from causes it cannot prevent, such as natural disasters, a user's own fault or changes to third-party websites, except for losses caused by its intent or gross negligence.",
+        ],
+      },
+      {
+        id: 'disputes',
+        heading: '11. Complaints, disputes and jurisdiction',
+        paragraphs: [
+          'Please tell customer support first about any complaint or dispute. Disputes between the company and a user are governed by the laws of the Republic of Korea and brought before the court with jurisdiction under the Civil Procedure Act.',
+        ],
+      },
+    ],
+  },
 };

@@ -15,6 +15,8 @@ export interface PolicyDocument {
 }
 
 export interface PolicyTexts {
+  /** The terms of use (agreed to at purchase and registration). */
+  terms: PolicyDocument;
   lifetime: PolicyDocument;
   subscription: PolicyDocument;
   privacy: PolicyDocument;

@@ -28,6 +28,7 @@ from api.routers import (
     operator,
     payments,
     reports,
+    staff,
     subscriptions,
     test_harness,
     upgrades,
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         upgrades.router,
         reports.router,
         integrations.router,
+        staff.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

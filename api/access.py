@@ -63,6 +63,10 @@ class Access(Enum):
         "a staff session",
         "the staff session cookie (idle timeout; ended by sign-out or suspension) and, for a change, its CSRF header",
     )
+    STAFF_READ_CUSTOMERS = ("staff: read-customers", "a staff session whose roles allow reading customers")
+    STAFF_HELP_CUSTOMERS = ("staff: help-customers", "a staff session whose roles allow helping customers")
+    STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
+    STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
 
     @property
@@ -92,6 +96,10 @@ class Access(Enum):
 
 
 _STAFF_PERMISSIONS: dict[Access, Permission] = {
+    Access.STAFF_READ_CUSTOMERS: Permission.READ_CUSTOMERS,
+    Access.STAFF_HELP_CUSTOMERS: Permission.HELP_CUSTOMERS,
+    Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
+    Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
 }
 
@@ -208,6 +216,17 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/members/{member_id}/suspend": Access.STAFF_MANAGE_STAFF,
     "POST /staff/members/{member_id}/reinstate": Access.STAFF_MANAGE_STAFF,
     "PUT /staff/members/{member_id}/roles": Access.STAFF_MANAGE_STAFF,
+    # Support (api/routers/support.py); a refund or its approval also needs a recent step-up.
+    "GET /staff/customers": Access.STAFF_READ_CUSTOMERS,
+    "GET /staff/customers/{account_id}": Access.STAFF_READ_CUSTOMERS,
+    "GET /staff/refund-requests": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/licences/{user_licence_id}/devices/{device_id}/free": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_CHANGE_LICENCES,
+    "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
+    "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
+    "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    # The customer's 30-day money-back guarantee (docs/money-back.md).
+    "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }
 
 

@@ -30,6 +30,7 @@ from api.routers import (
     reports,
     staff,
     subscriptions,
+    support,
     test_harness,
     upgrades,
 )
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         reports.router,
         integrations.router,
         staff.router,
+        support.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

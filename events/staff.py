@@ -110,3 +110,36 @@ class StaffDirectoryListed(StoredEvent):
     TOPIC = "staff.DirectoryListed"
     email: str
     member_id: UUID
+
+
+class RefundRequested(StoredCreation):
+    """A refund waits for a decision: a staff member's above the approval limit (``source`` ``staff``,
+    ``requested_by`` the member), or a customer's money-back request (``source`` ``money-back``, ``requested_by``
+    None). ``amount`` is in minor units of ``currency``."""
+
+    TOPIC = "refund.Requested"
+    merchant_uid: str
+    account_id: UUID | None
+    amount: int
+    currency: str
+    reason: str
+    requested_by: UUID | None
+    source: str
+
+
+class RefundApproved(StoredEvent):
+    """The refund was made: ``actor_id`` approved it (None: the money-back policy refunded it at once)."""
+
+    TOPIC = "refund.Approved"
+    actor_id: UUID | None
+    reason: str
+    refunded: int
+
+
+class RefundRefused(StoredEvent):
+    """The refund will not be made: ``actor_id`` declined it, or (None) the money-back policy does not cover it
+    (``reason`` the policy's code: too-late, not-a-first-purchase, ...)."""
+
+    TOPIC = "refund.Refused"
+    actor_id: UUID | None
+    reason: str

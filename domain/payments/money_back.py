@@ -17,8 +17,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
+from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from domain.clock import Clock
+from domain.errors import DomainError, ErrorCode
+from domain.payments.gateway import PaymentGateway
 from domain.payments.payment import Payment, PaymentState
+from domain.payments.purchase import refund_payment
+from domain.payments.refund_requests import RefundRequest, RefundState
+from domain.store import Storefront
 
 MONEY_BACK_WINDOW = timedelta(days=30)
 FIRST_PURCHASES = frozenset({"new", "subscription"})
@@ -99,3 +109,88 @@ def facts_of(payment: Payment) -> PaymentFacts:
         currency=payment.currency.value,
         app_store=payment.apple_transaction_id is not None,
     )
+
+
+@dataclass(frozen=True)
+class MoneyBackAnswer:
+    """What became of a customer's request: refunded, waiting for support, or refused (with the policy's code)."""
+
+    request_id: UUID
+    state: str
+    amount: int
+    refused: str | None
+
+
+MONEY_BACK_REASON = "30-day money-back guarantee"
+
+
+def ask_money_back(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    *,
+    account_id: UUID,
+    merchant_uid: str,
+    auto_limits: Mapping[str, int],
+) -> MoneyBackAnswer:
+    """A customer asks for their money back under the guarantee. Within policy and limit it is refunded at once
+    (a full refund revokes the licence); within policy above the limit it waits for support; outside policy it is
+    refused with the reason. Each outcome is recorded; asking again answers the first request's state."""
+    try:
+        payment: object = store.repository.get(Payment.id_for(merchant_uid))
+    except AggregateNotFoundError:
+        raise DomainError(ErrorCode.NOT_FOUND) from None
+    if not isinstance(payment, Payment) or payment.account_id != account_id:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    request_id = RefundRequest.money_back_id(merchant_uid)
+    try:
+        earlier: object = store.repository.get(request_id)
+    except AggregateNotFoundError:
+        earlier = None
+    if isinstance(earlier, RefundRequest):
+        return _answer(earlier)
+    now = clock.now()
+    decided = money_back(facts_of(payment), now, auto_limits)
+
+    def request() -> RefundRequest:
+        return RefundRequest.ask(
+            merchant_uid=merchant_uid,
+            account_id=account_id,
+            amount=decided.amount,
+            currency=payment.currency.value,
+            reason=MONEY_BACK_REASON,
+            requested_by=None,
+            at=now,
+        )
+
+    if decided.refusal is not None or decided.decision is Decision.SUPPORT_QUEUE:
+        asked = request()
+        if decided.refusal is not None:
+            asked.refuse(None, decided.refusal.value, now)
+        store.save(asked)
+        return _answer(asked)
+
+    made: list[RefundRequest] = []
+
+    def recorded_with(current: Payment, refunded: int) -> list[Aggregate]:
+        asked = request()
+        asked.approve(None, MONEY_BACK_REASON, refunded, clock.now())
+        made[:] = [asked]
+        return [asked]
+
+    refund_payment(
+        store,
+        clock,
+        gateway,
+        merchant_uid=merchant_uid,
+        amount=decided.amount,
+        reason=MONEY_BACK_REASON,
+        recorded_with=recorded_with,
+    )
+    return _answer(made[0]) if made else _answer(store.repository.get(request_id))
+
+
+def _answer(request: RefundRequest) -> MoneyBackAnswer:
+    refused = request.decision_reason if request.state is RefundState.REFUSED else None
+    amount = request.refunded if request.state is RefundState.REFUNDED else request.amount
+    return MoneyBackAnswer(request.id, request.state.value, amount, refused)

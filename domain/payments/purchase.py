@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -498,8 +499,11 @@ def refund_payment(
     merchant_uid: str,
     amount: int | None,
     reason: str,
+    recorded_with: Callable[[Payment, int], Sequence[Aggregate]] | None = None,
 ) -> int:
-    """An operator gives back all (amount None) or part of a paid payment; returns the amount refunded."""
+    """An operator gives back all (amount None) or part of a paid payment; returns the amount refunded.
+    ``recorded_with`` gives the aggregates saved in the same transaction as the refund (the staff member who
+    did it, with their reason), called with the payment and the amount refunded."""
     payment = _load_payment(store, merchant_uid)
     if payment.state is not PaymentState.PAID or payment.imp_uid is None:
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
@@ -519,7 +523,8 @@ def refund_payment(
         # the rest (never the credit) leaves the upgraded licence as it is.
         if licence.state is LicenceState.ACTIVE and not current.credit_spent:
             licence.apply_refund(current.cancel_amount, current.amount, reason, clock.now())
-        store.save(current, licence)
+        witnesses = recorded_with(current, refunded_now) if recorded_with is not None else ()
+        store.save(current, licence, *witnesses)
         return refunded_now
 
     return retry_on_conflict(attempt)

@@ -1055,6 +1055,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/money-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask For Money Back
+         * @description Ask for the 30-day money-back guarantee on one of the caller's payments (asking again answers the state).
+         */
+        post: operations["ask_for_money_back_web_unicornpro_v1_payments_licenses__merchant_uid__money_back_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/{user_license_id}/subscribe/upgrade": {
         parameters: {
             query?: never;
@@ -1261,6 +1281,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Customers
+         * @description Find customers by address or name (any part), or by licence key, merchantUid, imp_uid or device id.
+         */
+        get: operations["search_customers_web_unicornpro_v1_staff_customers_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/customers/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer
+         * @description One customer: account, licences with devices, payments, subscriptions, refund requests, and the timeline.
+         */
+        get: operations["customer_web_unicornpro_v1_staff_customers__account_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/enrolment": {
         parameters: {
             query?: never;
@@ -1355,6 +1415,46 @@ export interface paths {
          * @description A fresh secret for the member's code app (kept only once a code from the app proves it).
          */
         post: operations["enrolment_totp_secret_web_unicornpro_v1_staff_enrolment_totp_secret_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/licences/{user_licence_id}/devices/{device_id}/free": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Free A Device
+         * @description Free a device's slot on the customer's licence.
+         */
+        post: operations["free_a_device_web_unicornpro_v1_staff_licences__user_licence_id__devices__device_id__free_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/licences/{user_licence_id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend
+         * @description Give the customer's licence more days as goodwill (a reason is required).
+         */
+        post: operations["extend_web_unicornpro_v1_staff_licences__user_licence_id__extend_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1499,6 +1599,86 @@ export interface paths {
          * @description Start registering another passkey for the signed-in member.
          */
         post: operations["add_passkey_options_web_unicornpro_v1_staff_passkeys_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/payments/{merchant_uid}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund Payment
+         * @description Refund all or part of a payment: at once up to the approval limit, otherwise waiting for a second member.
+         */
+        post: operations["refund_payment_web_unicornpro_v1_staff_payments__merchant_uid__refund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/refund-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Refund Requests
+         * @description Refund requests (staff requests above the limit, customers' money-back requests), oldest first.
+         */
+        get: operations["list_refund_requests_web_unicornpro_v1_staff_refund_requests_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/refund-requests/{request_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve
+         * @description Make a waiting refund (a staff member's request: another member who may approve refunds).
+         */
+        post: operations["approve_web_unicornpro_v1_staff_refund_requests__request_id__approve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/refund-requests/{request_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline
+         * @description Decline a waiting refund, with the reason.
+         */
+        post: operations["decline_web_unicornpro_v1_staff_refund_requests__request_id__decline_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1985,6 +2165,55 @@ export interface components {
             pw: string;
         };
         /**
+         * CustomerFound
+         * @description A customer a search found, and which identifier matched.
+         */
+        CustomerFound: {
+            /**
+             * Accountid
+             * Format: uuid
+             */
+            accountId: string;
+            /** Email */
+            email: string;
+            /** Emailconfirmed */
+            emailConfirmed: boolean;
+            /** Matched */
+            matched: string;
+            /** Name */
+            name: string | null;
+            /** Registeredat */
+            registeredAt: string;
+        };
+        /**
+         * CustomerPage
+         * @description Everything support sees of one customer.
+         */
+        CustomerPage: {
+            /** Account */
+            account: {
+                [key: string]: unknown;
+            };
+            /** Licences */
+            licences: {
+                [key: string]: unknown;
+            }[];
+            /** Payments */
+            payments: {
+                [key: string]: unknown;
+            }[];
+            /** Refundrequests */
+            refundRequests: {
+                [key: string]: unknown;
+            }[];
+            /** Subscriptions */
+            subscriptions: {
+                [key: string]: unknown;
+            }[];
+            /** Timeline */
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        /**
          * DeletionForm
          * @description The account's password, and why it is deleted.
          */
@@ -2164,6 +2393,13 @@ export interface components {
              */
             message: string;
         };
+        /** ExtendIn */
+        ExtendIn: {
+            /** Days */
+            days: number;
+            /** Reason */
+            reason: string;
+        };
         /**
          * Filter
          * @description One filter list an app can subscribe to.
@@ -2317,6 +2553,25 @@ export interface components {
             permissions: string[];
             /** Roles */
             roles: string[];
+            /** State */
+            state: string;
+        };
+        /**
+         * MoneyBackOut
+         * @description A money-back request's state: ``refunded`` (``amount`` came back), ``waiting`` (for support), or
+         *     ``refused`` (``refused`` the policy's reason: too-late, not-a-first-purchase, app-store, nothing-left,
+         *     not-paid; docs/money-back.md).
+         */
+        MoneyBackOut: {
+            /** Amount */
+            amount: number;
+            /** Refused */
+            refused: string | null;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
             /** State */
             state: string;
         };
@@ -2572,6 +2827,60 @@ export interface components {
             reason: string;
             /** Refundedat */
             refundedAt: string | null;
+        };
+        /**
+         * RefundIn
+         * @description ``amount`` in minor units of the payment's currency (the whole refundable balance when left out).
+         */
+        RefundIn: {
+            /** Amount */
+            amount?: number | null;
+            /** Reason */
+            reason: string;
+        };
+        /**
+         * RefundOut
+         * @description Refunded now (``refunded`` > 0), or waiting for a second member's approval (``requestId``).
+         */
+        RefundOut: {
+            /** Refunded */
+            refunded: number;
+            /** Requestid */
+            requestId: string | null;
+            /** State */
+            state: string;
+        };
+        /** RefundRequestOut */
+        RefundRequestOut: {
+            /** Accountid */
+            accountId: string | null;
+            /** Amount */
+            amount: number;
+            /** Currency */
+            currency: string;
+            /** Decidedby */
+            decidedBy: string | null;
+            /** Decisionreason */
+            decisionReason: string | null;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Reason */
+            reason: string;
+            /** Refunded */
+            refunded: number;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
+            /** Requestedat */
+            requestedAt: string;
+            /** Requestedby */
+            requestedBy: string | null;
+            /** Source */
+            source: string;
+            /** State */
+            state: string;
         };
         /**
          * RegistrationForm
@@ -2871,6 +3180,27 @@ export interface components {
             email?: string | null;
             /** Licenseid */
             licenseId: number;
+        };
+        /**
+         * TimelineEntry
+         * @description One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as.
+         */
+        TimelineEntry: {
+            /**
+             * Aggregateid
+             * Format: uuid
+             */
+            aggregateId: string;
+            /** At */
+            at: string;
+            /** Fields */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** Topic */
+            topic: string;
+            /** Version */
+            version: number;
         };
         /** TotpSecretOut */
         TotpSecretOut: {
@@ -8459,6 +8789,89 @@ export interface operations {
             };
         };
     };
+    ask_for_money_back_web_unicornpro_v1_payments_licenses__merchant_uid__money_back_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneyBackOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     upgrade_subscription_with_key_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_post: {
         parameters: {
             query?: never;
@@ -9421,6 +9834,113 @@ export interface operations {
             };
         };
     };
+    search_customers_web_unicornpro_v1_staff_customers_get: {
+        parameters: {
+            query: {
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerFound"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    customer_web_unicornpro_v1_staff_customers__account_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's account id */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPage"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     enrolment_web_unicornpro_v1_staff_enrolment_post: {
         parameters: {
             query?: never;
@@ -9721,6 +10241,153 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TotpSecretOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    free_a_device_web_unicornpro_v1_staff_licences__user_licence_id__devices__device_id__free_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's licence id */
+                user_licence_id: string;
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    extend_web_unicornpro_v1_staff_licences__user_licence_id__extend_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's licence id */
+                user_licence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
                 };
             };
             /**
@@ -10216,6 +10883,275 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    refund_payment_web_unicornpro_v1_staff_payments__merchant_uid__refund_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    list_refund_requests_web_unicornpro_v1_staff_refund_requests_get: {
+        parameters: {
+            query?: {
+                state?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRequestOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    approve_web_unicornpro_v1_staff_refund_requests__request_id__approve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the refund request's id */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    decline_web_unicornpro_v1_staff_refund_requests__request_id__decline_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the refund request's id */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
                 };
             };
             /**

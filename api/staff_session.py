@@ -44,10 +44,19 @@ def session_policy(services: Services) -> SessionPolicy:
     )
 
 
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
 def relying_party(services: Services) -> Relying:
-    """Passkeys belong to the site's host name and origin (APP_BASE_URL)."""
+    """Passkeys belong to the site's host name and origin (APP_BASE_URL). A browser binds no passkey to an IP
+    address, so a base URL on this machine's loopback address serves the back office's passkeys as ``localhost``
+    (same port)."""
     parts = urlsplit(services.settings.base_url)
-    return Relying(rp_id=parts.hostname or "localhost", origin=f"{parts.scheme}://{parts.netloc}")
+    host = parts.hostname or "localhost"
+    if host in LOOPBACK:
+        port = f":{parts.port}" if parts.port else ""
+        return Relying(rp_id="localhost", origin=f"{parts.scheme}://localhost{port}")
+    return Relying(rp_id=host, origin=f"{parts.scheme}://{parts.netloc}")
 
 
 def set_session_cookies(response: Response, services: Services, session: StaffSession) -> str:

@@ -152,7 +152,7 @@ def test_a_passkey_ceremony_starts_for_a_member_with_a_link(desk: Desk) -> None:
     answer = desk.client.post(f"{STAFF}/enrolment/passkey/options", json={"token": link.split("token=")[1]})
     assert answer.status_code == 200, answer.text
     options = answer.json()["options"]
-    assert options["rp"]["id"] == "127.0.0.1" and options["user"]["name"] == "boss@example.com"
+    assert options["rp"]["id"] == "localhost" and options["user"]["name"] == "boss@example.com"
     assert options["challenge"] and answer.json()["ceremony"]
 
 

@@ -221,6 +221,8 @@ POLICY: Mapping[str, Access] = {
     "GET /staff/customers/{account_id}": Access.STAFF_READ_CUSTOMERS,
     "GET /staff/refund-requests": Access.STAFF_READ_CUSTOMERS,
     "POST /staff/licences/{user_licence_id}/devices/{device_id}/free": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/payments/{merchant_uid}/resend-receipt": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/customers/{account_id}/resend-confirmation": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,

@@ -14,7 +14,15 @@ from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment
-from domain.staff.support import approve_refund, decline_refund, extend_licence, free_device, refund
+from domain.staff.support import (
+    approve_refund,
+    decline_refund,
+    extend_licence,
+    free_device,
+    refund,
+    resend_confirmation,
+    resend_receipt,
+)
 from domain.staff.timeline import timeline
 from projections.accounts import find_account
 from projections.licences import licence_statements, with_devices
@@ -229,3 +237,23 @@ def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: S
 def decline(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> None:
     """Decline a waiting refund, with the reason."""
     decline_refund(services.store, services.clock, caller.member.id, request_id=request_id, reason=body.reason)
+
+
+class OptionalReasonIn(CamelModel):
+    reason: str = Field(default="", max_length=500)
+
+
+@router.post("/payments/{merchant_uid}/resend-receipt", status_code=204)
+def resend_a_receipt(
+    merchant_uid: Annotated[str, Path(max_length=100)], body: OptionalReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Mail the payment's receipt (with its licence key) to the buyer again."""
+    resend_receipt(services.store, services.clock, caller.member.id, merchant_uid=merchant_uid, reason=body.reason)
+
+
+@router.post("/customers/{account_id}/resend-confirmation", status_code=204)
+def resend_a_confirmation(
+    account_id: AccountId, body: OptionalReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Mail the customer's address confirmation again."""
+    resend_confirmation(services.store, services.clock, caller.member.id, account_id=account_id, reason=body.reason)

@@ -244,3 +244,46 @@ def decline_refund(store: Storefront, clock: Clock, actor_id: UUID, *, request_i
         store.save(request, actor)
 
     retry_on_conflict(attempt)
+
+
+RESEND_RECEIPT = "resend-receipt"
+RESEND_CONFIRMATION = "resend-confirmation"
+
+
+def resend_receipt(store: Storefront, clock: Clock, actor_id: UUID, *, merchant_uid: str, reason: str) -> None:
+    """Send a paid payment's receipt (with its licence key) again: the reactor mails it on this staff action."""
+
+    def attempt() -> None:
+        actor, payment = load_member(store, actor_id), _payment(store, merchant_uid)
+        if payment.paid_at is None:
+            raise DomainError(ErrorCode.INVALID_VALUE, "only a paid payment has a receipt")
+        details: dict[str, str | int | None] = {
+            "payment_id": str(payment.id),
+            "account_id": str(payment.account_id) if payment.account_id else None,
+        }
+        actor.act(Permission.HELP_CUSTOMERS, RESEND_RECEIPT, merchant_uid, reason, clock.now(), details)
+        store.save(actor)
+
+    retry_on_conflict(attempt)
+
+
+def resend_confirmation(store: Storefront, clock: Clock, actor_id: UUID, *, account_id: UUID, reason: str) -> None:
+    """Send the account's address confirmation mail again (the reactor mails it on this staff action)."""
+
+    def attempt() -> None:
+        actor = load_member(store, actor_id)
+        try:
+            store.repository.get(account_id)
+        except AggregateNotFoundError:
+            raise DomainError(ErrorCode.NOT_FOUND, "no such customer") from None
+        actor.act(
+            Permission.HELP_CUSTOMERS,
+            RESEND_CONFIRMATION,
+            str(account_id),
+            reason,
+            clock.now(),
+            {"account_id": str(account_id)},
+        )
+        store.save(actor)
+
+    retry_on_conflict(attempt)

@@ -1,7 +1,7 @@
 /**
  * The back office in Chromium with virtual authenticators (WebAuthn over the DevTools protocol): the first owner
  * (from the command line) registers a passkey and invites support and finance, who register theirs; support finds
- * a customer by licence key, frees a device and refunds part of a payment with a reason (a fresh passkey touch
+ * a customer by licence key, frees a device, resends the receipt and refunds part of a payment with a reason (a fresh passkey touch
  * first); a refund over the limit waits for finance, and the requester cannot approve it; a suspended member's
  * open session stops on their next click.
  *
@@ -127,6 +127,10 @@ test('owner, support and finance: passkeys, a customer helped, maker-checker, su
   await desk.getByLabel('Reason').fill('customer got a new phone');
   await desk.getByRole('button', { name: `Free the slot: ${device}` }).click();
   await expect(desk.getByRole('button', { name: `Free the slot: ${device}` })).toHaveCount(0);
+
+  // Support sends the receipt again.
+  await desk.getByRole('button', { name: `Resend the receipt ${merchantUid}` }).click();
+  await expect(desk.getByRole('status').filter({ hasText: 'Done.' })).toHaveCount(2);
 
   // A partial refund with its reason, made at once (under the approval limit).
   await desk.getByLabel('Reason').fill('goodwill for an outage');

@@ -25,6 +25,8 @@ from events.staff import StaffActed
 from events.values import Language
 from tests.integration.purchases.desk import SUBSCRIBER, V1, Desk
 from workers.operator import parse_args, run
+from workers.reactions import REACTIONS
+from workers.tasks.payments import deliver_purchase_mail
 
 pytestmark = pytest.mark.integration
 
@@ -133,6 +135,21 @@ def test_support_helps_a_customer_and_a_large_refund_waits_for_finance(desk: Des
     licence: UserLicence = desk.services.store.repository.get(licence_id)
     assert licence.devices == {} or not licence.devices
 
+    # Support resends the receipt: the reactor's task for the staff action mails it again.
+    mails_before = len(list(desk.services.settings.outbox_dir.glob("*.eml")))
+    assert support.call("POST", f"/payments/{merchant_uid}/resend-receipt", json={}).status_code == 204
+    [resent] = [
+        event
+        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+        if isinstance(event, StaffActed) and event.action == "resend-receipt"
+    ]
+    [call] = REACTIONS[StaffActed](resent)
+    assert (call.name, call.kwargs["kind"]) == ("payments.send_purchase_mail", "receipt")
+    assert deliver_purchase_mail(
+        desk.services, task_id="resend-1", payment_id=UUID(call.kwargs["payment_id"]), kind="receipt"
+    )
+    assert len(list(desk.services.settings.outbox_dir.glob("*.eml"))) == mails_before + 1
+
     # Money needs a fresh proof: the sign-in was more than the step-up window ago.
     desk.clock.advance(timedelta(minutes=6))
     stale = support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000, "reason": "goodwill"})
@@ -161,6 +178,7 @@ def test_support_helps_a_customer_and_a_large_refund_waits_for_finance(desk: Des
     ]
     assert [(event.action, event.reason) for event in acted] == [
         ("free-device", "new phone"),
+        ("resend-receipt", ""),
         ("refund", "goodwill"),
         ("request-refund", "broken"),
         ("refund", "checked"),
@@ -168,7 +186,7 @@ def test_support_helps_a_customer_and_a_large_refund_waits_for_finance(desk: Des
     desk.views_caught_up()
     page = support.call("GET", f"/customers/{account_id}").json()
     topics = [entry["topic"] for entry in page["timeline"]]
-    assert topics.count("payment.Refunded") == 2 and topics.count("staff.Acted") == 4
+    assert topics.count("payment.Refunded") == 2 and topics.count("staff.Acted") == 5
     assert [row["state"] for row in page["refundRequests"]] == ["refunded"]
     assert "payment.Ordered" in topics and "licence.DeviceRemoved" in topics
 

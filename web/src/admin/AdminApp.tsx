@@ -199,6 +199,9 @@ function CustomerDetail() {
       return out;
     }),
   );
+  const resend = useAction((merchantUid: string) =>
+    staffCall<void>('POST', `/payments/${merchantUid}/resend-receipt`, { reason }),
+  );
   const data = page.data;
   if (!data) return <Outcome error={page.error} done={false} />;
   const member = me.data?.member;
@@ -242,6 +245,11 @@ function CustomerDetail() {
               {merchantUid} — {String(payment.name)} — {t('amount')} {String(payment.amount)} {String(payment.currency)} —{' '}
               {t('refundable')} {left}
             </p>
+            {may(member, 'help-customers') && payment.state === 'paid' ? (
+              <button type="button" onClick={() => resend.mutate(merchantUid)}>
+                {`${t('resendReceipt')} ${merchantUid}`}
+              </button>
+            ) : null}
             {may(member, 'refund') && left > 0 ? (
               <p>
                 <label>
@@ -266,6 +274,7 @@ function CustomerDetail() {
           </article>
         );
       })}
+      <Outcome error={resend.error} done={resend.isSuccess} />
       {last ? <p role="status">{last.state === 'waiting' ? t('waitingApproval') : `${t('refunded')}: ${last.refunded}`}</p> : null}
       <Outcome error={refund.error} done={false} />
       <h2>{t('timeline')}</h2>

@@ -17,15 +17,18 @@ from pathlib import Path
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Request
+import anyio
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.revocations import Revocations, RevocationsUnavailableError
 from api.services import ServicesDep
+from api.staff_session import check_staff
 from domain.accounts.tokens import AccessClaims, InvalidTokenError, read_access_token
 from domain.errors import DomainError, ErrorCode
+from domain.staff.permissions import Permission
 
 
 class Access(Enum):
@@ -52,6 +55,29 @@ class Access(Enum):
         "a confirmed account, and the use case refuses a resource that is not the caller's (404/403)",
     )
     TEST_HARNESS = ("the test harness", "the build environment's TEST_ADMIN_TOKEN; never mounted in production")
+    STAFF_SIGN_IN = (
+        "staff signing in",
+        "no token is read; the operation proves the member by their enrolment link, passkey or one-time code",
+    )
+    STAFF = (
+        "a staff session",
+        "the staff session cookie (idle timeout; ended by sign-out or suspension) and, for a change, its CSRF header",
+    )
+    STAFF_READ_CUSTOMERS = ("staff: read-customers", "a staff session whose roles allow reading customers")
+    STAFF_HELP_CUSTOMERS = ("staff: help-customers", "a staff session whose roles allow helping customers")
+    STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
+    STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
+    STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
+
+    @property
+    def needs_staff(self) -> bool:
+        """The caller is a staff member with an open session (customers' tokens are never read)."""
+        return self.name.startswith("STAFF") and self is not Access.STAFF_SIGN_IN
+
+    @property
+    def staff_permission(self) -> Permission | None:
+        """The permission the member's roles must give (None: any member)."""
+        return _STAFF_PERMISSIONS.get(self)
 
     @property
     def needs_session(self) -> bool:
@@ -66,7 +92,16 @@ class Access(Enum):
     @property
     def reads_token(self) -> bool:
         """The bearer token, when sent, is checked and names the caller."""
-        return self not in (Access.ANYONE, Access.TEST_HARNESS)
+        return self not in (Access.ANYONE, Access.TEST_HARNESS, Access.STAFF_SIGN_IN) and not self.needs_staff
+
+
+_STAFF_PERMISSIONS: dict[Access, Permission] = {
+    Access.STAFF_READ_CUSTOMERS: Permission.READ_CUSTOMERS,
+    Access.STAFF_HELP_CUSTOMERS: Permission.HELP_CUSTOMERS,
+    Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
+    Access.STAFF_REFUND: Permission.REFUND,
+    Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
+}
 
 
 # Paths as the routers name them (below the API's base path).
@@ -159,6 +194,41 @@ POLICY: Mapping[str, Access] = {
     "PATCH /test-harness/admin/event-banners": Access.TEST_HARNESS,
     "GET /operator/history/{kind}/{key}": Access.TEST_HARNESS,
     "GET /operator/health": Access.TEST_HARNESS,
+    # The back office (api/routers/staff.py): staff sign in by enrolment link, passkey or one-time code, and act
+    # on a session cookie of their own; each operation names the permission it needs (domain/staff/permissions.py).
+    "POST /staff/enrolment": Access.STAFF_SIGN_IN,
+    "POST /staff/enrolment/passkey/options": Access.STAFF_SIGN_IN,
+    "POST /staff/enrolment/passkey": Access.STAFF_SIGN_IN,
+    "POST /staff/enrolment/totp/secret": Access.STAFF_SIGN_IN,
+    "POST /staff/enrolment/totp": Access.STAFF_SIGN_IN,
+    "POST /staff/sign-in/passkey/options": Access.STAFF_SIGN_IN,
+    "POST /staff/sign-in/passkey": Access.STAFF_SIGN_IN,
+    "POST /staff/sign-in/totp": Access.STAFF_SIGN_IN,
+    "GET /staff/me": Access.STAFF,
+    "POST /staff/sign-out": Access.STAFF,
+    "POST /staff/step-up/passkey/options": Access.STAFF,
+    "POST /staff/step-up/passkey": Access.STAFF,
+    "POST /staff/step-up/totp": Access.STAFF,
+    "POST /staff/passkeys/options": Access.STAFF,
+    "POST /staff/passkeys": Access.STAFF,
+    "GET /staff/members": Access.STAFF_MANAGE_STAFF,
+    "POST /staff/members": Access.STAFF_MANAGE_STAFF,
+    "POST /staff/members/{member_id}/suspend": Access.STAFF_MANAGE_STAFF,
+    "POST /staff/members/{member_id}/reinstate": Access.STAFF_MANAGE_STAFF,
+    "PUT /staff/members/{member_id}/roles": Access.STAFF_MANAGE_STAFF,
+    # Support (api/routers/support.py); a refund or its approval also needs a recent step-up.
+    "GET /staff/customers": Access.STAFF_READ_CUSTOMERS,
+    "GET /staff/customers/{account_id}": Access.STAFF_READ_CUSTOMERS,
+    "GET /staff/refund-requests": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/licences/{user_licence_id}/devices/{device_id}/free": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/payments/{merchant_uid}/resend-receipt": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/customers/{account_id}/resend-confirmation": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_CHANGE_LICENCES,
+    "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
+    "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
+    "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    # The customer's 30-day money-back guarantee (docs/money-back.md).
+    "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }
 
 
@@ -249,7 +319,7 @@ def _bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-async def enforce_access(request: Request, services: ServicesDep) -> None:
+async def enforce_access(request: Request, response: Response, services: ServicesDep) -> None:
     """Hold the call to its operation's access level; the caller it names is kept for the route."""
     route = request.scope.get("route")
     need = access_of(request.method, route.path) if isinstance(route, APIRoute) else Access.ANYONE
@@ -268,6 +338,9 @@ async def enforce_access(request: Request, services: ServicesDep) -> None:
     if caller is not None and caller.scope < 1 and need.needs_confirmed:
         raise DomainError(ErrorCode.ACCOUNT_NOT_APPROVED, "the address is not confirmed yet")
     request.state.caller = caller
+    if need.needs_staff:
+        permission = need.staff_permission
+        request.state.staff = await anyio.to_thread.run_sync(check_staff, request, response, services, permission)
 
 
 async def _check_not_revoked(revocations: Revocations, claims: AccessClaims) -> None:

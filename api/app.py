@@ -32,7 +32,9 @@ from api.routers import (
     operator,
     payments,
     reports,
+    staff,
     subscriptions,
+    support,
     test_harness,
     upgrades,
 )
@@ -105,6 +107,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         upgrades.router,
         reports.router,
         integrations.router,
+        staff.router,
+        support.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -66,7 +66,9 @@ def install_spa(app: FastAPI, dist: Path) -> None:
     def web_app(path: str, request: Request) -> Response:
         if ("/" + path).startswith(API_PREFIX):
             raise HTTPException(status_code=404)
-        index = root / "index.html"
+        # The back office (/admin/...) is the web app's second entry; every other client route is the storefront's.
+        back_office = path == "admin" or path.startswith("admin/")
+        index = root / ("admin.html" if back_office else "index.html")
         if not index.is_file():
             return HTMLResponse(NOT_BUILT, status_code=503)
         candidate = (root / path).resolve()

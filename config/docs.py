@@ -68,6 +68,14 @@ DESCRIPTIONS: dict[str, str] = {
     "DEFAULT_COUNTRY": "The buyer's country when no trusted header says otherwise (ISO 3166 code).",
     "COUNTRY_HEADER": "The header a trusted proxy puts the buyer's country in (for example `CF-IPCountry`).",
     "PORTONE_TIMEOUT_SECONDS": "The longest wait for any PortOne call.",
+    "STAFF_IDLE_MINUTES": "A staff session unused this long ends (the back office's own cookie).",
+    "STAFF_SESSION_HOURS": "A staff session ends this long after its sign-in, however busy.",
+    "STAFF_STEP_UP_MINUTES": "How recent a staff member's passkey touch or one-time code must be before an action "
+    "that moves money (older: they prove themselves again).",
+    "STAFF_REFUND_APPROVAL_LIMITS": "A staff refund above this amount (minor units, per currency: "
+    "`KRW=100000,USD=10000`) waits for a second member's approval; a currency not named always does.",
+    "MONEY_BACK_AUTO_LIMITS": "A customer's money-back request within policy and up to this amount (minor units, per "
+    "currency) is refunded at once; above it, or in a currency not named, it waits for support.",
     "AUDIT_SIGNING_KEY": "Base64 of the 32-byte Ed25519 seed that signs the log's checkpoints. Production: "
     "required; elsewhere a development key is generated under `APP_VAR_DIR/audit/`.",
     "AUDIT_LOG_ORIGIN": "The checkpoints' origin line (and the key's name).",

@@ -25,6 +25,19 @@ COMPANY_SETTINGS = (
 )
 
 
+def parse_limits(value: str) -> dict[str, int]:
+    """``KRW=100000,USD=10000`` as amounts in minor units by currency (ValueError for anything else)."""
+    limits: dict[str, int] = {}
+    for item in value.split(","):
+        if not item.strip():
+            continue
+        currency, _, amount = item.partition("=")
+        if len(currency.strip()) != 3 or not amount.strip().isdigit():
+            raise ValueError(f"not CURRENCY=minor units: {item!r}")
+        limits[currency.strip().upper()] = int(amount)
+    return limits
+
+
 class Settings(BaseSettings):
     """Everything a process needs to know about where it runs.
 
@@ -109,6 +122,30 @@ class Settings(BaseSettings):
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
+    # The back office (README: "The back office"): staff sessions and the refund limits, amounts in minor units.
+    staff_idle_minutes: float = Field(default=15.0, gt=0, le=120, alias="STAFF_IDLE_MINUTES")
+    staff_session_hours: float = Field(default=10.0, gt=0, le=24, alias="STAFF_SESSION_HOURS")
+    staff_step_up_minutes: float = Field(default=5.0, gt=0, le=60, alias="STAFF_STEP_UP_MINUTES")
+    staff_refund_approval_limits: str = Field(
+        default="KRW=100000,JPY=10000,USD=10000", alias="STAFF_REFUND_APPROVAL_LIMITS"
+    )
+    money_back_auto_limits: str = Field(default="KRW=100000,JPY=10000,USD=10000", alias="MONEY_BACK_AUTO_LIMITS")
+
+    @field_validator("staff_refund_approval_limits", "money_back_auto_limits")
+    @classmethod
+    def _limits_by_currency(cls, value: str) -> str:
+        parse_limits(value)
+        return value
+
+    @property
+    def refund_approval_limits(self) -> dict[str, int]:
+        """A staff refund above its currency's limit waits for a second member's approval."""
+        return parse_limits(self.staff_refund_approval_limits)
+
+    @property
+    def money_back_limits(self) -> dict[str, int]:
+        """A money-back request within policy and up to its currency's limit is refunded at once."""
+        return parse_limits(self.money_back_auto_limits)
 
     @field_validator("trusted_proxies")
     @classmethod

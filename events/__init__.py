@@ -10,5 +10,6 @@ from events import licences as licences
 from events import payments as payments
 from events import reports as reports
 from events import sessions as sessions
+from events import staff as staff
 from events import subscriptions as subscriptions
 from events import wallets as wallets

@@ -9,6 +9,7 @@ from projections.payments import PaymentsView
 from projections.reports import ReportsView
 from projections.revocations import RevocationsView
 from projections.subscriptions import SubscriptionsView
+from projections.support import RefundRequestsView
 from projections.view import View
 
 
@@ -22,4 +23,5 @@ def all_views() -> list[View]:
         LedgerView(),
         ReportsView(),
         RevocationsView(),
+        RefundRequestsView(),
     ]

@@ -58,6 +58,8 @@ export default tseslint.config(
       'boundaries/elements': [
         { type: 'feature', pattern: 'src/features/*', capture: ['feature'] },
         { type: 'shell', pattern: 'src/(app|layout)' },
+        // The back office (admin.html): its own app, on the shared folders only.
+        { type: 'admin', pattern: 'src/admin' },
         { type: 'shared', pattern: `src/(${SHARED.join('|')})`, capture: ['folder'] },
       ],
       'boundaries/files': [{ category: 'test', pattern: '**/*.test.{ts,tsx}' }],
@@ -80,6 +82,7 @@ export default tseslint.config(
                 ],
               },
             },
+            { from: { element: { type: 'admin' } }, allow: { to: { element: { types: { anyOf: ['admin', 'shared'] } } } } },
             {
               from: { element: { type: 'shell' } },
               allow: { to: { element: { types: { anyOf: ['shell', 'feature', 'shared'] } } } },

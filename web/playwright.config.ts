@@ -79,6 +79,8 @@ const backendServer = {
     // The visitor's country from a trusted proxy's header, as behind Cloudflare: tests that play a visitor
     // from abroad send it; every other test is a visitor from the default country, KR.
     COUNTRY_HEADER: 'CF-IPCountry',
+    // The back office's stories refund above the approval limit with a store price (e2e/backoffice.spec.ts).
+    STAFF_REFUND_APPROVAL_LIMITS: 'KRW=10000,JPY=1000,USD=1000',
   },
 };
 

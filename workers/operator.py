@@ -8,6 +8,8 @@ reconcile                  compare a day of payments with the gateway's records
 as-of                      a licence, subscription or payment as it was at a past moment, as JSON
 reports list               ad, misblock and bug reports, one a line, as CSV
 reports export             reports with links to their images, as JSONL or CSV (a progress bar on stderr)
+staff create-owner         the back office's first member, an owner (who then invites the rest from /admin)
+staff list                 the back office's members, their roles and state, as CSV
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from domain.payments.gateway import GatewayUnreachableError
 from domain.payments.purchase import record_gateway_refund, refund_payment
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
 from domain.reports.links import LINK_LIFETIME
+from domain.staff.member import create_first_owner, list_members
+from domain.staff.signin import enrolment_link_token
 from eventlog.audit.export import write
 from events.values import Language
 from integrations.portone.errors import PortOneError
@@ -75,6 +79,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     apple.add_argument("--country", default="KR", help="the storefront country (prices the record)")
     apple.add_argument("--language", default="ko", choices=[language.value for language in Language])
     _report_commands(commands.add_parser("reports", help="ad, misblock and bug reports: list or export"))
+    staff = commands.add_parser("staff", help="the back office's members: the first owner, the list")
+    staff_actions = staff.add_subparsers(dest="action", required=True)
+    owner = staff_actions.add_parser("create-owner", help="the first member, an owner (refused once staff has anyone)")
+    owner.add_argument("email")
+    owner.add_argument("name")
+    staff_actions.add_parser("list", help="every member, their roles and state, as CSV")
     return parser.parse_args(argv)
 
 
@@ -111,6 +121,8 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return _reports(args, services)
     if args.command == "record-refund":
         return _record_refund(args, services)
+    if args.command == "staff":
+        return _staff(args, services)
     try:
         refunded = refund_payment(
             services.store,
@@ -232,6 +244,25 @@ def _reports(args: argparse.Namespace, services: Services) -> int:
         rows = report_rows(services, selection, timedelta(days=args.link_days), advance=bar.update)
         count = write(args.output, fmt, (flat(row) for row in rows) if fmt == "csv" else rows, COLUMNS)
     print(f"exported {count} reports to {args.output}")
+    return 0
+
+
+def _staff(args: argparse.Namespace, services: Services) -> int:
+    if args.action == "list":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["id", "email", "name", "roles", "state"])
+        for member in list_members(services.store):
+            roles = " ".join(sorted(role.value for role in member.roles))
+            writer.writerow([member.id, member.email, member.name, roles, member.state.value])
+        return 0
+    try:
+        owner = create_first_owner(services.store, services.clock, email=args.email, name=args.name)
+    except DomainError as refused:
+        print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
+        return 2
+    token = enrolment_link_token(services.settings.auth_secret, owner, services.clock.now())
+    print(f"created owner {owner.email} ({owner.id})")
+    print(f"enrolment link (good once, for 3 days): {services.settings.base_url}/admin/enrol?token={token}")
     return 0
 
 

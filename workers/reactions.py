@@ -28,6 +28,7 @@ from events.accounts import (
     PasswordResetRequested,
 )
 from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
+from events.staff import StaffActed
 from events.subscriptions import RenewalFailed
 from projections.database import ViewDatabase
 from projections.tracking import PositionMovedError, advance, ensure_tracking_row
@@ -94,6 +95,16 @@ def _purchase_mail(kind: str) -> Reaction:
     return reaction
 
 
+def _staff_mail(event: StaffActed) -> list[TaskCall]:
+    """Support asked for a mail again (domain/staff/support.py): the receipt, or the address confirmation."""
+    details = event.details or {}
+    if event.action == "resend-receipt" and details.get("payment_id"):
+        return [TaskCall("payments.send_purchase_mail", {"payment_id": str(details["payment_id"]), "kind": "receipt"})]
+    if event.action == "resend-confirmation" and details.get("account_id"):
+        return [TaskCall("accounts.send_confirmation_mail", {"account_id": str(details["account_id"])})]
+    return []
+
+
 def _dunning_mail(event: RenewalFailed) -> list[TaskCall]:
     kind = "renewal-failed" if event.retry_at is not None else "subscription-ended"
     kwargs = {
@@ -124,6 +135,7 @@ REACTIONS: dict[type[Any], Reaction] = {
     PaymentReserved: _purchase_mail("virtual-account"),
     PaymentCancelled: _purchase_mail("lapsed"),
     RenewalFailed: _dunning_mail,
+    StaffActed: _staff_mail,
 }
 
 

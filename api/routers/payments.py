@@ -21,6 +21,7 @@ from api.schemas.payments import PaymentConfirmation, PaymentRecord, PaymentRequ
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
+from domain.payments.money_back import ask_money_back
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import confirm_payment, place_order, settle_notice
 from projections.payments import decoded, payment_of, payment_statement
@@ -225,3 +226,28 @@ def purchase_record(merchant_uid: str, services: ServicesDep, caller: CallerDep)
     if row is None:
         raise DomainError(ErrorCode.NOT_FOUND)
     return PaymentRecord.of(row)
+
+
+class MoneyBackOut(CamelModel):
+    """A money-back request's state: ``refunded`` (``amount`` came back), ``waiting`` (for support), or
+    ``refused`` (``refused`` the policy's reason: too-late, not-a-first-purchase, app-store, nothing-left,
+    not-paid; docs/money-back.md)."""
+
+    request_id: UUID
+    state: str
+    amount: int
+    refused: str | None
+
+
+@router.post("/licenses/{merchant_uid}/money-back", response_model=MoneyBackOut, responses=errors(ErrorCode.NOT_FOUND))
+def ask_for_money_back(merchant_uid: str, services: ServicesDep, caller: CallerDep) -> MoneyBackOut:
+    """Ask for the 30-day money-back guarantee on one of the caller's payments (asking again answers the state)."""
+    answer = ask_money_back(
+        services.store,
+        services.clock,
+        services.payments,
+        account_id=caller.account_id,
+        merchant_uid=merchant_uid,
+        auto_limits=services.settings.money_back_limits,
+    )
+    return MoneyBackOut(request_id=answer.request_id, state=answer.state, amount=answer.amount, refused=answer.refused)

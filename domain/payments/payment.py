@@ -44,6 +44,7 @@ class Payment(Aggregate):
 
     # How it was paid, once it succeeded (``none`` for an order with nothing to pay).
     pay_method: str | None = None
+    paid_at: datetime | None = None
     pg_provider: str | None = None
 
     @staticmethod
@@ -297,6 +298,7 @@ class Payment(Aggregate):
     def _succeeded(self, event: PaymentSucceeded) -> None:
         self.state = PaymentState.PAID
         self.imp_uid = event.imp_uid
+        self.paid_at = event.paid_at
         self.pay_method, self.pg_provider = event.pay_method, event.pg_provider
 
     @when.register
@@ -338,4 +340,5 @@ class Payment(Aggregate):
     @when.register
     def _app_store(self, event: AppStorePurchaseRecorded) -> None:
         self.state = PaymentState.PAID
+        self.paid_at = event.paid_at
         self.apple_transaction_id = event.apple_transaction_id

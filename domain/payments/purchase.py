@@ -9,6 +9,7 @@ conflict on the payment's version and the losers see the winner's outcome.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -482,8 +483,11 @@ def refund_payment(
     merchant_uid: str,
     amount: int | None,
     reason: str,
+    recorded_with: Callable[[Payment, int], Sequence[Aggregate]] | None = None,
 ) -> int:
-    """An operator gives back all (amount None) or part of a paid payment; returns the amount refunded."""
+    """An operator gives back all (amount None) or part of a paid payment; returns the amount refunded.
+    ``recorded_with`` gives the aggregates saved in the same transaction as the refund (the staff member who
+    did it, with their reason), called with the payment and the amount refunded."""
     payment = _load_payment(store, merchant_uid)
     if payment.state is not PaymentState.PAID or payment.imp_uid is None:
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
@@ -491,7 +495,7 @@ def refund_payment(
     if not 0 < wanted <= payment.refundable:
         raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{payment.refundable}")
     reported = gateway.cancel(payment.imp_uid, wanted, payment.gateway_balance, reason)
-    return _record_refund(store, clock, merchant_uid, reported, reason)
+    return _record_refund(store, clock, merchant_uid, reported, reason, recorded_with)
 
 
 def record_gateway_refund(
@@ -505,8 +509,16 @@ def record_gateway_refund(
     return _record_refund(store, clock, merchant_uid, gateway.get_payment(payment.imp_uid), reason)
 
 
-def _record_refund(store: Storefront, clock: Clock, merchant_uid: str, reported: GatewayPayment, reason: str) -> int:
-    """Record the part of the gateway's ``cancel_amount`` the payment has not recorded yet, and shorten its licence."""
+def _record_refund(
+    store: Storefront,
+    clock: Clock,
+    merchant_uid: str,
+    reported: GatewayPayment,
+    reason: str,
+    recorded_with: Callable[[Payment, int], Sequence[Aggregate]] | None = None,
+) -> int:
+    """Record the part of the gateway's ``cancel_amount`` the payment has not recorded yet, and shorten its licence
+    (with ``recorded_with``'s aggregates in the same transaction)."""
 
     def attempt() -> int:
         current = _load_payment(store, merchant_uid)
@@ -519,7 +531,8 @@ def _record_refund(store: Storefront, clock: Clock, merchant_uid: str, reported:
         # the rest (never the credit) leaves the upgraded licence as it is.
         if licence.state is LicenceState.ACTIVE and not current.credit_spent:
             licence.apply_refund(current.cancel_amount, current.amount, reason, clock.now())
-        store.save(current, licence)
+        witnesses = recorded_with(current, refunded_now) if recorded_with is not None else ()
+        store.save(current, licence, *witnesses)
         return refunded_now
 
     return retry_on_conflict(attempt)

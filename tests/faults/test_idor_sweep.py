@@ -70,6 +70,9 @@ def sweep_requests(owned: Owned, card: dict[str, Any]) -> dict[str, dict[str, An
             "json": {"impUid": owned.pending_imp_uid, "merchantUid": owned.pending_merchant_uid},
         },
         f"GET {V1}/payments/licenses/{{merchant_uid}}": {"path": f"/payments/licenses/{owned.merchant_uid}"},
+        f"POST {V1}/payments/licenses/{{merchant_uid}}/money-back": {
+            "path": f"/payments/licenses/{owned.merchant_uid}/money-back"
+        },
         f"PUT {V1}/billingkeys": {"path": "/billingkeys", "json": {"customerUid": owned.window_customer_uid}},
         f"GET {V1}/billingkeys/customerUid/{{billingkey_id}}": {
             "path": f"/billingkeys/customerUid/{owned.billingkey_id}"

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+// The page measured: the storefront's home page (index.html) by default, or another entry (admin.html).
+const page = process.argv[2] ?? 'index.html';
+const html = readFileSync(path.join(distDir, page), 'utf8');
 
 const sources = new Set();
 for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
@@ -24,7 +26,7 @@ for (const tag of html.match(/<link\b[^>]*>/g) ?? []) {
   if (href) sources.add(href);
 }
 if (sources.size === 0) {
-  console.error('initial JS: no entry script found in dist/index.html');
+  console.error(`initial JS: no entry script found in dist/${page}`);
   process.exit(1);
 }
 
@@ -36,4 +38,4 @@ for (const source of sources) {
   gzipped += gzipSync(file, { level: 9 }).length;
 }
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
-console.log(`initial JS (gzip): ${kB(gzipped)}  (${sources.size} file${sources.size === 1 ? '' : 's'}, ${kB(raw)} raw)`);
+console.log(`${page === 'index.html' ? '' : `${page}: `}initial JS (gzip): ${kB(gzipped)}  (${sources.size} file${sources.size === 1 ? '' : 's'}, ${kB(raw)} raw)`);

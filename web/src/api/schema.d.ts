@@ -1057,6 +1057,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/money-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask For Money Back
+         * @description Ask for the 30-day money-back guarantee on one of the caller's payments (asking again answers the state).
+         */
+        post: operations["ask_for_money_back_web_unicornpro_v1_payments_licenses__merchant_uid__money_back_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/{user_license_id}/subscribe/upgrade": {
         parameters: {
             query?: never;
@@ -1263,6 +1283,590 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Customers
+         * @description Find customers by address or name (any part), or by licence key, merchantUid, imp_uid or device id.
+         */
+        get: operations["search_customers_web_unicornpro_v1_staff_customers_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/customers/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer
+         * @description One customer: account, licences with devices, payments, subscriptions, refund requests, and the timeline.
+         */
+        get: operations["customer_web_unicornpro_v1_staff_customers__account_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/customers/{account_id}/resend-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend A Confirmation
+         * @description Mail the customer's address confirmation again.
+         */
+        post: operations["resend_a_confirmation_web_unicornpro_v1_staff_customers__account_id__resend_confirmation_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/enrolment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrolment
+         * @description Who an enrolment link is for (401 once used or expired).
+         */
+        post: operations["enrolment_web_unicornpro_v1_staff_enrolment_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/enrolment/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol Passkey
+         * @description Keep the member's first passkey and sign them in.
+         */
+        post: operations["enrol_passkey_web_unicornpro_v1_staff_enrolment_passkey_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/enrolment/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrolment Passkey Options
+         * @description Start registering the member's first passkey.
+         */
+        post: operations["enrolment_passkey_options_web_unicornpro_v1_staff_enrolment_passkey_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/enrolment/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol Totp App
+         * @description Keep the member's code app (a current code proves it) and sign them in.
+         */
+        post: operations["enrol_totp_app_web_unicornpro_v1_staff_enrolment_totp_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/enrolment/totp/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrolment Totp Secret
+         * @description A fresh secret for the member's code app (kept only once a code from the app proves it).
+         */
+        post: operations["enrolment_totp_secret_web_unicornpro_v1_staff_enrolment_totp_secret_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/licences/{user_licence_id}/devices/{device_id}/free": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Free A Device
+         * @description Free a device's slot on the customer's licence.
+         */
+        post: operations["free_a_device_web_unicornpro_v1_staff_licences__user_licence_id__devices__device_id__free_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/licences/{user_licence_id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend
+         * @description Give the customer's licence more days as goodwill (a reason is required).
+         */
+        post: operations["extend_web_unicornpro_v1_staff_licences__user_licence_id__extend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Me
+         * @description The signed-in member, their permissions, and the CSRF value.
+         */
+        get: operations["me_web_unicornpro_v1_staff_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members
+         * @description Every staff member.
+         */
+        get: operations["members_web_unicornpro_v1_staff_members_get"];
+        put?: never;
+        /**
+         * Invite
+         * @description Add a member with their roles; give them the enrolment link.
+         */
+        post: operations["invite_web_unicornpro_v1_staff_members_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/members/{member_id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate
+         * @description Let a suspended member sign in again.
+         */
+        post: operations["reinstate_web_unicornpro_v1_staff_members__member_id__reinstate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/members/{member_id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Roles
+         * @description Give a member a new set of roles.
+         */
+        put: operations["set_roles_web_unicornpro_v1_staff_members__member_id__roles_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/members/{member_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend
+         * @description Stop a member: their open sessions end on their next request.
+         */
+        post: operations["suspend_web_unicornpro_v1_staff_members__member_id__suspend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Passkey
+         * @description Keep another passkey of the signed-in member.
+         */
+        post: operations["add_passkey_web_unicornpro_v1_staff_passkeys_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Passkey Options
+         * @description Start registering another passkey for the signed-in member.
+         */
+        post: operations["add_passkey_options_web_unicornpro_v1_staff_passkeys_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/payments/{merchant_uid}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund Payment
+         * @description Refund all or part of a payment: at once up to the approval limit, otherwise waiting for a second member.
+         */
+        post: operations["refund_payment_web_unicornpro_v1_staff_payments__merchant_uid__refund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/payments/{merchant_uid}/resend-receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend A Receipt
+         * @description Mail the payment's receipt (with its licence key) to the buyer again.
+         */
+        post: operations["resend_a_receipt_web_unicornpro_v1_staff_payments__merchant_uid__resend_receipt_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/refund-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Refund Requests
+         * @description Refund requests (staff requests above the limit, customers' money-back requests), oldest first.
+         */
+        get: operations["list_refund_requests_web_unicornpro_v1_staff_refund_requests_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/refund-requests/{request_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve
+         * @description Make a waiting refund (a staff member's request: another member who may approve refunds).
+         */
+        post: operations["approve_web_unicornpro_v1_staff_refund_requests__request_id__approve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/refund-requests/{request_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline
+         * @description Decline a waiting refund, with the reason.
+         */
+        post: operations["decline_web_unicornpro_v1_staff_refund_requests__request_id__decline_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/sign-in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In Passkey
+         * @description Sign in with the passkey the browser signed the challenge with.
+         */
+        post: operations["sign_in_passkey_web_unicornpro_v1_staff_sign_in_passkey_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/sign-in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In Passkey Options
+         * @description Start signing in with a passkey (the same answer whether or not the address is staff's).
+         */
+        post: operations["sign_in_passkey_options_web_unicornpro_v1_staff_sign_in_passkey_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/sign-in/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign In Totp
+         * @description Sign in with a one-time code (the fallback for a member without their passkey at hand).
+         */
+        post: operations["sign_in_totp_web_unicornpro_v1_staff_sign_in_totp_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign Out
+         * @description End this session.
+         */
+        post: operations["sign_out_web_unicornpro_v1_staff_sign_out_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/step-up/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step Up Passkey
+         * @description A fresh passkey touch: money actions are allowed for a few minutes.
+         */
+        post: operations["step_up_passkey_web_unicornpro_v1_staff_step_up_passkey_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/step-up/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step Up Passkey Options
+         * @description Start proving, with a passkey touch, that it is still the member (before money moves).
+         */
+        post: operations["step_up_passkey_options_web_unicornpro_v1_staff_step_up_passkey_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/step-up/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step Up Totp
+         * @description A fresh one-time code: money actions are allowed for a few minutes.
+         */
+        post: operations["step_up_totp_web_unicornpro_v1_staff_step_up_totp_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1435,6 +2039,18 @@ export interface components {
             password: string;
         };
         /**
+         * Ceremony
+         * @description WebAuthn options for ``navigator.credentials`` (as JSON) and the signed ceremony to send back.
+         */
+        Ceremony: {
+            /** Ceremony */
+            ceremony: string;
+            /** Options */
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * ChatMember
          * @description The logged-in member as the chat widget is booted: the account id and its HMAC-SHA256.
          */
@@ -1459,6 +2075,18 @@ export interface components {
          * @description The address a claim's link was mailed to.
          */
         ClaimLink: {
+            /** Email */
+            email: string;
+        };
+        /** CodeIn */
+        CodeIn: {
+            /** Code */
+            code: string;
+        };
+        /** CodeSignInIn */
+        CodeSignInIn: {
+            /** Code */
+            code: string;
             /** Email */
             email: string;
         };
@@ -1595,6 +2223,55 @@ export interface components {
             pw: string;
         };
         /**
+         * CustomerFound
+         * @description A customer a search found, and which identifier matched.
+         */
+        CustomerFound: {
+            /**
+             * Accountid
+             * Format: uuid
+             */
+            accountId: string;
+            /** Email */
+            email: string;
+            /** Emailconfirmed */
+            emailConfirmed: boolean;
+            /** Matched */
+            matched: string;
+            /** Name */
+            name: string | null;
+            /** Registeredat */
+            registeredAt: string;
+        };
+        /**
+         * CustomerPage
+         * @description Everything support sees of one customer.
+         */
+        CustomerPage: {
+            /** Account */
+            account: {
+                [key: string]: unknown;
+            };
+            /** Licences */
+            licences: {
+                [key: string]: unknown;
+            }[];
+            /** Payments */
+            payments: {
+                [key: string]: unknown;
+            }[];
+            /** Refundrequests */
+            refundRequests: {
+                [key: string]: unknown;
+            }[];
+            /** Subscriptions */
+            subscriptions: {
+                [key: string]: unknown;
+            }[];
+            /** Timeline */
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        /**
          * DeletionForm
          * @description The account's password, and why it is deleted.
          */
@@ -1715,6 +2392,11 @@ export interface components {
             /** Isregistered */
             isRegistered: boolean;
         };
+        /** EmailIn */
+        EmailIn: {
+            /** Email */
+            email: string;
+        };
         /**
          * EmailOnly
          * @description An address.
@@ -1722,6 +2404,36 @@ export interface components {
         EmailOnly: {
             /** Email */
             email: string;
+        };
+        /** EnrolPasskeyIn */
+        EnrolPasskeyIn: {
+            /** Ceremony */
+            ceremony: string;
+            /** Credential */
+            credential: {
+                [key: string]: unknown;
+            };
+            /**
+             * Label
+             * @default passkey
+             */
+            label: string;
+            /** Token */
+            token: string;
+        };
+        /** EnrolTotpIn */
+        EnrolTotpIn: {
+            /** Code */
+            code: string;
+            /** Secret */
+            secret: string;
+            /** Token */
+            token: string;
+        };
+        /** EnrolmentIn */
+        EnrolmentIn: {
+            /** Token */
+            token: string;
         };
         /**
          * ErrorBody
@@ -1738,6 +2450,13 @@ export interface components {
              * @description The code's text in the request's language
              */
             message: string;
+        };
+        /** ExtendIn */
+        ExtendIn: {
+            /** Days */
+            days: number;
+            /** Reason */
+            reason: string;
         };
         /**
          * Filter
@@ -1812,6 +2531,29 @@ export interface components {
             /** Width */
             width: number;
         };
+        /** InviteIn */
+        InviteIn: {
+            /** Email */
+            email: string;
+            /** Name */
+            name: string;
+            /**
+             * Reason
+             * @default
+             */
+            reason: string;
+            /** Roles */
+            roles: string[];
+        };
+        /**
+         * Invited
+         * @description The new member and the enrolment link to give them (good once, for three days).
+         */
+        Invited: {
+            /** Enrolmentlink */
+            enrolmentLink: string;
+            member: components["schemas"]["MemberOut"];
+        };
         /**
          * KeyEmailCheck
          * @description Whether the licence key's account is registered and its address confirmed (never the address itself: the
@@ -1848,6 +2590,50 @@ export interface components {
             name: string;
         };
         /**
+         * MemberOut
+         * @description A staff member as the back office shows them.
+         */
+        MemberOut: {
+            /** Email */
+            email: string;
+            /** Hastotp */
+            hasTotp: boolean;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Passkeys */
+            passkeys: number;
+            /** Permissions */
+            permissions: string[];
+            /** Roles */
+            roles: string[];
+            /** State */
+            state: string;
+        };
+        /**
+         * MoneyBackOut
+         * @description A money-back request's state: ``refunded`` (``amount`` came back), ``waiting`` (for support), or
+         *     ``refused`` (``refused`` the policy's reason: too-late, not-a-first-purchase, app-store, nothing-left,
+         *     not-paid; docs/money-back.md).
+         */
+        MoneyBackOut: {
+            /** Amount */
+            amount: number;
+            /** Refused */
+            refused: string | null;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
+            /** State */
+            state: string;
+        };
+        /**
          * NewLicencePayment
          * @description A purchase of a new licence; guests give an email.
          */
@@ -1868,6 +2654,28 @@ export interface components {
             licenseId: number;
             /** Paymentmethod */
             paymentMethod: string;
+        };
+        /** OptionalReasonIn */
+        OptionalReasonIn: {
+            /**
+             * Reason
+             * @default
+             */
+            reason: string;
+        };
+        /** PasskeyIn */
+        PasskeyIn: {
+            /** Ceremony */
+            ceremony: string;
+            /** Credential */
+            credential: {
+                [key: string]: unknown;
+            };
+            /**
+             * Label
+             * @default passkey
+             */
+            label: string;
         };
         /**
          * PasswordForm
@@ -2069,6 +2877,11 @@ export interface components {
             /** Productcode */
             productCode: string;
         };
+        /** ReasonIn */
+        ReasonIn: {
+            /** Reason */
+            reason: string;
+        };
         /**
          * Refund
          * @description One (partial) refund of a payment.
@@ -2080,6 +2893,60 @@ export interface components {
             reason: string;
             /** Refundedat */
             refundedAt: string | null;
+        };
+        /**
+         * RefundIn
+         * @description ``amount`` in minor units of the payment's currency (the whole refundable balance when left out).
+         */
+        RefundIn: {
+            /** Amount */
+            amount?: number | null;
+            /** Reason */
+            reason: string;
+        };
+        /**
+         * RefundOut
+         * @description Refunded now (``refunded`` > 0), or waiting for a second member's approval (``requestId``).
+         */
+        RefundOut: {
+            /** Refunded */
+            refunded: number;
+            /** Requestid */
+            requestId: string | null;
+            /** State */
+            state: string;
+        };
+        /** RefundRequestOut */
+        RefundRequestOut: {
+            /** Accountid */
+            accountId: string | null;
+            /** Amount */
+            amount: number;
+            /** Currency */
+            currency: string;
+            /** Decidedby */
+            decidedBy: string | null;
+            /** Decisionreason */
+            decisionReason: string | null;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Reason */
+            reason: string;
+            /** Refunded */
+            refunded: number;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
+            /** Requestedat */
+            requestedAt: string;
+            /** Requestedby */
+            requestedBy: string | null;
+            /** Source */
+            source: string;
+            /** State */
+            state: string;
         };
         /**
          * RegistrationForm
@@ -2173,6 +3040,13 @@ export interface components {
              */
             userLicenseId: string;
         };
+        /** RolesIn */
+        RolesIn: {
+            /** Reason */
+            reason: string;
+            /** Roles */
+            roles: string[];
+        };
         /**
          * ScheduledPayment
          * @description The next charge of a licence's subscription (spec: scheduledPayment).
@@ -2191,6 +3065,21 @@ export interface components {
             /** Price */
             price: number;
             status: components["schemas"]["SubscriptionStatus"];
+        };
+        /**
+         * SignedIn
+         * @description The member now signed in, the value state-changing requests repeat in ``X-Staff-CSRF``, and until when
+         *     money actions need no new proof.
+         */
+        SignedIn: {
+            /** Csrf */
+            csrf: string;
+            member: components["schemas"]["MemberOut"];
+            /**
+             * Steppedupuntil
+             * Format: date-time
+             */
+            steppedUpUntil: string;
         };
         /**
          * SubscriptionOrder
@@ -2362,6 +3251,34 @@ export interface components {
             email?: string | null;
             /** Licenseid */
             licenseId: number;
+        };
+        /**
+         * TimelineEntry
+         * @description One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as.
+         */
+        TimelineEntry: {
+            /**
+             * Aggregateid
+             * Format: uuid
+             */
+            aggregateId: string;
+            /** At */
+            at: string;
+            /** Fields */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** Topic */
+            topic: string;
+            /** Version */
+            version: number;
+        };
+        /** TotpSecretOut */
+        TotpSecretOut: {
+            /** Secret */
+            secret: string;
+            /** Uri */
+            uri: string;
         };
         /**
          * UpgradableOptions
@@ -7945,6 +8862,89 @@ export interface operations {
             };
         };
     };
+    ask_for_money_back_web_unicornpro_v1_payments_licenses__merchant_uid__money_back_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneyBackOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     upgrade_subscription_with_key_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_post: {
         parameters: {
             query?: never;
@@ -8887,6 +9887,1902 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    search_customers_web_unicornpro_v1_staff_customers_get: {
+        parameters: {
+            query: {
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerFound"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    customer_web_unicornpro_v1_staff_customers__account_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's account id */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPage"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    resend_a_confirmation_web_unicornpro_v1_staff_customers__account_id__resend_confirmation_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's account id */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptionalReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    enrolment_web_unicornpro_v1_staff_enrolment_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolmentIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    enrol_passkey_web_unicornpro_v1_staff_enrolment_passkey_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolPasskeyIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    enrolment_passkey_options_web_unicornpro_v1_staff_enrolment_passkey_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolmentIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    enrol_totp_app_web_unicornpro_v1_staff_enrolment_totp_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolTotpIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    enrolment_totp_secret_web_unicornpro_v1_staff_enrolment_totp_secret_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrolmentIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSecretOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    free_a_device_web_unicornpro_v1_staff_licences__user_licence_id__devices__device_id__free_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's licence id */
+                user_licence_id: string;
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    extend_web_unicornpro_v1_staff_licences__user_licence_id__extend_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's licence id */
+                user_licence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    me_web_unicornpro_v1_staff_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    members_web_unicornpro_v1_staff_members_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOut"][];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    invite_web_unicornpro_v1_staff_members_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invited"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    reinstate_web_unicornpro_v1_staff_members__member_id__reinstate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the staff member's id */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    set_roles_web_unicornpro_v1_staff_members__member_id__roles_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the staff member's id */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RolesIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    suspend_web_unicornpro_v1_staff_members__member_id__suspend_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the staff member's id */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    add_passkey_web_unicornpro_v1_staff_passkeys_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    add_passkey_options_web_unicornpro_v1_staff_passkeys_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    refund_payment_web_unicornpro_v1_staff_payments__merchant_uid__refund_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    resend_a_receipt_web_unicornpro_v1_staff_payments__merchant_uid__resend_receipt_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptionalReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    list_refund_requests_web_unicornpro_v1_staff_refund_requests_get: {
+        parameters: {
+            query?: {
+                state?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRequestOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    approve_web_unicornpro_v1_staff_refund_requests__request_id__approve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the refund request's id */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    decline_web_unicornpro_v1_staff_refund_requests__request_id__decline_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the refund request's id */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    sign_in_passkey_web_unicornpro_v1_staff_sign_in_passkey_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    sign_in_passkey_options_web_unicornpro_v1_staff_sign_in_passkey_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    sign_in_totp_web_unicornpro_v1_staff_sign_in_totp_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeSignInIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    sign_out_web_unicornpro_v1_staff_sign_out_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    step_up_passkey_web_unicornpro_v1_staff_step_up_passkey_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    step_up_passkey_options_web_unicornpro_v1_staff_step_up_passkey_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    step_up_totp_web_unicornpro_v1_staff_step_up_totp_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };

@@ -1,0 +1,259 @@
+"""Support's part of the back office: find a customer, read their page and timeline, and act for them. Every
+action is a staff use case (domain/staff/support.py) that records the member and their reason."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Path, Query
+from pydantic import Field
+
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from api.staff_session import StaffDep
+from domain.errors import DomainError, ErrorCode
+from domain.payments.payment import Payment
+from domain.staff.support import (
+    approve_refund,
+    decline_refund,
+    extend_licence,
+    free_device,
+    refund,
+    resend_confirmation,
+    resend_receipt,
+)
+from domain.staff.timeline import timeline
+from projections.accounts import find_account
+from projections.licences import licence_statements, with_devices
+from projections.payments import decoded, payment_statement
+from projections.subscriptions import subscription_statement
+from projections.support import customer_aggregates, find_customers, refund_requests
+
+router = APIRouter(prefix="/staff", tags=["staff"])
+
+AccountId = Annotated[UUID, Path(description="the customer's account id")]
+LicenceId = Annotated[UUID, Path(description="the customer's licence id")]
+
+
+class CustomerFound(CamelModel):
+    """A customer a search found, and which identifier matched."""
+
+    account_id: UUID
+    email: str
+    name: str | None
+    email_confirmed: bool
+    registered_at: str
+    matched: str
+
+
+class TimelineEntry(CamelModel):
+    """One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as."""
+
+    at: str
+    topic: str
+    aggregate_id: UUID
+    version: int
+    fields: dict[str, Any]
+
+
+class CustomerPage(CamelModel):
+    """Everything support sees of one customer."""
+
+    account: dict[str, Any]
+    licences: list[dict[str, Any]]
+    payments: list[dict[str, Any]]
+    subscriptions: list[dict[str, Any]]
+    refund_requests: list[dict[str, Any]]
+    timeline: list[TimelineEntry]
+
+
+class ReasonIn(CamelModel):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ExtendIn(CamelModel):
+    days: int = Field(ge=1, le=366)
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class RefundIn(CamelModel):
+    """``amount`` in minor units of the payment's currency (the whole refundable balance when left out)."""
+
+    amount: int | None = Field(default=None, ge=1)
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class RefundOut(CamelModel):
+    """Refunded now (``refunded`` > 0), or waiting for a second member's approval (``requestId``)."""
+
+    refunded: int
+    request_id: UUID | None
+    state: str
+
+
+class RefundRequestOut(CamelModel):
+    request_id: UUID
+    merchant_uid: str
+    account_id: UUID | None
+    amount: int
+    currency: str
+    reason: str
+    requested_by: UUID | None
+    source: str
+    state: str
+    requested_at: str
+    decided_by: UUID | None
+    decision_reason: str | None
+    refunded: int
+
+
+@router.get("/customers")
+def search_customers(
+    caller: StaffDep, services: ServicesDep, q: Annotated[str, Query(min_length=1, max_length=254)]
+) -> list[CustomerFound]:
+    """Find customers by address or name (any part), or by licence key, merchantUid, imp_uid or device id."""
+    return [CustomerFound.model_validate(row) for row in find_customers(services.views, q)]
+
+
+@router.get("/customers/{account_id}")
+def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> CustomerPage:
+    """One customer: account, licences with devices, payments, subscriptions, refund requests, and the timeline."""
+    account = find_account(services.views, account_id)
+    if account is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "no such customer")
+    licences_read, devices_read = licence_statements(account_id)
+    with services.views.read() as cursor:
+        cursor.execute(*licences_read)
+        licences = cursor.fetchall()
+        cursor.execute(*devices_read)
+        devices = cursor.fetchall()
+        cursor.execute(*payment_statement(account_id))
+        payments = decoded(cursor.fetchall())
+        cursor.execute(*subscription_statement(account_id))
+        subscriptions = cursor.fetchall()
+    owned = customer_aggregates(services.views, account_id)
+    ids = [
+        account_id,
+        *(UUID(value) for key in ("licences", "subscriptions", "refund_requests") for value in owned[key]),
+    ]
+    ids += [Payment.id_for(merchant_uid) for merchant_uid in owned["payments"]]
+    entries = timeline(services.store, ids, account_id)
+    requests = [row for row in refund_requests(services.views) if row["account_id"] == str(account_id)]
+    return CustomerPage(
+        account={key: str(value) if isinstance(value, UUID) else value for key, value in vars(account).items()},
+        licences=with_devices(licences, devices),
+        payments=[{key: value for key, value in row.items() if key != "card_number"} for row in payments],
+        subscriptions=subscriptions,
+        refund_requests=requests,
+        timeline=[
+            TimelineEntry(
+                at=entry.at.isoformat(),
+                topic=entry.topic,
+                aggregate_id=entry.aggregate_id,
+                version=entry.version,
+                fields=entry.fields,
+            )
+            for entry in entries
+        ],
+    )
+
+
+@router.post("/licences/{user_licence_id}/devices/{device_id}/free", status_code=204)
+def free_a_device(
+    user_licence_id: LicenceId,
+    device_id: Annotated[str, Path(max_length=200)],
+    body: ReasonIn,
+    caller: StaffDep,
+    services: ServicesDep,
+) -> None:
+    """Free a device's slot on the customer's licence."""
+    free_device(
+        services.store,
+        services.clock,
+        caller.member.id,
+        user_licence_id=user_licence_id,
+        device_id=device_id,
+        reason=body.reason,
+    )
+
+
+@router.post("/licences/{user_licence_id}/extend")
+def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, services: ServicesDep) -> dict[str, str]:
+    """Give the customer's licence more days as goodwill (a reason is required)."""
+    licence = extend_licence(
+        services.store,
+        services.clock,
+        caller.member.id,
+        user_licence_id=user_licence_id,
+        days=body.days,
+        reason=body.reason,
+    )
+    return {"expiresAt": licence.expires_at.isoformat() if licence.expires_at else ""}
+
+
+@router.post("/payments/{merchant_uid}/refund")
+def refund_payment(
+    merchant_uid: Annotated[str, Path(max_length=100)], body: RefundIn, caller: StaffDep, services: ServicesDep
+) -> RefundOut:
+    """Refund all or part of a payment: at once up to the approval limit, otherwise waiting for a second member."""
+    outcome = refund(
+        services.store,
+        services.clock,
+        services.payments,
+        caller.member.id,
+        merchant_uid=merchant_uid,
+        amount=body.amount,
+        reason=body.reason,
+        approval_limits=services.settings.refund_approval_limits,
+    )
+    state = "refunded" if outcome.request_id is None else "waiting"
+    return RefundOut(refunded=outcome.refunded, request_id=outcome.request_id, state=state)
+
+
+@router.get("/refund-requests")
+def list_refund_requests(
+    caller: StaffDep,
+    services: ServicesDep,
+    state: Annotated[str | None, Query(pattern="^(waiting|refunded|refused)$")] = None,
+) -> list[RefundRequestOut]:
+    """Refund requests (staff requests above the limit, customers' money-back requests), oldest first."""
+    return [RefundRequestOut.model_validate(row) for row in refund_requests(services.views, state)]
+
+
+RequestId = Annotated[UUID, Path(description="the refund request's id")]
+
+
+@router.post("/refund-requests/{request_id}/approve")
+def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> RefundOut:
+    """Make a waiting refund (a staff member's request: another member who may approve refunds)."""
+    refunded = approve_refund(
+        services.store, services.clock, services.payments, caller.member.id, request_id=request_id, reason=body.reason
+    )
+    return RefundOut(refunded=refunded, request_id=request_id, state="refunded")
+
+
+@router.post("/refund-requests/{request_id}/decline", status_code=204)
+def decline(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> None:
+    """Decline a waiting refund, with the reason."""
+    decline_refund(services.store, services.clock, caller.member.id, request_id=request_id, reason=body.reason)
+
+
+class OptionalReasonIn(CamelModel):
+    reason: str = Field(default="", max_length=500)
+
+
+@router.post("/payments/{merchant_uid}/resend-receipt", status_code=204)
+def resend_a_receipt(
+    merchant_uid: Annotated[str, Path(max_length=100)], body: OptionalReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Mail the payment's receipt (with its licence key) to the buyer again."""
+    resend_receipt(services.store, services.clock, caller.member.id, merchant_uid=merchant_uid, reason=body.reason)
+
+
+@router.post("/customers/{account_id}/resend-confirmation", status_code=204)
+def resend_a_confirmation(
+    account_id: AccountId, body: OptionalReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Mail the customer's address confirmation again."""
+    resend_confirmation(services.store, services.clock, caller.member.id, account_id=account_id, reason=body.reason)

@@ -1,0 +1,226 @@
+"""Support helps a customer from the back office, over HTTP on both stores against the PortOne sandbox: finds
+them by licence key, frees a device, refunds part of a payment with a reason (after a fresh one-time code), and a
+refund over the limit waits for a finance member, whom the requester cannot stand in for. Then the customer's
+30-day money-back guarantee: a purchase 10 days old comes back at once; one 40 days old is refused with the
+reason; the customer's timeline shows both."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stdout
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+import httpx
+import pyotp
+import pytest
+
+from api.staff_session import CSRF_HEADER, SESSION_COOKIE
+from domain.accounts.auth import find_account_id
+from domain.licences.licence import LicenceState, UserLicence
+from domain.payments.purchase import place_order, settle_payment
+from events.staff import StaffActed
+from events.values import Language
+from tests.integration.purchases.desk import SUBSCRIBER, V1, Desk
+from workers.operator import parse_args, run
+from workers.reactions import REACTIONS
+from workers.tasks.payments import deliver_purchase_mail
+
+pytestmark = pytest.mark.integration
+
+STAFF = f"{V1}/staff"
+
+
+class Member:
+    """A staff member's browser: their session cookie and CSRF value, and their code app's secret."""
+
+    def __init__(self, desk: Desk, link: str) -> None:
+        self.desk = desk
+        token = link.split("token=", 1)[1]
+        client = desk.client
+        self.secret = client.post(f"{STAFF}/enrolment/totp/secret", json={"token": token}).json()["secret"]
+        answer = client.post(
+            f"{STAFF}/enrolment/totp", json={"token": token, "secret": self.secret, "code": self.code()}
+        )
+        assert answer.status_code == 200, answer.text
+        self.id = answer.json()["member"]["id"]
+        self.session = client.cookies[SESSION_COOKIE]
+        self.csrf = answer.json()["csrf"]
+        client.cookies.clear()
+
+    def code(self) -> str:
+        return pyotp.TOTP(self.secret).at(self.desk.services.clock.now())
+
+    def call(self, method: str, path: str, json: Any = None, params: Any = None) -> httpx.Response:
+        client = self.desk.client
+        client.cookies.clear()
+        client.cookies.set(SESSION_COOKIE, self.session)
+        answer = client.request(method, f"{STAFF}{path}", json=json, params=params, headers={CSRF_HEADER: self.csrf})
+        if answer.cookies.get(SESSION_COOKIE):
+            self.session = answer.cookies[SESSION_COOKIE]
+        client.cookies.clear()
+        return answer
+
+    def step_up(self) -> None:
+        assert self.call("POST", "/step-up/totp", json={"code": self.code()}).status_code == 200
+
+    def invite(self, email: str, roles: list[str]) -> Member:
+        answer = self.call("POST", "/members", json={"email": email, "name": email, "roles": roles, "reason": "hired"})
+        assert answer.status_code == 201, answer.text
+        return Member(self.desk, answer.json()["enrolmentLink"])
+
+
+def first_owner(desk: Desk) -> Member:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert run(parse_args(["staff", "create-owner", "boss@example.com", "Boss"]), desk.services) == 0
+    found = re.search(r"(http\S+/admin/enrol\?token=\S+)", out.getvalue())
+    assert found
+    return Member(desk, found.group(1))
+
+
+def buy(desk: Desk, account_id: UUID) -> tuple[str, UUID, str]:
+    """The customer buys a lifetime licence for one device ($49.99); its merchantUid, licence id and key."""
+    services = desk.services
+    order = place_order(
+        services.store,
+        services.clock,
+        services.payments,
+        services.catalogue,
+        licence_id=131,
+        country_code="US",
+        language=Language.EN,
+        payment_method="creditCard",
+        account_id=account_id,
+        email=SUBSCRIBER,
+    )
+    paid = desk.sandbox.checkout(
+        pg=order.pg,
+        pay_method=order.pay_method,
+        merchant_uid=order.merchant_uid,
+        name=order.name,
+        amount=order.amount,
+        currency=order.currency,
+        buyer_email=order.buyer_email,
+        card_number="4111111111111111",
+    )
+    settled = settle_payment(
+        services.store, services.clock, services.payments, imp_uid=paid["imp_uid"], merchant_uid=order.merchant_uid
+    )
+    licence: UserLicence = services.store.repository.get(settled.user_licence_id)
+    return order.merchant_uid, settled.user_licence_id, licence.licence_key
+
+
+def test_support_helps_a_customer_and_a_large_refund_waits_for_finance(desk: Desk) -> None:
+    desk.services.settings = desk.services.settings.model_copy(update={"staff_refund_approval_limits": "USD=2500"})
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    assert account_id is not None
+    merchant_uid, licence_id, key = buy(desk, account_id)
+    device = {"licenseKey": key, "deviceId": "phone-1", "deviceName": "Phone", "platform": "android"}
+    assert desk.guest_call("POST", "/licenses/activate", json=device).status_code == 200
+
+    owner = first_owner(desk)
+    support = owner.invite("help@example.com", ["support"])
+    finance = owner.invite("money@example.com", ["finance"])
+    desk.views_caught_up()
+
+    [found] = support.call("GET", "/customers", params={"q": key}).json()
+    assert (found["accountId"], found["matched"]) == (str(account_id), "licence key")
+    assert support.call("GET", "/customers", params={"q": "phone-1"}).json()[0]["matched"] == "device id"
+
+    freed = support.call("POST", f"/licences/{licence_id}/devices/phone-1/free", json={"reason": "new phone"})
+    assert freed.status_code == 204, freed.text
+    licence: UserLicence = desk.services.store.repository.get(licence_id)
+    assert licence.devices == {} or not licence.devices
+
+    # Support resends the receipt: the reactor's task for the staff action mails it again.
+    mails_before = len(list(desk.services.settings.outbox_dir.glob("*.eml")))
+    assert support.call("POST", f"/payments/{merchant_uid}/resend-receipt", json={}).status_code == 204
+    [resent] = [
+        event
+        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+        if isinstance(event, StaffActed) and event.action == "resend-receipt"
+    ]
+    [call] = REACTIONS[StaffActed](resent)
+    assert (call.name, call.kwargs["kind"]) == ("payments.send_purchase_mail", "receipt")
+    assert deliver_purchase_mail(
+        desk.services, task_id="resend-1", payment_id=UUID(call.kwargs["payment_id"]), kind="receipt"
+    )
+    assert len(list(desk.services.settings.outbox_dir.glob("*.eml"))) == mails_before + 1
+
+    # Money needs a fresh proof: the sign-in was more than the step-up window ago.
+    desk.clock.advance(timedelta(minutes=6))
+    stale = support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000, "reason": "goodwill"})
+    assert stale.status_code == 403, stale.text
+    support.step_up()
+    assert support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000}).status_code == 400
+    partial = support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000, "reason": "goodwill"})
+    assert partial.json() == {"refunded": 1000, "requestId": None, "state": "refunded"}, partial.text
+
+    # Above the limit ($25.00) it waits; the requester cannot approve it, finance can.
+    waiting = support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 3000, "reason": "broken"})
+    assert waiting.json()["state"] == "waiting", waiting.text
+    request_id = waiting.json()["requestId"]
+    assert support.call("POST", f"/refund-requests/{request_id}/approve", json={"reason": "mine"}).status_code == 403
+    finance.step_up()
+    approved = finance.call("POST", f"/refund-requests/{request_id}/approve", json={"reason": "checked"})
+    assert approved.json()["refunded"] == 3000, approved.text
+    assert finance.call("POST", f"/refund-requests/{request_id}/approve", json={"reason": "again"}).status_code == 400
+
+    # Every staff action is in the log with its actor and reason, and on the customer's timeline.
+    acted = [
+        event
+        for member in (support, finance)
+        for event in desk.services.store.repository.event_store.get(UUID(member.id))
+        if isinstance(event, StaffActed)
+    ]
+    assert [(event.action, event.reason) for event in acted] == [
+        ("free-device", "new phone"),
+        ("resend-receipt", ""),
+        ("refund", "goodwill"),
+        ("request-refund", "broken"),
+        ("refund", "checked"),
+    ]
+    desk.views_caught_up()
+    page = support.call("GET", f"/customers/{account_id}").json()
+    topics = [entry["topic"] for entry in page["timeline"]]
+    assert topics.count("payment.Refunded") == 2 and topics.count("staff.Acted") == 5
+    assert [row["state"] for row in page["refundRequests"]] == ["refunded"]
+    assert "payment.Ordered" in topics and "licence.DeviceRemoved" in topics
+
+
+def test_the_money_back_guarantee_refunds_a_recent_first_purchase_and_refuses_an_old_one(desk: Desk) -> None:
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    assert account_id is not None
+    old_uid, old_licence, _ = buy(desk, account_id)
+    desk.clock.advance(timedelta(days=30))
+    recent_uid, recent_licence, _ = buy(desk, account_id)
+    desk.clock.advance(timedelta(days=10))
+
+    refunded = desk.call("POST", f"/payments/licenses/{recent_uid}/money-back")
+    assert refunded.status_code == 200, refunded.text
+    assert (refunded.json()["state"], refunded.json()["amount"]) == ("refunded", 4999)
+    licence: UserLicence = desk.services.store.repository.get(recent_licence)
+    assert licence.state is LicenceState.REVOKED
+    assert desk.call("POST", f"/payments/licenses/{recent_uid}/money-back").json()["state"] == "refunded"
+
+    refused = desk.call("POST", f"/payments/licenses/{old_uid}/money-back").json()
+    assert (refused["state"], refused["refused"]) == ("refused", "too-late")
+    kept: UserLicence = desk.services.store.repository.get(old_licence)
+    assert kept.state is LicenceState.ACTIVE
+    desk.register("other@example.com")
+    assert (
+        desk.call("POST", f"/payments/licenses/{old_uid}/money-back", as_email="other@example.com").status_code == 404
+    )
+
+    owner = first_owner(desk)
+    desk.views_caught_up()
+    page = owner.call("GET", f"/customers/{account_id}").json()
+    decided = [entry for entry in page["timeline"] if entry["topic"] in ("refund.Approved", "refund.Refused")]
+    # Both were decided at the same moment of the test clock: the timeline orders those by aggregate.
+    assert sorted((entry["topic"], entry["fields"]["reason"]) for entry in decided) == [
+        ("refund.Approved", "30-day money-back guarantee"),
+        ("refund.Refused", "too-late"),
+    ]

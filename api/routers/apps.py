@@ -1,0 +1,100 @@
+"""The app API (tag "apps", under /apps/v1): validate a key for a device, activate, deactivate, heartbeat.
+
+The licence key is the credential; an answer names only the licence the key already names. The rules are the
+licence aggregate's (domain/licences/licence.py); the use cases are domain/licences/app_licensing.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from api.error_docs import errors
+from api.schemas.apps import STANDING_EXAMPLES, DeviceActivation, DeviceCheckIn, DeviceRelease, LicenceStanding
+from api.services import ServicesDep
+from domain.errors import ErrorCode
+from domain.licences.app_licensing import Validation, deactivate_device, validate_device
+from domain.licences.licence import Standing
+from domain.licences.management import activate_device
+
+router = APIRouter(prefix="/apps/v1/licence", tags=["apps"])
+
+
+def _answer(examples: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
+    return {200: {"content": {"application/json": {"examples": examples}}}}
+
+
+@router.post(
+    "/validate",
+    response_model=LicenceStanding,
+    responses={**_answer(STANDING_EXAMPLES), **errors(ErrorCode.INVALID_VALUE, ErrorCode.TOO_MANY_REQUESTS)},
+)
+def validate_licence(body: DeviceCheckIn, services: ServicesDep, request: Request) -> LicenceStanding:
+    """Is the key good on this device? Always 200 with ``status`` (-2 for an unknown platform name, -4 past the
+    limits). Writes nothing unless the device's last-seen record is a day old."""
+    services.limiter.validation(request, body.licence_key)
+    return LicenceStanding.of(
+        validate_device(
+            services.store,
+            services.clock,
+            licence_key=body.licence_key,
+            device_id=body.device_id,
+            platform=body.platform,
+        )
+    )
+
+
+@router.post(
+    "/heartbeat",
+    response_model=LicenceStanding,
+    responses={**_answer(STANDING_EXAMPLES), **errors(ErrorCode.INVALID_VALUE, ErrorCode.TOO_MANY_REQUESTS)},
+)
+def heartbeat(body: DeviceCheckIn, services: ServicesDep, request: Request) -> LicenceStanding:
+    """The app's periodic check-in (about daily): keeps its seat from being released as unseen; answers as
+    validate does."""
+    return validate_licence(body, services, request)
+
+
+@router.post(
+    "/activate",
+    response_model=LicenceStanding,
+    responses={
+        **_answer({"valid": STANDING_EXAMPLES["valid"]}),
+        **errors(
+            ErrorCode.NOT_FOUND,
+            ErrorCode.INVALID_VALUE,
+            ErrorCode.LICENSE_KEY_UNUSABLE,
+            ErrorCode.LICENSE_KEY_IN_USE,
+            ErrorCode.TOO_MANY_REQUESTS,
+        ),
+    },
+)
+def activate(body: DeviceActivation, services: ServicesDep, request: Request) -> LicenceStanding:
+    """Take a seat on this device (again is a no-op): 404 unknown key, -100 expired, revoked or another
+    platform's key, -105 no free seat."""
+    services.limiter.activation(request, body.licence_key)
+    activation = activate_device(
+        services.store,
+        services.clock,
+        licence_key=body.licence_key,
+        device_id=body.device_id,
+        device_name=body.device_name,
+        platform=body.platform,
+    )
+    return LicenceStanding.of(Validation(Standing.VALID, activation.licence, body.device_id.strip()))
+
+
+@router.post(
+    "/deactivate",
+    response_model=LicenceStanding,
+    responses={
+        **_answer({"released": {"summary": "The seat is free", "value": STANDING_EXAMPLES["deviceReleased"]["value"]}}),
+        **errors(ErrorCode.NOT_FOUND, ErrorCode.DEVICE_NOT_FOUND, ErrorCode.TOO_MANY_REQUESTS),
+    },
+)
+def deactivate(body: DeviceRelease, services: ServicesDep, request: Request) -> LicenceStanding:
+    """The app gives its seat back (uninstalled, signed out): 404 unknown key, -1404 no seat on this device."""
+    services.limiter.activation(request, body.licence_key)
+    licence = deactivate_device(services.store, services.clock, licence_key=body.licence_key, device_id=body.device_id)
+    return LicenceStanding.of(Validation(Standing.DEVICE_RELEASED, licence, body.device_id))

@@ -1,0 +1,154 @@
+"""An app's life with a licence, over HTTP on each store: seats taken and given back, refused when full, and the
+licence's answer when it is refunded or runs out."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+from uuid import UUID, uuid4
+
+import pytest
+
+from domain.catalogue.licences import load_catalogue
+from domain.licences.granting import new_licence
+from domain.licences.licence import LicenceTerms, UserLicence
+from events.licences import DeviceSeen
+from tests.security.shop import PASSWORD, V1, Shop, shop
+from workers.tasks.licences import sweep_idle_devices
+
+__all__ = ["shop"]
+
+pytestmark = pytest.mark.integration
+
+APPS = "/apps/v1/licence"
+MONTHLY_3 = 113  # Unicorn Pro for Android, 30 days, 3 devices
+ANNUAL_3 = 123  # the same for 365 days
+
+
+def a_licence(shop: Shop, licence_id: int = MONTHLY_3, owner: str | None = None) -> UserLicence:
+    """A licence sold to someone, as the purchase stories leave it."""
+    offered = load_catalogue().get(licence_id)
+    assert offered is not None
+    licence, index = new_licence(
+        account_id=UUID(owner) if owner else uuid4(),
+        terms=LicenceTerms.of(offered, "Unicorn Pro"),
+        merchant_uid=f"m-{uuid4().hex[:12]}",
+        at=shop.clock.now(),
+    )
+    shop.services.store.save(licence, index)
+    return licence
+
+
+def call(shop: Shop, action: str, key: str, device: str, **extra: str) -> Any:
+    body = {"licenceKey": key, "deviceId": device, "platform": "android", **extra}
+    if action == "activate":
+        body.setdefault("deviceName", f"Phone {device}")
+    if action == "deactivate":
+        body.pop("platform")
+    return shop.via_proxy("198.51.100.7", "POST", f"{APPS}/{action}", json=body)
+
+
+def status(shop: Shop, key: str, device: str, **extra: str) -> str:
+    answer = call(shop, "validate", key, device, **extra)
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["status"])
+
+
+def test_three_seats_a_fourth_refused_then_let_in_when_one_app_gives_its_seat_back(shop: Shop) -> None:
+    key = a_licence(shop).licence_key
+    assert status(shop, key, "phone-1") == "notActivated"
+    for device in ("phone-1", "phone-2", "phone-3"):
+        taken = call(shop, "activate", key, device)
+        assert taken.status_code == 200, taken.text
+        assert taken.json()["valid"] is True
+    assert taken.json()["devicesCount"] == 3
+    assert status(shop, key, "phone-4") == "noFreeSeat"
+    refused = call(shop, "activate", key, "phone-4")
+    assert refused.json()["errorCode"] == -105
+
+    given_back = call(shop, "deactivate", key, "phone-2")
+    assert given_back.status_code == 200, given_back.text
+    assert given_back.json()["devicesCount"] == 2
+    assert status(shop, key, "phone-2") == "deviceReleased"
+    assert call(shop, "deactivate", key, "phone-2").json()["errorCode"] == -1404
+    assert call(shop, "activate", key, "phone-4").status_code == 200
+    assert status(shop, key, "phone-4") == "valid"
+
+
+def test_validation_records_a_device_as_seen_at_most_once_a_day(shop: Shop) -> None:
+    licence = a_licence(shop)
+    call(shop, "activate", licence.licence_key, "tablet")
+    position = shop.services.store.max_notification_id()
+    assert [status(shop, licence.licence_key, "tablet") for _ in range(3)] == ["valid"] * 3
+    assert shop.services.store.max_notification_id() == position, "validating wrote nothing"
+    shop.clock.advance(timedelta(days=1, minutes=1))
+    beat = call(shop, "heartbeat", licence.licence_key, "tablet")
+    assert beat.json()["lastSeenAt"].startswith(shop.clock.now().isoformat()[:16])
+    events = shop.services.store.repository.get(licence.id).version
+    assert events == licence.version + 2, "activated, then seen once"
+    kinds = [type(e) for e in shop.services.store.events.get(licence.id)]  # type: ignore[attr-defined]
+    assert kinds[-1] is DeviceSeen
+
+
+def test_unknown_keys_other_platforms_refunds_and_expiry_are_told_apart(shop: Shop) -> None:
+    licence = a_licence(shop)
+    key = licence.licence_key
+    call(shop, "activate", key, "phone-1")
+    assert status(shop, "ABCD-EFGH-JKMN-PQRS", "phone-1") == "unknown"
+    assert status(shop, key, "phone-1", platform="ios") == "otherPlatform"
+    assert call(shop, "validate", key, "phone-1", platform="amiga").json()["errorCode"] == -2
+
+    refunded = a_licence(shop)
+    call(shop, "activate", refunded.licence_key, "phone-1")
+    held: UserLicence = shop.services.store.repository.get(refunded.id)
+    held.apply_refund(2900, 2900, "customer asked", shop.clock.now())
+    shop.services.store.save(held)
+    assert status(shop, refunded.licence_key, "phone-1") == "revoked"
+
+    shop.clock.advance(timedelta(days=31))
+    assert status(shop, key, "phone-1") == "expired"
+    assert call(shop, "activate", key, "phone-2").json()["errorCode"] == -100
+
+
+def devices_on_the_page(shop: Shop, email: str, licence: UserLicence, count: int) -> list[Any]:
+    """The licence page's devices as the customer, logged in now, sees them once the view shows ``count``."""
+    login = shop.via_proxy("192.0.2.200", "POST", "/auth/login", json={"email": email, "pw": PASSWORD})
+    headers = {"Authorization": f"Bearer {login.json()['accessToken']}"}
+    for _ in range(200):
+        page = shop.proxy.get(f"{V1}/licenses/mine/{licence.id}", headers=headers)
+        assert page.status_code == 200, page.text
+        devices: list[Any] = page.json()["devices"]
+        if len(devices) == count:
+            return devices
+        time.sleep(0.05)
+    raise AssertionError(f"the page never showed {count} devices: {devices}")
+
+
+def test_a_device_silent_for_31_days_is_released_by_the_pass_and_its_seat_goes_to_a_new_one(shop: Shop) -> None:
+    customer = shop.customer("seats@example.com")
+    licence = a_licence(shop, ANNUAL_3, owner=customer["id"])
+    key = licence.licence_key
+    for device in ("phone-1", "phone-2", "phone-3"):
+        assert call(shop, "activate", key, device).status_code == 200
+    shown = devices_on_the_page(shop, "seats@example.com", licence, 3)
+    assert {(d["id"], d["platform"], d["lastSeenAt"][:10]) for d in shown} == {
+        (device, "android", "2026-11-01") for device in ("phone-1", "phone-2", "phone-3")
+    }
+    for day in range(1, 32):  # two of the apps check in every day; phone-3 was lost
+        shop.clock.advance(timedelta(days=1))
+        for device in ("phone-1", "phone-2"):
+            assert call(shop, "heartbeat", key, device).json()["status"] == "valid"
+        if day == 15:
+            assert sweep_idle_devices(shop.services) == {}
+    assert call(shop, "activate", key, "phone-4").json()["errorCode"] == -105
+
+    shop.services.see_own_write(shop.services.store.max_notification_id(), "licences")
+    assert sweep_idle_devices(shop.services) == {str(licence.id): ["phone-3"]}
+    assert sweep_idle_devices(shop.services) == {}, "a second pass releases nothing twice"
+    assert status(shop, key, "phone-3") == "deviceReleased"
+    assert call(shop, "activate", key, "phone-4").status_code == 200
+    shown = devices_on_the_page(shop, "seats@example.com", licence, 3)
+    assert sorted(d["id"] for d in shown) == ["phone-1", "phone-2", "phone-4"]
+    seen = {d["id"]: d["lastSeenAt"][:10] for d in shown}
+    assert seen["phone-1"] == shop.clock.now().date().isoformat()

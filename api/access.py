@@ -116,6 +116,7 @@ POLICY: Mapping[str, Access] = {
     "POST /apps/v1/licence/activate": Access.ANYONE,
     "POST /apps/v1/licence/deactivate": Access.ANYONE,
     "POST /apps/v1/licence/heartbeat": Access.ANYONE,
+    "GET /apps/v1/.well-known/jwks.json": Access.ANYONE,
     # Buying: a guest (no token) or a confirmed account.
     "POST /payments/licenses/new": Access.ANYONE_OR_CONFIRMED,
     "POST /payments/licenses/new/confirm": Access.ANYONE_OR_CONFIRMED,

@@ -11,14 +11,23 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from api.error_docs import errors
-from api.schemas.apps import STANDING_EXAMPLES, DeviceActivation, DeviceCheckIn, DeviceRelease, LicenceStanding
+from api.licence_tokens import licence_token
+from api.schemas.apps import (
+    STANDING_EXAMPLES,
+    DeviceActivation,
+    DeviceCheckIn,
+    DeviceRelease,
+    KeySet,
+    LicenceStanding,
+    PublicKey,
+)
 from api.services import ServicesDep
 from domain.errors import ErrorCode
 from domain.licences.app_licensing import Validation, deactivate_device, validate_device
 from domain.licences.licence import Standing
 from domain.licences.management import activate_device
 
-router = APIRouter(prefix="/apps/v1/licence", tags=["apps"])
+router = APIRouter(prefix="/apps/v1", tags=["apps"])
 
 
 def _answer(examples: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
@@ -26,7 +35,7 @@ def _answer(examples: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
 
 
 @router.post(
-    "/validate",
+    "/licence/validate",
     response_model=LicenceStanding,
     responses={**_answer(STANDING_EXAMPLES), **errors(ErrorCode.INVALID_VALUE, ErrorCode.TOO_MANY_REQUESTS)},
 )
@@ -34,19 +43,17 @@ def validate_licence(body: DeviceCheckIn, services: ServicesDep, request: Reques
     """Is the key good on this device? Always 200 with ``status`` (-2 for an unknown platform name, -4 past the
     limits). Writes nothing unless the device's last-seen record is a day old."""
     services.limiter.validation(request, body.licence_key)
-    return LicenceStanding.of(
-        validate_device(
-            services.store,
-            services.clock,
-            licence_key=body.licence_key,
-            device_id=body.device_id,
-            platform=body.platform,
-        )
+    validation = validate_device(
+        services.store, services.clock, licence_key=body.licence_key, device_id=body.device_id, platform=body.platform
     )
+    token = None
+    if validation.licence is not None:
+        token = licence_token(services, validation.licence, validation.device_id, validation.standing)
+    return LicenceStanding.of(validation, token)
 
 
 @router.post(
-    "/heartbeat",
+    "/licence/heartbeat",
     response_model=LicenceStanding,
     responses={**_answer(STANDING_EXAMPLES), **errors(ErrorCode.INVALID_VALUE, ErrorCode.TOO_MANY_REQUESTS)},
 )
@@ -57,7 +64,7 @@ def heartbeat(body: DeviceCheckIn, services: ServicesDep, request: Request) -> L
 
 
 @router.post(
-    "/activate",
+    "/licence/activate",
     response_model=LicenceStanding,
     responses={
         **_answer({"valid": STANDING_EXAMPLES["valid"]}),
@@ -82,11 +89,13 @@ def activate(body: DeviceActivation, services: ServicesDep, request: Request) ->
         device_name=body.device_name,
         platform=body.platform,
     )
-    return LicenceStanding.of(Validation(Standing.VALID, activation.licence, body.device_id.strip()))
+    device_id = body.device_id.strip()
+    token = licence_token(services, activation.licence, device_id, Standing.VALID)
+    return LicenceStanding.of(Validation(Standing.VALID, activation.licence, device_id), token)
 
 
 @router.post(
-    "/deactivate",
+    "/licence/deactivate",
     response_model=LicenceStanding,
     responses={
         **_answer({"released": {"summary": "The seat is free", "value": STANDING_EXAMPLES["deviceReleased"]["value"]}}),
@@ -98,3 +107,10 @@ def deactivate(body: DeviceRelease, services: ServicesDep, request: Request) -> 
     services.limiter.activation(request, body.licence_key)
     licence = deactivate_device(services.store, services.clock, licence_key=body.licence_key, device_id=body.device_id)
     return LicenceStanding.of(Validation(Standing.DEVICE_RELEASED, licence, body.device_id))
+
+
+@router.get("/.well-known/jwks.json", response_model=KeySet)
+def licence_keys(services: ServicesDep) -> KeySet:
+    """The public keys licence tokens are signed with (JWKS; ``kid`` is the RFC 7638 thumbprint): the current key,
+    then keys rotated out, whose tokens stay verifiable until they expire."""
+    return KeySet(keys=[PublicKey(**key) for key in services.licence_signer.jwks()["keys"]])

@@ -50,9 +50,14 @@ class LicenceStanding(CamelModel):
     devices_count: int | None = None
     max_devices_count: int | None = None
     last_seen_at: datetime | None = None
+    licence_token: str | None = Field(
+        default=None,
+        description="With a valid answer: the offline licence, a JWS (EdDSA) to check with the keys at "
+        "/apps/v1/.well-known/jwks.json (docs/app-licensing.md)",
+    )
 
     @classmethod
-    def of(cls, validation: Validation) -> LicenceStanding:
+    def of(cls, validation: Validation, token: str | None = None) -> LicenceStanding:
         """The answer an app gets; nothing about the licence's holder, only what the key already names."""
         status: StatusName = validation.standing.value
         licence = validation.licence
@@ -69,6 +74,7 @@ class LicenceStanding(CamelModel):
             devices_count=len(licence.devices),
             max_devices_count=licence.max_devices_count,
             last_seen_at=device.last_seen_at if device else None,
+            licence_token=token,
         )
 
 
@@ -82,25 +88,65 @@ VALID_EXAMPLE = {
     "devicesCount": 2,
     "maxDevicesCount": 3,
     "lastSeenAt": "2026-11-20T08:00:00Z",
+    "licenceToken": "eyJ0eXAiOiJ1bmljb3JucHJvLWxpY2VuY2Urand0IiwiYWxnIjoiRWREU0EiLCJraWQiOiI3Y1RnTzhaUn...",
 }
+
+
+class PublicKey(CamelModel):
+    """One Ed25519 public key as a JWK."""
+
+    kty: str
+    crv: str
+    x: str
+    kid: str
+    alg: str
+    use: str
+
+
+class KeySet(CamelModel):
+    """The keys licence tokens are signed with: the current one first, then keys rotated out."""
+
+    keys: list[PublicKey]
+
+
+REFUSED = {**VALID_EXAMPLE, "licenceToken": None, "valid": False}
 STANDING_EXAMPLES = {
     "valid": {"summary": "The device holds a seat", "value": VALID_EXAMPLE},
-    "expired": {"summary": "The paid time ran out", "value": {**VALID_EXAMPLE, "valid": False, "status": "expired"}},
-    "revoked": {"summary": "Refunded", "value": {**VALID_EXAMPLE, "valid": False, "status": "revoked"}},
+    "expired": {
+        "summary": "The paid time ran out",
+        "value": {**REFUSED, "status": "expired"},
+    },
+    "revoked": {
+        "summary": "Refunded",
+        "value": {**REFUSED, "status": "revoked"},
+    },
     "unknown": {
         "summary": "No such key",
         "value": {"valid": False, "status": "unknown", "deviceId": "a3f1c2d4-pixel-8"},
     },
     "otherPlatform": {
         "summary": "The key is for another platform's app",
-        "value": {**VALID_EXAMPLE, "valid": False, "status": "otherPlatform", "lastSeenAt": None},
+        "value": {**REFUSED, "status": "otherPlatform", "lastSeenAt": None},
     },
     "noFreeSeat": {
         "summary": "Not activated here, and every seat is taken",
-        "value": {**VALID_EXAMPLE, "valid": False, "status": "noFreeSeat", "devicesCount": 3, "lastSeenAt": None},
+        "value": {
+            **VALID_EXAMPLE,
+            "licenceToken": None,
+            "valid": False,
+            "status": "noFreeSeat",
+            "devicesCount": 3,
+            "lastSeenAt": None,
+        },
     },
     "deviceReleased": {
         "summary": "The seat was freed (by the app, the customer, or unseen for 30 days); activate again",
-        "value": {**VALID_EXAMPLE, "valid": False, "status": "deviceReleased", "lastSeenAt": None},
+        "value": {
+            **VALID_EXAMPLE,
+            "licenceToken": None,
+            "valid": False,
+            "status": "deviceReleased",
+            "lastSeenAt": None,
+        },
     },
 }

@@ -3,18 +3,22 @@ licence's answer when it is refunded or runs out."""
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
+import jwt
 import pytest
+from jwt import PyJWK
 
 from domain.catalogue.licences import load_catalogue
 from domain.licences.granting import new_licence
 from domain.licences.licence import LicenceTerms, UserLicence
 from events.licences import DeviceSeen
 from tests.security.shop import PASSWORD, V1, Shop, shop
+from verifier import licence_verifier
 from workers.tasks.licences import sweep_idle_devices
 
 __all__ = ["shop"]
@@ -152,3 +156,34 @@ def test_a_device_silent_for_31_days_is_released_by_the_pass_and_its_seat_goes_t
     assert sorted(d["id"] for d in shown) == ["phone-1", "phone-2", "phone-4"]
     seen = {d["id"]: d["lastSeenAt"][:10] for d in shown}
     assert seen["phone-1"] == shop.clock.now().date().isoformat()
+
+
+def test_the_offline_token_verifies_with_the_published_keys_and_proves_the_licence_is_in_the_log(shop: Shop) -> None:
+    licence = a_licence(shop, ANNUAL_3)
+    audit = shop.services.audit
+    audit.sign_checkpoint(shop.clock.now())
+    activated = call(shop, "activate", licence.licence_key, "phone-1").json()
+    jwks = shop.via_proxy("198.51.100.7", "GET", "/apps/v1/.well-known/jwks.json").json()
+    kid = jwt.get_unverified_header(activated["licenceToken"])["kid"]
+    key = next(PyJWK(k) for k in jwks["keys"] if k["kid"] == kid)
+    # A library we did not write checks the signature; times are the test clock's, so they are checked here.
+    claims = jwt.decode(activated["licenceToken"], key, algorithms=["EdDSA"], options={"verify_exp": False})
+    assert (claims["licence"], claims["device"], claims["product"]) == (str(licence.id), "phone-1", "uncpa")
+    assert claims["entitlements"] == ["basic", "https", "pro", "devices:3"]
+    assert claims["paidUntil"] == int((shop.clock.now() + timedelta(days=365)).timestamp())
+    assert claims["exp"] - claims["iat"] == claims["graceSeconds"] == 14 * 86400
+    assert claims["iat"] == int(shop.clock.now().timestamp())
+    assert claims["log"]["current"] is False, "the activation came after the checkpoint: its grant is proven"
+
+    audit.sign_checkpoint(shop.clock.now())
+    validated = call(shop, "validate", licence.licence_key, "phone-1").json()
+    now = shop.clock.now().timestamp()
+    log_key = audit.signer.verifier_key()
+    checked = licence_verifier.verify(validated["licenceToken"], jwks, log_key=log_key, now=now)
+    assert checked["log"]["current"] is True
+    assert json.loads(checked["log"]["record"])["originator_version"] == 2
+    with pytest.raises(licence_verifier.TokenRefusedError, match="stale-checkpoint"):
+        licence_verifier.verify(
+            validated["licenceToken"], jwks, log_key=log_key, now=now, min_tree_size=checked["log"]["size"] + 1
+        )
+    assert call(shop, "validate", licence.licence_key, "phone-9").json()["licenceToken"] is None

@@ -265,6 +265,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/apps/v1/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Licence Keys
+         * @description The public keys licence tokens are signed with (JWKS; ``kid`` is the RFC 7638 thumbprint): the current key,
+         *     then keys rotated out, whose tokens stay verifiable until they expire.
+         */
+        get: operations["licence_keys_web_unicornpro_v1_apps_v1__well_known_jwks_json_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/apps/v1/licence/activate": {
         parameters: {
             query?: never;
@@ -1958,6 +1979,14 @@ export interface components {
             isRegistered: boolean;
         };
         /**
+         * KeySet
+         * @description The keys licence tokens are signed with: the current one first, then keys rotated out.
+         */
+        KeySet: {
+            /** Keys */
+            keys: components["schemas"]["PublicKey"][];
+        };
+        /**
          * Language
          * @description Languages the site speaks; Korean is the default.
          * @enum {string}
@@ -1976,6 +2005,11 @@ export interface components {
             expiresAt?: string | null;
             /** Lastseenat */
             lastSeenAt?: string | null;
+            /**
+             * Licencetoken
+             * @description With a valid answer: the offline licence, a JWS (EdDSA) to check with the keys at /apps/v1/.well-known/jwks.json (docs/app-licensing.md)
+             */
+            licenceToken?: string | null;
             /** Maxdevicescount */
             maxDevicesCount?: number | null;
             /** Productcode */
@@ -2209,6 +2243,24 @@ export interface components {
             /** Name */
             name?: string | null;
             prefferedLanguage?: components["schemas"]["Language"] | null;
+        };
+        /**
+         * PublicKey
+         * @description One Ed25519 public key as a JWK.
+         */
+        PublicKey: {
+            /** Alg */
+            alg: string;
+            /** Crv */
+            crv: string;
+            /** Kid */
+            kid: string;
+            /** Kty */
+            kty: string;
+            /** Use */
+            use: string;
+            /** X */
+            x: string;
         };
         /**
          * PurchasableLicenceOut
@@ -3990,6 +4042,41 @@ export interface operations {
                         /** @enum {integer} */
                         errorCode: -4;
                     };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    licence_keys_web_unicornpro_v1_apps_v1__well_known_jwks_json_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeySet"];
                 };
             };
             /**

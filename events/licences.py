@@ -110,6 +110,16 @@ class DeviceReleased(StoredEvent):
     reason: str
 
 
+class LicenceFlagged(StoredEvent):
+    """The key was activated on unusually many distinct devices in a short window: support should look (the
+    licence keeps working; nothing is blocked)."""
+
+    TOPIC = "licence.Flagged"
+    reason: str
+    distinct_devices: int
+    window_days: int
+
+
 class LicenceKeyClaimed(StoredCreation):
     """A licence key points at one user licence (uniqueness index)."""
 

@@ -25,6 +25,7 @@ from events.licences import (
     DeviceSeen,
     LicenceActivated,
     LicenceExtended,
+    LicenceFlagged,
     LicenceGranted,
     LicenceKeyClaimed,
     LicenceReservationLapsed,
@@ -37,6 +38,8 @@ from events.licences import (
 )
 
 MAX_DEVICE_NAME = 50
+FLAG_WINDOW = timedelta(days=7)  # more than FLAG_FACTOR x seats distinct devices activated in it: flagged
+FLAG_FACTOR = 3
 SEEN_EVERY = timedelta(days=1)  # a device's last-seen time is recorded at most this often (ADR: docs/app-licensing.md)
 
 
@@ -227,7 +230,23 @@ class UserLicence(Aggregate):
             device_name=_device_name(device_name),
             platform=platform,
         )
+        self._flag_if_crowded(at)
         return True
+
+    def _flag_if_crowded(self, at: datetime) -> None:
+        """Flag the key for support (once a window) when it was activated on too many distinct devices lately."""
+        recent = sum(1 for activated in self.activations.values() if at - activated < FLAG_WINDOW)
+        if recent <= FLAG_FACTOR * self.max_devices_count:
+            return
+        if self.flagged_at is not None and at - self.flagged_at < FLAG_WINDOW:
+            return
+        self.trigger_event(
+            LicenceFlagged,
+            timestamp=at,
+            reason="many distinct devices",
+            distinct_devices=recent,
+            window_days=FLAG_WINDOW.days,
+        )
 
     def standing_for(self, device_id: str, now: datetime) -> Standing:
         """The licence's answer to an app on ``device_id`` (the key and the platform are checked before)."""
@@ -337,6 +356,8 @@ class UserLicence(Aggregate):
         # The payment of the period the licence runs in now (a subscription's own periods are its own).
         self.period_merchant_uid: str | None = event.merchant_uid
         self.devices: dict[str, Device] = {}
+        self.activations: dict[str, datetime] = {}  # device id -> when it was last activated (abuse flag)
+        self.flagged_at: datetime | None = None
         self.released: dict[str, str] = {}  # device id -> why its seat was freed, until it is activated again
 
     @when.register
@@ -401,6 +422,7 @@ class UserLicence(Aggregate):
         at = event.timestamp
         self.devices[event.device_id] = Device(event.device_id, event.device_name, event.platform, at, at)
         self.released.pop(event.device_id, None)
+        self.activations[event.device_id] = at
 
     @when.register
     def _device_renamed(self, event: DeviceRenamed) -> None:
@@ -410,6 +432,10 @@ class UserLicence(Aggregate):
     def _device_removed(self, event: DeviceRemoved) -> None:
         del self.devices[event.device_id]
         self.released[event.device_id] = "customer"
+
+    @when.register
+    def _flagged(self, event: LicenceFlagged) -> None:
+        self.flagged_at = event.timestamp
 
     @when.register
     def _device_seen(self, event: DeviceSeen) -> None:

@@ -13,10 +13,12 @@ import jwt
 import pytest
 from jwt import PyJWK
 
+from api.ratelimit import VALIDATION_PER_CLIENT, VALIDATION_PER_KEY
 from domain.catalogue.licences import load_catalogue
 from domain.licences.granting import new_licence
+from domain.licences.keys import new_licence_key
 from domain.licences.licence import LicenceTerms, UserLicence
-from events.licences import DeviceSeen
+from events.licences import DeviceSeen, LicenceFlagged
 from tests.security.shop import PASSWORD, V1, Shop, shop
 from verifier import licence_verifier
 from workers.tasks.licences import sweep_idle_devices
@@ -28,6 +30,7 @@ pytestmark = pytest.mark.integration
 APPS = "/apps/v1/licence"
 MONTHLY_3 = 113  # Unicorn Pro for Android, 30 days, 3 devices
 ANNUAL_3 = 123  # the same for 365 days
+ANNUAL = 121  # 365 days, 1 device
 
 
 def a_licence(shop: Shop, licence_id: int = MONTHLY_3, owner: str | None = None) -> UserLicence:
@@ -187,3 +190,28 @@ def test_the_offline_token_verifies_with_the_published_keys_and_proves_the_licen
             validated["licenceToken"], jwks, log_key=log_key, now=now, min_tree_size=checked["log"]["size"] + 1
         )
     assert call(shop, "validate", licence.licence_key, "phone-9").json()["licenceToken"] is None
+
+
+def test_a_key_activated_on_many_devices_in_a_week_is_flagged_for_support_and_keeps_working(shop: Shop) -> None:
+    licence = a_licence(shop, ANNUAL)  # one seat: a fourth distinct device within 7 days is one too many
+    for device in ("d1", "d2", "d3", "d4", "d5"):
+        assert call(shop, "activate", licence.licence_key, device).status_code == 200
+        assert call(shop, "deactivate", licence.licence_key, device).status_code == 200
+    history = list(shop.services.store.events.get(licence.id))  # type: ignore[attr-defined]
+    flags = [event for event in history if isinstance(event, LicenceFlagged)]
+    assert [(flag.distinct_devices, flag.window_days) for flag in flags] == [(4, 7)], "flagged once in the window"
+    assert status(shop, licence.licence_key, "d5") == "deviceReleased", "nothing was blocked"
+
+
+def test_validation_is_limited_per_key_and_per_client(shop: Shop) -> None:
+    key = new_licence_key()
+    body = {"licenceKey": key, "deviceId": "phone-1", "platform": "android"}
+    crowd = [f"198.18.{n // 250}.{n % 250 + 1}" for n in range(VALIDATION_PER_KEY.amount + 1)]
+    per_key = [shop.via_proxy(client, "POST", f"{APPS}/validate", json=body).status_code for client in crowd]
+    assert per_key == [200] * VALIDATION_PER_KEY.amount + [429]
+    one_client = [
+        shop.via_proxy("203.0.113.50", "POST", f"{APPS}/validate", json={**body, "licenceKey": new_licence_key()})
+        for _ in range(VALIDATION_PER_CLIENT.amount + 1)
+    ]
+    assert [answer.status_code for answer in one_client][-2:] == [200, 429]
+    assert one_client[-1].json()["errorCode"] == -4

@@ -19,6 +19,7 @@ from domain.licences.granting import new_licence
 from domain.licences.keys import new_licence_key
 from domain.licences.licence import LicenceTerms, UserLicence
 from events.licences import DeviceSeen, LicenceFlagged
+from tests.integration.audit.test_independent_verifier import check_with_go
 from tests.security.shop import PASSWORD, V1, Shop, shop
 from verifier import licence_verifier
 from workers.tasks.licences import sweep_idle_devices
@@ -190,6 +191,11 @@ def test_the_offline_token_verifies_with_the_published_keys_and_proves_the_licen
             validated["licenceToken"], jwks, log_key=log_key, now=now, min_tree_size=checked["log"]["size"] + 1
         )
     assert call(shop, "validate", licence.licence_key, "phone-9").json()["licenceToken"] is None
+
+    log = checked["log"]  # the independent Go verifier of the audit tools checks the same note and proof
+    proof = {"note": log["checkpoint"], "record": log["record"], "index": log["leafIndex"], "proof": log["proof"]}
+    outcomes = check_with_go({"verifier_key": log_key, "inclusions": [{"name": "licence", **proof}], "consistency": []})
+    assert outcomes == {"licence": "ok"}
 
 
 def test_a_key_activated_on_many_devices_in_a_week_is_flagged_for_support_and_keeps_working(shop: Shop) -> None:

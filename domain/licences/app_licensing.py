@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from uuid import UUID
 
+from domain.catalogue.licences import Catalogue
 from domain.catalogue.products import PRODUCTS, Platform
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
@@ -18,7 +19,7 @@ from domain.licences.management import licence_by_key
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 
-IDLE_RELEASE_AFTER = timedelta(days=30)  # a seated device unseen this long is released by the beat pass
+IDLE_RELEASE_AFTER = timedelta(days=30)  # a seated device unseen this long is released, unless its plan says otherwise
 
 
 @dataclass(frozen=True)
@@ -78,15 +79,24 @@ def deactivate_device(store: Storefront, clock: Clock, *, licence_key: str, devi
     return retry_on_conflict(attempt)
 
 
-def release_idle_devices(
-    store: Storefront, clock: Clock, user_licence_id: UUID, after: timedelta = IDLE_RELEASE_AFTER
-) -> list[str]:
-    """Free the seats of the licence's devices unseen for ``after`` (the beat pass); the devices released."""
+def idle_release_after(catalogue: Catalogue, licence_id: int) -> timedelta:
+    """How long a device of this plan may go unseen before its seat is freed (the catalogue's, else 30 days)."""
+    plan = catalogue.get(licence_id)
+    return timedelta(days=plan.idle_release_days) if plan is not None else IDLE_RELEASE_AFTER
+
+
+def shortest_idle_release(catalogue: Catalogue) -> timedelta:
+    """The shortest such time of any plan (the release pass looks at devices unseen at least this long)."""
+    return min([IDLE_RELEASE_AFTER, *(timedelta(days=plan.idle_release_days) for plan in catalogue.licences)])
+
+
+def release_idle_devices(store: Storefront, clock: Clock, catalogue: Catalogue, user_licence_id: UUID) -> list[str]:
+    """Free the seats of the licence's devices unseen for its plan's time (the beat pass); the devices released."""
 
     def attempt() -> list[str]:
         licence: UserLicence = store.repository.get(user_licence_id)
         now = clock.now()
-        idle = licence.idle_devices(now, after)
+        idle = licence.idle_devices(now, idle_release_after(catalogue, licence.licence_id))
         for device_id in idle:
             licence.release_device(device_id, "inactive", now)
         if idle:

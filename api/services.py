@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Annotated
+from typing import Annotated, Any
+from uuid import UUID
 
 import anyio
 from fastapi import Depends, Request
@@ -42,6 +43,11 @@ class Services(bootstrap.Services):
         if "audit" in self.__dict__:
             self.audit.close()
         super().close()
+
+    @cached_property
+    def log_proofs(self) -> dict[tuple[UUID, int, int], dict[str, Any] | None]:
+        """Log proofs of licences by (licence, version, checkpoint size), for api/licence_tokens.py."""
+        return {}
 
     @cached_property
     def licence_signer(self) -> LicenceSigner:

@@ -112,7 +112,11 @@ class Audit:
         """The newest signed checkpoint and the inclusion proof of the aggregate's latest event in it (None when
         nothing is signed yet or the aggregate has no event in the signed tree)."""
         latest = self.checkpoints.latest()
-        if latest is None or latest.checkpoint.size == 0:
+        return None if latest is None else self.inclusion_of_latest_event(originator_id, latest)
+
+    def inclusion_of_latest_event(self, originator_id: UUID, latest: SignedCheckpoint) -> dict[str, Any] | None:
+        """The inclusion proof, in ``latest``, of the aggregate's latest event in its tree (None when it has none)."""
+        if latest.checkpoint.size == 0:
             return None
         last_leaf = next(self.tree.leaves(latest.checkpoint.size - 1), None)
         if last_leaf is None:

@@ -146,6 +146,12 @@ POLICY: Mapping[str, Access] = {
     "POST /licenses/{license_key}/giveme": Access.CONFIRMED,
     "POST /licenses/open-beta": Access.CONFIRMED,
     "POST /licenses/activate": Access.ANYONE,
+    # The app API: the licence key is the credential (api/routers/apps.py).
+    "POST /apps/v1/licence/validate": Access.ANYONE,
+    "POST /apps/v1/licence/activate": Access.ANYONE,
+    "POST /apps/v1/licence/deactivate": Access.ANYONE,
+    "POST /apps/v1/licence/heartbeat": Access.ANYONE,
+    "GET /apps/v1/.well-known/jwks.json": Access.ANYONE,
     # Buying: a guest (no token) or a confirmed account.
     "POST /payments/licenses/new": Access.ANYONE_OR_CONFIRMED,
     "POST /payments/licenses/new/confirm": Access.ANYONE_OR_CONFIRMED,

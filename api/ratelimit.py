@@ -47,6 +47,9 @@ KEY_LOOKUP_PER_CLIENT = parse("30 per 10 minutes")
 KEY_LOOKUP_PER_KEY = parse("10 per 10 minutes")
 ACTIVATION_PER_CLIENT = parse("60 per 10 minutes")
 ACTIVATION_PER_KEY = parse("20 per 10 minutes")
+# The apps validate on start and about daily; a shared NAT holds many devices, one key at most a few of them.
+VALIDATION_PER_CLIENT = parse("600 per 10 minutes")
+VALIDATION_PER_KEY = parse("120 per 10 minutes")
 # A logged-in account checking its own password: only its holder can ask, so per account and per client.
 PASSWORD_CHECK_PER_ACCOUNT = parse("10 per 10 minutes")
 PASSWORD_CHECK_PER_CLIENT = parse("30 per 10 minutes")
@@ -119,6 +122,10 @@ class RateLimiter:
     def activation(self, request: Request, key: str) -> None:
         """Limit device activations, per client and per licence key."""
         self._client_and_key(request, "activation", key, ACTIVATION_PER_CLIENT, ACTIVATION_PER_KEY)
+
+    def validation(self, request: Request, key: str) -> None:
+        """Limit app validations and heartbeats, per client and per licence key."""
+        self._client_and_key(request, "validation", key, VALIDATION_PER_CLIENT, VALIDATION_PER_KEY)
 
     def _client_and_key(
         self, request: Request, action: str, key: str, per_client: RateLimitItem, per_key: RateLimitItem

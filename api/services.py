@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from functools import cached_property
+from typing import Annotated, Any
+from uuid import UUID
 
 import anyio
 from fastapi import Depends, Request
@@ -11,6 +13,9 @@ from fastapi import Depends, Request
 import bootstrap
 from api.ratelimit import RateLimiter
 from api.revocations import Revocations
+from bootstrap.audit import open_audit
+from eventlog.audit import Audit
+from integrations.licence_signing import LicenceSigner
 from projections.tracking import wait_for_views
 
 IMAGE_DECODES_AT_ONCE = 2
@@ -35,7 +40,25 @@ class Services(bootstrap.Services):
     def close(self) -> None:
         """Stop following revocations, then release what the composition root opened."""
         self.revocations.stop()
+        if "audit" in self.__dict__:
+            self.audit.close()
         super().close()
+
+    @cached_property
+    def log_proofs(self) -> dict[tuple[UUID, int, int], dict[str, Any] | None]:
+        """Log proofs of licences by (licence, version, checkpoint size), for api/licence_tokens.py."""
+        return {}
+
+    @cached_property
+    def licence_signer(self) -> LicenceSigner:
+        """Signs the apps' offline licence tokens (LICENCE_SIGNING_SECRET; previous keys stay published)."""
+        previous = self.settings.licence_previous_public_keys.split(",")
+        return LicenceSigner(self.settings.licence_signing_secret, [k.strip() for k in previous])
+
+    @cached_property
+    def audit(self) -> Audit:
+        """The transparency log and its signed checkpoints, for the proofs licence tokens carry."""
+        return open_audit(self.settings, self.store)
 
     @property
     def secure_cookies(self) -> bool:

@@ -70,6 +70,11 @@ class Settings(BaseSettings):
     chat_script_url: str = Field(default="", alias="CHAT_SCRIPT_URL")
     chat_plugin_key: str = Field(default="", alias="CHAT_PLUGIN_KEY")
     chat_member_secret_setting: str = Field(default="", alias="CHAT_MEMBER_SECRET", repr=False)
+    # The apps' offline licences (docs/app-licensing.md): the Ed25519 key is derived from this secret (SHA-256);
+    # keys rotated out stay published (base64url raw public keys, comma-separated) so their tokens still verify.
+    licence_signing_secret_setting: str = Field(default="", alias="LICENCE_SIGNING_SECRET", repr=False)
+    licence_previous_public_keys: str = Field(default="", alias="LICENCE_PREVIOUS_PUBLIC_KEYS")
+    licence_offline_grace_days: int = Field(default=14, ge=1, le=90, alias="LICENCE_OFFLINE_GRACE_DAYS")
     web_sentry_dsn: str = Field(default="", alias="WEB_SENTRY_DSN")
     broker_visibility_timeout: int = Field(default=3600, alias="BROKER_VISIBILITY_TIMEOUT")
     # How often the reactor looks for mail tasks that never ran (workers.resends).
@@ -162,11 +167,11 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _no_development_secrets_in_production(self) -> Settings:
-        for name in ("AUTH_SECRET", "ZENDESK_SECRET", "CHAT_MEMBER_SECRET"):
+        for name in ("AUTH_SECRET", "ZENDESK_SECRET", "CHAT_MEMBER_SECRET", "LICENCE_SIGNING_SECRET"):
             if getattr(self, f"{name.lower()}_setting") in PUBLISHED_SECRETS:
                 raise ValueError(f"{name} is a secret once published in the source: set a secret of your own")
         if self.app_env == "production":
-            for name in ("AUTH_SECRET", "ZENDESK_SECRET"):
+            for name in ("AUTH_SECRET", "ZENDESK_SECRET", "LICENCE_SIGNING_SECRET"):
                 _check_production_secret(name, getattr(self, f"{name.lower()}_setting"))
             if self.chat_script_url:
                 _check_production_secret("CHAT_MEMBER_SECRET", self.chat_member_secret_setting, "when the chat is on")
@@ -207,6 +212,11 @@ class Settings(BaseSettings):
     def auth_secret(self) -> str:
         """Signs access tokens and mailed links: AUTH_SECRET, else this var/'s generated secret."""
         return self.auth_secret_setting or _generated_secret(self.var_dir, "auth")
+
+    @cached_property
+    def licence_signing_secret(self) -> str:
+        """Signs the apps' offline licences: LICENCE_SIGNING_SECRET, else this var/'s generated secret."""
+        return self.licence_signing_secret_setting or _generated_secret(self.var_dir, "licence-signing")
 
     @cached_property
     def zendesk_secret(self) -> str:

@@ -47,6 +47,27 @@ class EventLog(Application[Any]):
         """Position of the newest event in the log (0 when empty)."""
         return self.recorder.max_notification_id() or 0
 
+    def last_notification_of(self, originator_id: UUID, at_most: int) -> int | None:
+        """The log position of the aggregate's latest event at or before ``at_most`` (None when it has none)."""
+        recorder = self.recorder
+        if isinstance(recorder, PostgresAggregateRecorder):
+            statement = SQL(
+                "SELECT MAX(notification_id) AS last FROM {schema}.{table} "
+                "WHERE originator_id = %s AND notification_id <= %s"
+            ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
+            with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+                cursor.execute(statement, [originator_id, at_most])
+                row = cursor.fetchone()
+            return None if row is None or row["last"] is None else int(row["last"])
+        table = recorder.events_table_name  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+            cursor.execute(
+                f"SELECT MAX(rowid) AS last FROM {table} WHERE originator_id IN (?, ?) AND rowid <= ?",
+                [originator_id.hex, str(originator_id), at_most],  # stored as hex here; either form is found
+            )
+            found = cursor.fetchone()
+        return None if found is None or found["last"] is None else int(found["last"])
+
     def get_many(self, aggregate_ids: Iterable[UUID]) -> dict[UUID, Any]:
         """The current state of several aggregates, read in one query on PostgreSQL (one read each elsewhere);
         an id nobody recorded is left out. Every event is replayed (snapshots only shorten single reads)."""

@@ -95,6 +95,31 @@ class DeviceRemoved(StoredEvent):
     device_id: str
 
 
+class DeviceSeen(StoredEvent):
+    """An app on the device checked in (validate or heartbeat); recorded at most once a day per device."""
+
+    TOPIC = "licence.DeviceSeen"
+    device_id: str
+
+
+class DeviceReleased(StoredEvent):
+    """A device's seat was freed without the customer: the app gave it back ("app") or it went unseen ("inactive")."""
+
+    TOPIC = "licence.DeviceReleased"
+    device_id: str
+    reason: str
+
+
+class LicenceFlagged(StoredEvent):
+    """The key was activated on unusually many distinct devices in a short window: support should look (the
+    licence keeps working; nothing is blocked)."""
+
+    TOPIC = "licence.Flagged"
+    reason: str
+    distinct_devices: int
+    window_days: int
+
+
 class LicenceKeyClaimed(StoredCreation):
     """A licence key points at one user licence (uniqueness index)."""
 

@@ -9,8 +9,10 @@ from uuid import UUID
 
 from events.licences import (
     DeviceActivated,
+    DeviceReleased,
     DeviceRemoved,
     DeviceRenamed,
+    DeviceSeen,
     LicenceActivated,
     LicenceExtended,
     LicenceGranted,
@@ -21,7 +23,7 @@ from events.licences import (
     LicenceTransferred,
     LicenceUpgraded,
 )
-from projections.database import Statement, ViewCursor
+from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
 
@@ -30,7 +32,7 @@ class LicencesView(View):
 
     name = "licences"
     tables = ("licences_view", "licence_devices_view")
-    version = 2  # 2: upgrades change a licence's plan
+    version = 3  # 2: upgrades change a licence's plan; 3: devices' last-seen times, released seats
 
     def schema(self) -> list[str]:
         return [
@@ -43,7 +45,9 @@ class LicencesView(View):
             "CREATE INDEX IF NOT EXISTS licences_view_account ON licences_view (account_id)",
             "CREATE TABLE IF NOT EXISTS licence_devices_view ("
             "user_licence_id TEXT NOT NULL, device_id TEXT NOT NULL, device_name TEXT NOT NULL, "
-            "platform TEXT NOT NULL, registered_at TEXT NOT NULL, PRIMARY KEY (user_licence_id, device_id))",
+            "platform TEXT NOT NULL, registered_at TEXT NOT NULL, last_seen_at TEXT NOT NULL, "
+            "PRIMARY KEY (user_licence_id, device_id))",
+            "CREATE INDEX IF NOT EXISTS licence_devices_view_last_seen ON licence_devices_view (last_seen_at)",
         ]
 
     @singledispatchmethod
@@ -151,8 +155,8 @@ class LicencesView(View):
     @apply.register
     def _device_activated(self, event: DeviceActivated, cursor: ViewCursor) -> None:
         cursor.execute(
-            "INSERT INTO licence_devices_view (user_licence_id, device_id, device_name, platform, registered_at) "
-            "VALUES (%(licence)s, %(device)s, %(name)s, %(platform)s, %(at)s)",
+            "INSERT INTO licence_devices_view (user_licence_id, device_id, device_name, platform, registered_at, "
+            "last_seen_at) VALUES (%(licence)s, %(device)s, %(name)s, %(platform)s, %(at)s, %(at)s)",
             {
                 "licence": str(event.originator_id),
                 "device": event.device_id,
@@ -171,10 +175,22 @@ class LicencesView(View):
         )
 
     @apply.register
-    def _device_removed(self, event: DeviceRemoved, cursor: ViewCursor) -> None:
+    def _device_removed(self, event: DeviceRemoved | DeviceReleased, cursor: ViewCursor) -> None:
         cursor.execute(
             "DELETE FROM licence_devices_view WHERE user_licence_id = %(licence)s AND device_id = %(device)s",
             {"licence": str(event.originator_id), "device": event.device_id},
+        )
+
+    @apply.register
+    def _device_released(self, event: DeviceReleased, cursor: ViewCursor) -> None:
+        self._device_removed(event, cursor)
+
+    @apply.register
+    def _device_seen(self, event: DeviceSeen, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE licence_devices_view SET last_seen_at = %(at)s "
+            "WHERE user_licence_id = %(licence)s AND device_id = %(device)s",
+            {"at": event.timestamp.isoformat(), "licence": str(event.originator_id), "device": event.device_id},
         )
 
 
@@ -210,3 +226,12 @@ def with_devices(licences: list[dict[str, Any]], devices: list[dict[str, Any]]) 
     for licence in licences:
         licence["devices"] = by_licence.get(licence["user_licence_id"], [])
     return licences
+
+
+def licences_with_idle_devices(db: ViewDatabase, unseen_since: datetime) -> list[UUID]:
+    """The licences holding a device last seen at or before ``unseen_since`` (the release pass's work list)."""
+    with db.read() as cursor:
+        cursor.execute("SELECT user_licence_id, last_seen_at FROM licence_devices_view ORDER BY user_licence_id")
+        rows = cursor.fetchall()
+    idle = {row["user_licence_id"] for row in rows if datetime.fromisoformat(row["last_seen_at"]) <= unseen_since}
+    return [UUID(licence) for licence in sorted(idle)]

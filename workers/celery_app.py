@@ -16,6 +16,7 @@ from integrations.broker import broker_transport_options
 RENEWALS_QUEUE = "renewals"
 TASK_MODULES = [
     "workers.tasks.audit",
+    "workers.tasks.licences",
     "workers.tasks.maintenance",
     "workers.tasks.mail",
     "workers.tasks.payments",
@@ -107,6 +108,10 @@ def create_celery(settings: Settings) -> StorefrontCelery:
             "sign-log-checkpoint": {
                 "task": "audit.sign_checkpoint",
                 "schedule": timedelta(minutes=settings.audit_checkpoint_minutes),
+            },
+            "release-idle-devices": {
+                "task": "licences.release_idle_devices",
+                "schedule": timedelta(hours=1),
             },
             "report-view-lag": {
                 "task": "maintenance.report_view_lag",

@@ -39,6 +39,7 @@ class DeviceOut(CamelModel):
     registration_data: dict[str, str]
     platform: str
     registered_at: datetime
+    last_seen_at: datetime = Field(description="When the app last validated or checked in (recorded once a day)")
 
 
 class ScheduledPayment(CamelModel):
@@ -112,6 +113,7 @@ class UserLicenceOut(CamelModel):
                     registration_data={"deviceName": device["device_name"]},
                     platform=device["platform"],
                     registered_at=device["registered_at"],
+                    last_seen_at=device["last_seen_at"],
                 )
                 for device in row["devices"]
             ],

@@ -52,6 +52,8 @@ class PurchasableLicence(_Model):
     product_code: str
     life: int = Field(gt=0)
     max_devices_count: int = Field(gt=0)
+    # A device of this plan unseen (no validate or heartbeat) this many days gives its seat up (docs/app-licensing.md).
+    idle_release_days: int = Field(default=30, ge=1, le=365)
     base_discount: Decimal = Field(default=Decimal(0), ge=0, lt=1)
     prices: tuple[Price, ...] = Field(min_length=1)
     localizations: tuple[Localization, ...] = Field(min_length=1)

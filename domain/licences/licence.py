@@ -19,10 +19,13 @@ from domain.licences.keys import normalise_licence_key
 from domain.text import check_storable
 from events.licences import (
     DeviceActivated,
+    DeviceReleased,
     DeviceRemoved,
     DeviceRenamed,
+    DeviceSeen,
     LicenceActivated,
     LicenceExtended,
+    LicenceFlagged,
     LicenceGranted,
     LicenceKeyClaimed,
     LicenceReservationLapsed,
@@ -35,6 +38,9 @@ from events.licences import (
 )
 
 MAX_DEVICE_NAME = 50
+FLAG_WINDOW = timedelta(days=7)  # more than FLAG_FACTOR x seats distinct devices activated in it: flagged
+FLAG_FACTOR = 3
+SEEN_EVERY = timedelta(days=1)  # a device's last-seen time is recorded at most this often (ADR: docs/app-licensing.md)
 
 
 class LicenceState(Enum):
@@ -83,11 +89,26 @@ class Device:
     device_name: str
     platform: str
     registered_at: datetime
+    last_seen_at: datetime
 
 
 def expiry(starts_at: datetime, life_days: int) -> datetime:
     """A licence of ``life_days`` is valid until start + life (lifetime = 36500 days)."""
     return starts_at + timedelta(days=life_days)
+
+
+class Standing(Enum):
+    """What a licence says to an app on one device: valid, or why not (the app API's ``status``)."""
+
+    VALID = "valid"
+    EXPIRED = "expired"
+    REVOKED = "revoked"
+    UNPAID = "unpaid"
+    UNKNOWN = "unknown"
+    OTHER_PLATFORM = "otherPlatform"
+    NO_FREE_SEAT = "noFreeSeat"
+    DEVICE_RELEASED = "deviceReleased"
+    NOT_ACTIVATED = "notActivated"
 
 
 class UserLicence(Aggregate):
@@ -209,7 +230,56 @@ class UserLicence(Aggregate):
             device_name=_device_name(device_name),
             platform=platform,
         )
+        self._flag_if_crowded(at)
         return True
+
+    def _flag_if_crowded(self, at: datetime) -> None:
+        """Flag the key for support (once a window) when it was activated on too many distinct devices lately."""
+        recent = sum(1 for activated in self.activations.values() if at - activated < FLAG_WINDOW)
+        if recent <= FLAG_FACTOR * self.max_devices_count:
+            return
+        if self.flagged_at is not None and at - self.flagged_at < FLAG_WINDOW:
+            return
+        self.trigger_event(
+            LicenceFlagged,
+            timestamp=at,
+            reason="many distinct devices",
+            distinct_devices=recent,
+            window_days=FLAG_WINDOW.days,
+        )
+
+    def standing_for(self, device_id: str, now: datetime) -> Standing:
+        """The licence's answer to an app on ``device_id`` (the key and the platform are checked before)."""
+        if self.state is LicenceState.REVOKED:
+            return Standing.REVOKED
+        if self.state is not LicenceState.ACTIVE:
+            return Standing.UNPAID
+        if not self.is_valid(now):
+            return Standing.EXPIRED
+        if device_id in self.devices:
+            return Standing.VALID
+        if device_id in self.released:
+            return Standing.DEVICE_RELEASED
+        if len(self.devices) >= self.max_devices_count:
+            return Standing.NO_FREE_SEAT
+        return Standing.NOT_ACTIVATED
+
+    def see_device(self, device_id: str, at: datetime) -> bool:
+        """The app on a seated device checked in: record it (True) when the last record is a day old, else nothing."""
+        device = self.devices.get(device_id)
+        if device is None or at - device.last_seen_at < SEEN_EVERY:
+            return False
+        self.trigger_event(DeviceSeen, timestamp=at, device_id=device_id)
+        return True
+
+    def release_device(self, device_id: str, reason: str, at: datetime) -> None:
+        """Free a seat without the customer: the app gave it back ("app") or it went unseen ("inactive")."""
+        self.check_has_device(device_id)
+        self.trigger_event(DeviceReleased, timestamp=at, device_id=device_id, reason=reason)
+
+    def idle_devices(self, now: datetime, after: timedelta) -> list[str]:
+        """The seated devices unseen for ``after`` or longer (the release pass frees them)."""
+        return sorted(d.device_id for d in self.devices.values() if now - d.last_seen_at >= after)
 
     def rename_device(self, device_id: str, device_name: str, at: datetime) -> None:
         """Give a device a new name (-1404 when missing, -2 when the name is unusable)."""
@@ -286,6 +356,9 @@ class UserLicence(Aggregate):
         # The payment of the period the licence runs in now (a subscription's own periods are its own).
         self.period_merchant_uid: str | None = event.merchant_uid
         self.devices: dict[str, Device] = {}
+        self.activations: dict[str, datetime] = {}  # device id -> when it was last activated (abuse flag)
+        self.flagged_at: datetime | None = None
+        self.released: dict[str, str] = {}  # device id -> why its seat was freed, until it is activated again
 
     @when.register
     def _granted(self, event: LicenceGranted) -> None:
@@ -346,7 +419,10 @@ class UserLicence(Aggregate):
 
     @when.register
     def _device_activated(self, event: DeviceActivated) -> None:
-        self.devices[event.device_id] = Device(event.device_id, event.device_name, event.platform, event.timestamp)
+        at = event.timestamp
+        self.devices[event.device_id] = Device(event.device_id, event.device_name, event.platform, at, at)
+        self.released.pop(event.device_id, None)
+        self.activations[event.device_id] = at
 
     @when.register
     def _device_renamed(self, event: DeviceRenamed) -> None:
@@ -355,6 +431,20 @@ class UserLicence(Aggregate):
     @when.register
     def _device_removed(self, event: DeviceRemoved) -> None:
         del self.devices[event.device_id]
+        self.released[event.device_id] = "customer"
+
+    @when.register
+    def _flagged(self, event: LicenceFlagged) -> None:
+        self.flagged_at = event.timestamp
+
+    @when.register
+    def _device_seen(self, event: DeviceSeen) -> None:
+        self.devices[event.device_id].last_seen_at = event.timestamp
+
+    @when.register
+    def _device_released(self, event: DeviceReleased) -> None:
+        del self.devices[event.device_id]
+        self.released[event.device_id] = event.reason
 
 
 def _device_name(name: str) -> str:

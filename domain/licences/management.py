@@ -59,7 +59,8 @@ def remove_device(
     return retry_on_conflict(attempt)
 
 
-def _licence_by_key(store: Storefront, licence_key: str) -> UserLicence:
+def licence_by_key(store: Storefront, licence_key: str) -> UserLicence:
+    """The licence behind a key (404 when malformed or unknown)."""
     if not is_well_formed(licence_key):
         raise DomainError(ErrorCode.NOT_FOUND, "no such licence key")
     try:
@@ -76,7 +77,7 @@ def take_licence_by_key(store: Storefront, account_id: UUID, licence_key: str, a
     A guest purchase's key moves to whoever registers it. 404 unknown key; -106 already the caller's;
     -100 expired, lapsed or revoked; -105 held by a confirmed account.
     """
-    licence = _licence_by_key(store, normalise_licence_key(licence_key))
+    licence = licence_by_key(store, normalise_licence_key(licence_key))
     if licence.account_id == account_id:
         raise DomainError(ErrorCode.LICENSE_KEY_ALREADY_REGISTERED)
     if licence.state not in (LicenceState.ACTIVE, LicenceState.RESERVED) or (
@@ -133,6 +134,7 @@ class Activation:
     devices_count: int
     max_devices_count: int
     newly_added: bool
+    licence: UserLicence
 
 
 def activate_device(
@@ -148,14 +150,16 @@ def activate_device(
     check_storable(device_id, "device id")
 
     def attempt() -> Activation:
-        licence = _licence_by_key(store, licence_key)
+        licence = licence_by_key(store, licence_key)
         product = PRODUCTS.get(licence.product_code)
         if product is None or product.platform is not wanted:
             raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the key is for another platform")
         added = licence.activate_device(device_id.strip(), device_name, wanted.value, clock.now())
         if added:
             store.save(licence)
-        return Activation(licence.id, licence.expires_at, len(licence.devices), licence.max_devices_count, added)
+        return Activation(
+            licence.id, licence.expires_at, len(licence.devices), licence.max_devices_count, added, licence
+        )
 
     return retry_on_conflict(attempt)
 
@@ -170,7 +174,7 @@ class KeyHolder:
 
 def key_holder(store: Storefront, licence_key: str) -> KeyHolder:
     """The account behind a licence link's key (404 when the key is unknown)."""
-    licence = _licence_by_key(store, normalise_licence_key(licence_key))
+    licence = licence_by_key(store, normalise_licence_key(licence_key))
     account: Account = store.repository.get(licence.account_id)
     registered = account.is_member
     return KeyHolder(registered, registered and account.email_confirmed)

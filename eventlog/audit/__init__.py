@@ -108,6 +108,24 @@ class Audit:
             "inclusion_path": [h.hex() for h in self.tree.inclusion_proof(leaf.index, checkpoint.checkpoint.size)],
         }
 
+    def latest_inclusion_of(self, originator_id: UUID) -> dict[str, Any] | None:
+        """The newest signed checkpoint and the inclusion proof of the aggregate's latest event in it (None when
+        nothing is signed yet or the aggregate has no event in the signed tree)."""
+        latest = self.checkpoints.latest()
+        return None if latest is None else self.inclusion_of_latest_event(originator_id, latest)
+
+    def inclusion_of_latest_event(self, originator_id: UUID, latest: SignedCheckpoint) -> dict[str, Any] | None:
+        """The inclusion proof, in ``latest``, of the aggregate's latest event in its tree (None when it has none)."""
+        if latest.checkpoint.size == 0:
+            return None
+        last_leaf = next(self.tree.leaves(latest.checkpoint.size - 1), None)
+        if last_leaf is None:
+            return None
+        notification_id = self.log.last_notification_of(originator_id, last_leaf.notification_id)
+        if notification_id is None:
+            return None
+        return {**self.inclusion(notification_id, latest), "checkpoint": latest.note}
+
     def consistency(self, old: SignedCheckpoint, new: SignedCheckpoint) -> dict[str, Any]:
         """The proof that the older signed tree is a prefix of the newer one."""
         old_size, new_size = old.checkpoint.size, new.checkpoint.size

@@ -42,6 +42,7 @@ def operator_values(sandbox_url: str) -> dict[str, str]:
         "APP_BASE_URL": PUBLIC_ADDRESS,
         "AUTH_SECRET": secrets.token_urlsafe(32),
         "ZENDESK_SECRET": secrets.token_urlsafe(32),
+        "LICENCE_SIGNING_SECRET": secrets.token_urlsafe(32),
         "AUDIT_SIGNING_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
         "PORTONE_BASE_URL": sandbox_url,
         "PORTONE_IMP_KEY": SANDBOX_KEY,

@@ -163,7 +163,14 @@ def test_no_deployment_file_lets_production_talk_to_the_sandbox() -> None:
 
 
 def test_compose_refuses_to_start_without_the_secrets_and_the_public_address() -> None:
-    for required in ("AUTH_SECRET", "ZENDESK_SECRET", "AUDIT_SIGNING_KEY", "APP_BASE_URL", *COMPANY_VARIABLES):
+    for required in (
+        "AUTH_SECRET",
+        "ZENDESK_SECRET",
+        "LICENCE_SIGNING_SECRET",
+        "AUDIT_SIGNING_KEY",
+        "APP_BASE_URL",
+        *COMPANY_VARIABLES,
+    ):
         supplied = {name: "x" for name in _every_operator_variable() if name != required}
         with pytest.raises(MissingVariableError, match=required):
             services(supplied)
@@ -178,6 +185,7 @@ def _every_operator_variable() -> dict[str, str]:
     return {
         "AUTH_SECRET": "a",
         "ZENDESK_SECRET": "z",
+        "LICENCE_SIGNING_SECRET": "l",
         "AUDIT_SIGNING_KEY": "k",
         "APP_BASE_URL": "https://shop",
         **{name: "x" for name in COMPANY_VARIABLES},

@@ -50,8 +50,8 @@ def views(settings: Settings) -> Iterator[ViewDatabase]:
             (THEIRS, "theirs", "2026-04-02T00:00:00+00:00"),
         ):
             cursor.execute(
-                "INSERT INTO licence_devices_view (user_licence_id, device_id, device_name, platform, registered_at) "
-                "VALUES (%(licence)s, %(device)s, %(device)s, 'win', %(at)s)",
+                "INSERT INTO licence_devices_view (user_licence_id, device_id, device_name, platform, registered_at, "
+                "last_seen_at) VALUES (%(licence)s, %(device)s, %(device)s, 'win', %(at)s, %(at)s)",
                 {"licence": str(licence), "device": device, "at": at},
             )
         for merchant, account, licence, state, at in (

@@ -45,6 +45,7 @@ def test_production_refuses_to_start_with_development_secrets_or_the_sandbox(tmp
         APP_ENV="production",
         AUTH_SECRET="s" * 40,
         ZENDESK_SECRET="z" * 40,
+        LICENCE_SIGNING_SECRET="l" * 40,
         PORTONE_BASE_URL="https://api.iamport.kr",
         AUDIT_SIGNING_KEY="a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
         APP_BASE_URL="https://shop.unicornpro.example",
@@ -64,6 +65,7 @@ def test_production_refuses_to_sign_the_log_with_a_generated_key(tmp_path: Path)
             APP_ENV="production",
             AUTH_SECRET="s" * 40,
             ZENDESK_SECRET="z" * 40,
+            LICENCE_SIGNING_SECRET="l" * 40,
             PORTONE_BASE_URL="https://api.iamport.kr",
         )
 
@@ -72,6 +74,7 @@ PRODUCTION = {
     "APP_ENV": "production",
     "AUTH_SECRET": "s" * 40,
     "ZENDESK_SECRET": "z" * 40,
+    "LICENCE_SIGNING_SECRET": "l" * 40,
     "PORTONE_BASE_URL": "https://api.iamport.kr",
     "AUDIT_SIGNING_KEY": "a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
     "APP_BASE_URL": "https://shop.unicornpro.example",

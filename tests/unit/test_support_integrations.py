@@ -61,6 +61,7 @@ def test_production_needs_a_chat_member_secret_only_when_the_chat_is_on(tmp_path
         "APP_ENV": "production",
         "AUTH_SECRET": "s" * 40,
         "ZENDESK_SECRET": "z" * 40,
+        "LICENCE_SIGNING_SECRET": "l" * 40,
         "PORTONE_BASE_URL": "https://api.iamport.kr",
         "AUDIT_SIGNING_KEY": "a2V5LXNlZWQtb2YtdGhpcnR5LXR3by1ieXRlcy0wMDA=",
         "APP_BASE_URL": "https://shop.unicornpro.example",

@@ -265,6 +265,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/apps/v1/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Licence Keys
+         * @description The public keys licence tokens are signed with (JWKS; ``kid`` is the RFC 7638 thumbprint): the current key,
+         *     then keys rotated out, whose tokens stay verifiable until they expire.
+         */
+        get: operations["licence_keys_web_unicornpro_v1_apps_v1__well_known_jwks_json_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/apps/v1/licence/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate
+         * @description Take a seat on this device (again is a no-op): 404 unknown key, -100 expired, revoked or another
+         *     platform's key, -107 no free seat (every device slot taken).
+         */
+        post: operations["activate_web_unicornpro_v1_apps_v1_licence_activate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/apps/v1/licence/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate
+         * @description The app gives its seat back (uninstalled, signed out): 404 unknown key, -1404 no seat on this device.
+         */
+        post: operations["deactivate_web_unicornpro_v1_apps_v1_licence_deactivate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/apps/v1/licence/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat
+         * @description The app's periodic check-in (about daily): keeps its seat from being released as unseen; answers as
+         *     validate does.
+         */
+        post: operations["heartbeat_web_unicornpro_v1_apps_v1_licence_heartbeat_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/apps/v1/licence/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate Licence
+         * @description Is the key good on this device? Always 200 with ``status`` (-2 for an unknown platform name, -4 past the
+         *     limits). Writes nothing unless the device's last-seen record is a day old.
+         */
+        post: operations["validate_licence_web_unicornpro_v1_apps_v1_licence_validate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/auth/claim": {
         parameters: {
             query?: never;
@@ -2285,6 +2389,32 @@ export interface components {
             pw: string;
         };
         /**
+         * DeviceActivation
+         * @description An app asks for a seat on a device.
+         */
+        DeviceActivation: {
+            /**
+             * Deviceid
+             * @example a3f1c2d4-pixel-8
+             */
+            deviceId: string;
+            /**
+             * Devicename
+             * @example Pixel 8
+             */
+            deviceName: string;
+            /**
+             * Licencekey
+             * @example K7QX-M2PD-9RTW-ZB4N
+             */
+            licenceKey: string;
+            /**
+             * Platform
+             * @example android
+             */
+            platform: string;
+        };
+        /**
          * DeviceActivationIn
          * @description An app asks to run on a device under a licence key.
          */
@@ -2316,12 +2446,39 @@ export interface components {
             userLicenseId: string;
         };
         /**
+         * DeviceCheckIn
+         * @description An app on a device names its key, its device and its platform.
+         */
+        DeviceCheckIn: {
+            /**
+             * Deviceid
+             * @example a3f1c2d4-pixel-8
+             */
+            deviceId: string;
+            /**
+             * Licencekey
+             * @example K7QX-M2PD-9RTW-ZB4N
+             */
+            licenceKey: string;
+            /**
+             * Platform
+             * @example android
+             */
+            platform: string;
+        };
+        /**
          * DeviceOut
          * @description A device a licence is activated on.
          */
         DeviceOut: {
             /** Id */
             id: string;
+            /**
+             * Lastseenat
+             * Format: date-time
+             * @description When the app last validated or checked in (recorded once a day)
+             */
+            lastSeenAt: string;
             /** Platform */
             platform: string;
             /**
@@ -2333,6 +2490,22 @@ export interface components {
             registrationData: {
                 [key: string]: string;
             };
+        };
+        /**
+         * DeviceRelease
+         * @description An app gives its device's seat back.
+         */
+        DeviceRelease: {
+            /**
+             * Deviceid
+             * @example a3f1c2d4-pixel-8
+             */
+            deviceId: string;
+            /**
+             * Licencekey
+             * @example K7QX-M2PD-9RTW-ZB4N
+             */
+            licenceKey: string;
         };
         /**
          * DeviceRename
@@ -2566,11 +2739,51 @@ export interface components {
             isRegistered: boolean;
         };
         /**
+         * KeySet
+         * @description The keys licence tokens are signed with: the current one first, then keys rotated out.
+         */
+        KeySet: {
+            /** Keys */
+            keys: components["schemas"]["PublicKey"][];
+        };
+        /**
          * Language
          * @description Languages the site speaks; Korean is the default.
          * @enum {string}
          */
         Language: "ko" | "en" | "ja";
+        /**
+         * LicenceStanding
+         * @description The licence's answer for one device: ``valid``, or why not in ``status``.
+         */
+        LicenceStanding: {
+            /** Deviceid */
+            deviceId: string;
+            /** Devicescount */
+            devicesCount?: number | null;
+            /** Expiresat */
+            expiresAt?: string | null;
+            /** Lastseenat */
+            lastSeenAt?: string | null;
+            /**
+             * Licencetoken
+             * @description With a valid answer: the offline licence, a JWS (EdDSA) to check with the keys at /apps/v1/.well-known/jwks.json (docs/app-licensing.md)
+             */
+            licenceToken?: string | null;
+            /** Maxdevicescount */
+            maxDevicesCount?: number | null;
+            /** Productcode */
+            productCode?: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "valid" | "expired" | "revoked" | "unpaid" | "unknown" | "otherPlatform" | "noFreeSeat" | "deviceReleased" | "notActivated";
+            /** Userlicenceid */
+            userLicenceId?: string | null;
+            /** Valid */
+            valid: boolean;
+        };
         /**
          * LicenceState
          * @description Reserved (waiting for a deposit), active, lapsed (never paid) or revoked (refunded).
@@ -2856,6 +3069,24 @@ export interface components {
             /** Name */
             name?: string | null;
             prefferedLanguage?: components["schemas"]["Language"] | null;
+        };
+        /**
+         * PublicKey
+         * @description One Ed25519 public key as a JWK.
+         */
+        PublicKey: {
+            /** Alg */
+            alg: string;
+            /** Crv */
+            crv: string;
+            /** Kid */
+            kid: string;
+            /** Kty */
+            kty: string;
+            /** Use */
+            use: string;
+            /** X */
+            x: string;
         };
         /**
          * PurchasableLicenceOut
@@ -4737,6 +4968,428 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    licence_keys_web_unicornpro_v1_apps_v1__well_known_jwks_json_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeySet"];
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    activate_web_unicornpro_v1_apps_v1_licence_activate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceActivation"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenceStanding"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-107` Every device this licence allows is registered. Remove a device you no longer use under licence management, or upgrade to more devices.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -107;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    deactivate_web_unicornpro_v1_apps_v1_licence_deactivate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRelease"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenceStanding"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    heartbeat_web_unicornpro_v1_apps_v1_licence_heartbeat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceCheckIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenceStanding"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    validate_licence_web_unicornpro_v1_apps_v1_licence_validate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceCheckIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenceStanding"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };

@@ -174,6 +174,11 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
                   <>
                     <span className="licence-device__name">{deviceName(device, fallbackName)}</span>
                     {device.platform && <span className="hint">{device.platform}</span>}
+                    {readTime(device.lastSeenAt) && (
+                      <span className="hint licence-device__last-seen">
+                        {format(t.licences.lastSeen, { time: formatDateTime(readTime(device.lastSeenAt)!) })}
+                      </span>
+                    )}
                     <span className="licence-device__actions">
                       {allowed.has('renameDevice') && (
                         <button type="button" className="button button--secondary" onClick={() => setEditing(device.id)}>

@@ -240,6 +240,7 @@ export const enPages: PagesCatalogue = {
     devicesHeading: 'Registered devices',
     noDevices: 'No device is registered.',
     deviceFallback: 'Unnamed device',
+    lastSeen: 'Last seen {time}',
     rename: 'Rename',
     renameLabel: 'New device name',
     save: 'Save',

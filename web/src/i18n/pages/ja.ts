@@ -239,6 +239,7 @@ export const jaPages: PagesCatalogue = {
     devicesHeading: '登録済みデバイス',
     noDevices: '登録されたデバイスはありません。',
     deviceFallback: '名前のないデバイス',
+    lastSeen: '最終確認 {time}',
     rename: '名前を変更',
     renameLabel: '新しいデバイス名',
     save: '保存',

@@ -242,6 +242,7 @@ export const koPages = {
     devicesHeading: '등록된 기기',
     noDevices: '등록된 기기가 없습니다.',
     deviceFallback: '이름 없는 기기',
+    lastSeen: '마지막 확인 {time}',
     rename: '이름 변경',
     renameLabel: '새 기기 이름',
     save: '저장',

@@ -89,7 +89,7 @@ export const enPages: PagesCatalogue = {
       licenseKey: 'Licence key',
       licenseKeyMailed: 'We sent the licence key to {email}: it goes only to the mailbox of the address a once-per-customer coupon was used with.',
       email: 'Account email',
-      accountCreated: 'A Unicorn account was created for {email}. Please check your mailbox.',
+      accountCreated: 'A Unicorn account was created for {email}. To manage your licence, set a password from the link in the mail we sent; then log in with this address and the licence is under licence management.',
       vbankHeading: 'Pay into this account',
       vbankName: 'Bank',
       vbankNum: 'Account number',

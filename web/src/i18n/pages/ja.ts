@@ -88,7 +88,7 @@ export const jaPages: PagesCatalogue = {
       licenseKey: 'ライセンスキー',
       licenseKeyMailed: 'ライセンスキーは {email} にお送りしました。お一人様一回限りのクーポンを使ったご購入のキーは、そのメールボックスにのみお届けします。',
       email: 'アカウントのメールアドレス',
-      accountCreated: '{email} でユニコーンのアカウントが作成されました。案内メールをご確認ください。',
+      accountCreated: '{email} でユニコーンのアカウントが作成されました。ライセンスを管理するには、お送りしたメールのリンクからパスワードを設定してください。その後このアドレスでログインすると、ライセンス管理でこのライセンスを確認できます。',
       vbankHeading: 'お振込先',
       vbankName: '銀行',
       vbankNum: '口座番号',

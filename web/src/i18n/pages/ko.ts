@@ -91,7 +91,7 @@ export const koPages = {
       licenseKey: '라이선스 키',
       licenseKeyMailed: '라이선스 키는 {email} 주소로 보내 드렸습니다. 1인 1회 쿠폰을 사용한 구매의 키는 해당 메일함으로만 전달됩니다.',
       email: '계정 이메일',
-      accountCreated: '{email} 주소로 유니콘 계정이 만들어졌습니다. 안내 메일을 확인해 주세요.',
+      accountCreated: '{email} 주소로 유니콘 계정이 만들어졌습니다. 라이선스를 관리하려면 메일에 있는 링크에서 비밀번호를 설정해 주세요. 그다음 이 주소로 로그인하면 라이선스 관리에서 이 라이선스를 볼 수 있습니다.',
       vbankHeading: '입금하실 계좌',
       vbankName: '은행',
       vbankNum: '계좌번호',

@@ -215,6 +215,10 @@ export const enPages: PagesCatalogue = {
     unknownPeriod: '-',
     devicesCount: { one: '{used} of {count} device', other: '{used} of {count} devices' },
     depositDeadline: 'Deposit deadline',
+    renewal: 'Billing',
+    autoRenewing: 'Auto-renewing subscription',
+    noRenewal: 'No automatic renewal',
+    nextCharge: 'Next charge',
     state: 'Status',
     states: {
       active: 'Active',

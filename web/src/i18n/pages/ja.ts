@@ -214,6 +214,10 @@ export const jaPages: PagesCatalogue = {
     unknownPeriod: '-',
     devicesCount: { other: 'デバイス {used}/{count}台' },
     depositDeadline: '入金期限',
+    renewal: 'お支払い方式',
+    autoRenewing: '自動更新のサブスクリプション',
+    noRenewal: '自動更新なし',
+    nextCharge: '次回のお支払い日',
     state: '状態',
     states: {
       active: '利用中',

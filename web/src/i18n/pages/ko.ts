@@ -217,6 +217,10 @@ export const koPages = {
     unknownPeriod: '-',
     devicesCount: { other: '기기 {used}/{count}대' } as Plural,
     depositDeadline: '입금 기한',
+    renewal: '결제 방식',
+    autoRenewing: '자동 갱신 구독',
+    noRenewal: '자동 갱신 없음',
+    nextCharge: '다음 결제일',
     state: '상태',
     states: {
       active: '사용 중',

@@ -74,6 +74,8 @@ test.describe('outcomes of a purchase', () => {
     await window.getByRole('button', { name: 'Approve' }).click();
     await expect(page).toHaveURL(/\/ko\/payment\/confirm$/);
     await expect(heading(page)).toBeInViewport();
+    // Issue 29, finding 9: the guest learns how to reach licence management (a password, set from the mail).
+    await expect(page.getByText(/메일에 있는 링크에서 비밀번호를 설정해 주세요/)).toBeVisible();
   });
 
   test('the payment-failed page opens at its top', async ({ page }, info) => {

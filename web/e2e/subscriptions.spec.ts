@@ -43,7 +43,11 @@ test.describe('a subscriber', () => {
 
     // The licence detail shows the subscription.
     await page.goto('/ko/license');
-    await page.getByRole('listitem').filter({ hasText: key }).getByRole('link').first().click();
+    // Issue 29, finding 13: the list tells an auto-renewing subscription apart, with its next charge.
+    const item = page.getByRole('listitem').filter({ hasText: key });
+    await expect(item.getByTestId('licence-renewal')).toHaveText(ko.licences.autoRenewing);
+    await expect(item.getByTestId('licence-next-charge')).toHaveText(DATE_TIME);
+    await item.getByRole('link').first().click();
     const section = page.getByRole('region', { name: ko.subscriptions.heading });
     await expect(section.getByTestId('subscription-next-payment')).toHaveText(DATE_TIME);
     await expect(section.getByText('2,900원')).toBeVisible();

@@ -96,6 +96,10 @@ function scrollToHash(hash: string): boolean {
  */
 export function useScrollRestoration(pathname: string, hash: string): void {
   install();
+  // A new #hash on the same page (a menu's link to a section of the page shown) scrolls to it.
+  useLayoutEffect(() => {
+    scrollToHash(hash);
+  }, [hash]);
   useLayoutEffect(() => {
     const kind = pendingKind;
     pendingKind = 'push';

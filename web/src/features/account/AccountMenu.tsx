@@ -19,7 +19,13 @@ function AccountIcon() {
   );
 }
 
-const PRODUCTS = ['android', 'ios', 'mac', 'windows'] as const;
+/** The menu's products and the home page's entry of each (`#product-{code}`). */
+const PRODUCTS = [
+  ['android', 'uncea'],
+  ['ios', 'uncei'],
+  ['mac', 'uncem'],
+  ['windows', 'uncpw'],
+] as const;
 
 /** The signed-in user's menu: product dropdown, account settings, licences, purchase history, logout. */
 function UserMenu({ id, email }: { id: string; email: string }) {
@@ -45,9 +51,9 @@ function UserMenu({ id, email }: { id: string; email: string }) {
       </button>
       {productsOpen && (
         <ul id={productsId} className="user-menu__products">
-          {PRODUCTS.map((product) => (
+          {PRODUCTS.map(([product, code]) => (
             <li key={product}>
-              <Link className="user-menu__item" to={paths.license()} onClick={closeMenus}>
+              <Link className="user-menu__item" to={`${paths.home()}#product-${code}`} onClick={closeMenus}>
                 {t.menu.productNames[product]}
               </Link>
             </li>

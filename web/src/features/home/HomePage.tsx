@@ -29,7 +29,7 @@ function ProductList({ products }: { products: readonly Product[] }) {
   return (
     <ul className="home-products__list">
       {products.map((product) => (
-        <li key={product.code} className="home-product" data-product={product.code}>
+        <li key={product.code} id={`product-${product.code}`} className="home-product" data-product={product.code}>
           <span className="home-product__platform">{t.home.platforms[product.platform]}</span>
           <span className="home-product__name">{t.home.products[product.code]}</span>
         </li>

@@ -158,6 +158,18 @@ function LicenceList() {
                     unknown: t.licences.unknownPeriod,
                   })}
                 </dd>
+                <dt>{t.licences.renewal}</dt>
+                <dd data-testid="licence-renewal">
+                  {licence.isScheduled ? t.licences.autoRenewing : t.licences.noRenewal}
+                </dd>
+                {licence.isScheduled && readTime(licence.scheduledPayment?.nextPaymentAt) && (
+                  <>
+                    <dt>{t.licences.nextCharge}</dt>
+                    <dd data-testid="licence-next-charge">
+                      {formatDateTime(readTime(licence.scheduledPayment?.nextPaymentAt)!)}
+                    </dd>
+                  </>
+                )}
                 <dt>{t.licences.state}</dt>
                 <dd>{stateLabel(t.licences.states, licence.state)}</dd>
                 {licence.state === 'reserved' && readTime(licence.depositDeadline) && (

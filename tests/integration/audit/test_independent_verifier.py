@@ -160,7 +160,11 @@ def test_who_refunded_a_customer_has_an_inclusion_proof_go_accepts(
     assert record["topic"] == "staff.Acted"
     # The leaf is the stored record: the acting member is its originator, the reason is in its state.
     state = json.loads(base64.b64decode(record["state"]))
-    assert (record["originator_id"], state["action"], state["reason"]) == (str(owner.id), "refund", "the customer asked")
+    assert (record["originator_id"], state["action"], state["reason"]) == (
+        str(owner.id),
+        "refund",
+        "the customer asked",
+    )
     outcomes = check_with_go(
         {
             "verifier_key": audit.signer.verifier_key(),

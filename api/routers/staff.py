@@ -11,6 +11,7 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import Field
 
+from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from api.staff_session import (
@@ -46,7 +47,21 @@ from domain.staff.signin import (
     totp_uri,
 )
 
-router = APIRouter(prefix="/staff", tags=["staff"])
+# What any staff operation may answer besides its own result: 401 without a current session (or a bad link, passkey
+# or code), 403 without the CSRF header, the permission or a recent step-up, 404 for what does not exist, and the
+# domain's refusals of a staff action.
+STAFF_ERRORS = errors(
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.DUPLICATE_PARAMETER,
+    ErrorCode.EMAIL_ALREADY_REGISTERED,
+    ErrorCode.LICENSE_KEY_UNUSABLE,
+    ErrorCode.DEVICE_NOT_FOUND,
+    ErrorCode.TOO_MANY_REQUESTS,
+)
+
+router = APIRouter(prefix="/staff", tags=["staff"], responses=STAFF_ERRORS)
 
 StaffDep = Annotated[StaffCaller, Depends(staff_of)]
 

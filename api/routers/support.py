@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Path, Query
 from pydantic import Field
 
-from api.routers.staff import StaffDep
+from api.routers.staff import STAFF_ERRORS, StaffDep
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
@@ -30,7 +30,7 @@ from projections.payments import decoded, payment_statement
 from projections.subscriptions import subscription_statement
 from projections.support import customer_aggregates, find_customers, refund_requests
 
-router = APIRouter(prefix="/staff", tags=["staff"])
+router = APIRouter(prefix="/staff", tags=["staff"], responses=STAFF_ERRORS)
 
 AccountId = Annotated[UUID, Path(description="the customer's account id")]
 LicenceId = Annotated[UUID, Path(description="the customer's licence id")]

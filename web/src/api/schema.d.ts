@@ -9906,6 +9906,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -9914,7 +9916,83 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -9960,6 +10038,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -9968,7 +10048,83 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10016,6 +10172,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10024,7 +10182,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10040,6 +10259,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10086,6 +10320,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10094,7 +10330,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10110,6 +10407,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10156,6 +10468,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10164,7 +10478,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10180,6 +10555,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10226,6 +10616,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10234,7 +10626,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10250,6 +10703,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10296,6 +10764,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10304,7 +10774,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10320,6 +10851,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10366,6 +10912,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10374,7 +10922,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10390,6 +10999,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10438,6 +11062,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10446,7 +11072,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10462,6 +11149,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10513,6 +11215,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10521,7 +11225,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10537,6 +11302,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10576,6 +11356,98 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
              * @description Service Unavailable, errorCode:
              *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
              */
@@ -10608,6 +11480,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
                 };
             };
             /**
@@ -10653,6 +11617,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10661,7 +11627,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10677,6 +11704,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10726,6 +11768,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10734,7 +11778,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10750,6 +11855,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10799,6 +11919,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10807,7 +11929,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10823,6 +12006,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10872,6 +12070,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10880,7 +12080,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10896,6 +12157,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -10942,6 +12218,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -10950,7 +12228,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -10966,6 +12305,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11002,6 +12356,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
                 };
             };
             /**
@@ -11049,6 +12495,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11057,7 +12505,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11073,6 +12582,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11119,6 +12643,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11127,7 +12653,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11143,6 +12730,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11187,6 +12789,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11195,7 +12799,83 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11245,6 +12925,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11253,7 +12935,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11269,6 +13012,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11316,6 +13074,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11324,7 +13084,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11340,6 +13161,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11386,6 +13222,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11394,7 +13232,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11410,6 +13309,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11456,6 +13370,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11464,7 +13380,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11480,6 +13457,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11526,6 +13518,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11534,7 +13528,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11550,6 +13605,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11585,6 +13655,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
             };
             /**
              * @description Service Unavailable, errorCode:
@@ -11629,6 +13791,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11637,7 +13801,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11653,6 +13878,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };
@@ -11689,6 +13929,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
                 };
             };
             /**
@@ -11734,6 +14066,8 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -11742,7 +14076,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -11758,6 +14153,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
                     };
                 };
             };

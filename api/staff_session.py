@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, Request, Response
 
+from api.error_docs import errors
 from api.services import Services
 from domain.errors import DomainError, ErrorCode
 from domain.staff.member import StaffMember, load_member
@@ -123,3 +124,18 @@ def staff_of(request: Request) -> StaffCaller:
 
 # The signed-in staff member a route acts for (enforce_access has checked the session and the permission).
 StaffDep = Annotated[StaffCaller, Depends(staff_of)]
+
+
+# What any staff operation may answer besides its own result: 401 without a current session (or a bad link, passkey
+# or code), 403 without the CSRF header, the permission or a recent step-up, 404 for what does not exist, and the
+# domain's refusals of a staff action.
+STAFF_ERRORS = errors(
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.DUPLICATE_PARAMETER,
+    ErrorCode.EMAIL_ALREADY_REGISTERED,
+    ErrorCode.LICENSE_KEY_UNUSABLE,
+    ErrorCode.DEVICE_NOT_FOUND,
+    ErrorCode.TOO_MANY_REQUESTS,
+)

@@ -14,6 +14,7 @@ from pydantic import Field
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from api.staff_session import (
+    STAFF_ERRORS,
     StaffCaller,
     StaffDep,
     clear_session_cookies,
@@ -46,7 +47,7 @@ from domain.staff.signin import (
     totp_uri,
 )
 
-router = APIRouter(prefix="/staff", tags=["staff"])
+router = APIRouter(prefix="/staff", tags=["staff"], responses=STAFF_ERRORS)
 
 
 class MemberOut(CamelModel):

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from api.schemas import CamelModel
 from api.services import ServicesDep
-from api.staff_session import StaffDep
+from api.staff_session import STAFF_ERRORS, StaffDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment
 from domain.staff.support import (
@@ -30,7 +30,7 @@ from projections.payments import decoded, payment_statement
 from projections.subscriptions import subscription_statement
 from projections.support import customer_aggregates, find_customers, refund_requests
 
-router = APIRouter(prefix="/staff", tags=["staff"])
+router = APIRouter(prefix="/staff", tags=["staff"], responses=STAFF_ERRORS)
 
 AccountId = Annotated[UUID, Path(description="the customer's account id")]
 LicenceId = Annotated[UUID, Path(description="the customer's licence id")]

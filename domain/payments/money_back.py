@@ -3,7 +3,8 @@
 The policy, as docs/money-back.md states it for customers:
 
 - It covers the first purchase of a licence: a one-off purchase (``new``) or the first charge of a subscription
-  (``subscription``), asked within 30 days (to the second, by the injected clock) of the payment.
+  (``subscription``), asked within 30 days (to the second, by the injected clock) of the moment the store recorded
+  the payment settled (by the same clock; the gateway's own ``paid_at`` is not compared with ours).
 - It does not cover renewals (every charge after a subscription's first), re-subscriptions, upgrades, or licences
   bought in Apple's App Store (Apple refunds those).
 - Value that moved into an upgrade as its credit is no longer in the payment: only the rest can come back.
@@ -104,7 +105,7 @@ def facts_of(payment: Payment) -> PaymentFacts:
     return PaymentFacts(
         paid=payment.state is PaymentState.PAID,
         purchase_type=payment.purchase_type,
-        paid_at=payment.paid_at,
+        paid_at=payment.settled_at,
         refundable=payment.refundable,
         currency=payment.currency.value,
         app_store=payment.apple_transaction_id is not None,

@@ -45,6 +45,7 @@ class Payment(Aggregate):
     # How it was paid, once it succeeded (``none`` for an order with nothing to pay).
     pay_method: str | None = None
     paid_at: datetime | None = None
+    settled_at: datetime | None = None  # when we recorded it paid (our clock; the gateway's paid_at is its own)
     pg_provider: str | None = None
 
     @staticmethod
@@ -299,6 +300,7 @@ class Payment(Aggregate):
         self.state = PaymentState.PAID
         self.imp_uid = event.imp_uid
         self.paid_at = event.paid_at
+        self.settled_at = event.timestamp
         self.pay_method, self.pg_provider = event.pay_method, event.pg_provider
 
     @when.register
@@ -341,4 +343,5 @@ class Payment(Aggregate):
     def _app_store(self, event: AppStorePurchaseRecorded) -> None:
         self.state = PaymentState.PAID
         self.paid_at = event.paid_at
+        self.settled_at = event.timestamp
         self.apple_transaction_id = event.apple_transaction_id

@@ -20,6 +20,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
+from api.access import POLICY
+from api.access import operation as operation_key
 from tests.security.shop import OPERATOR_TOKEN, PASSWORD, V1, Shop, shop
 
 __all__ = ["shop"]
@@ -128,6 +130,11 @@ not_objects = st.one_of(
 )
 
 
+def _needs_staff(method: str, path: str) -> bool:
+    need = POLICY.get(operation_key(method, path.removeprefix(V1)))
+    return need is not None and need.needs_staff
+
+
 def json_operations(client: TestClient) -> list[tuple[str, str, list[str]]]:
     """Every operation of the document taking JSON (path parameters filled with a word), with its fields."""
     document = client.get(f"{V1}/openapi.json").json()
@@ -136,7 +143,9 @@ def json_operations(client: TestClient) -> list[tuple[str, str, list[str]]]:
     for path, item in document["paths"].items():
         for method, operation in item.items():
             body = operation.get("requestBody", {}).get("content", {}).get("application/json")
-            if body:
+            # A staff operation refuses a caller without a staff session (401) before it reads a body; the customer
+            # these tests call as has none (tests/integration/test_staff_api.py holds staff operations to access).
+            if body and not _needs_staff(method, path):
                 schema = body["schema"]
                 schema = schemas[schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
                 concrete = path.replace("{", "").replace("}", "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from domain.catalogue.licences import Catalogue
+from domain.staff.member import create_first_owner
+from domain.staff.support import refund as staff_refund
 from domain.store import Storefront
 from eventlog.audit import Audit
 from eventlog.audit import __main__ as audit_cli
@@ -120,3 +123,53 @@ def _proof(event: dict[str, object]) -> dict[str, object]:
 
 def _notes(consistency: dict[str, object]) -> dict[str, object]:
     return {"old_note": consistency["old_checkpoint"], "new_note": consistency["new_checkpoint"]}
+
+
+def test_who_refunded_a_customer_has_an_inclusion_proof_go_accepts(
+    store: Storefront,
+    audit: Audit,
+    sandbox: RunningSandbox,
+    gateway: PortOneGateway,
+    domain_clock: SharedClock,
+    catalogue: Catalogue,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    owner = create_first_owner(store, domain_clock, email="boss@example.com", name="Boss")
+    bought = buy(store, domain_clock, gateway, sandbox, catalogue)
+    refunded = staff_refund(
+        store,
+        domain_clock,
+        gateway,
+        owner.id,
+        merchant_uid=bought.merchant_uid,
+        amount=1000,
+        reason="the customer asked",
+        approval_limits={"USD": 10_000, "KRW": 100_000},
+    )
+    assert refunded.refunded == 1000
+    [acted] = [
+        notification.id
+        for notification in store.recorder.select_notifications(start=1, limit=10_000)
+        if notification.topic == "staff.Acted"
+    ]
+
+    assert audit_cli.run(audit_cli.parse_args(["prove", "--notification-id", str(acted)]), audit) == 0
+    proved = json.loads(capsys.readouterr().out)
+    [event] = proved["events"]
+    record = json.loads(event["record"])
+    assert record["topic"] == "staff.Acted"
+    # The leaf is the stored record: the acting member is its originator, the reason is in its state.
+    state = json.loads(base64.b64decode(record["state"]))
+    assert (record["originator_id"], state["action"], state["reason"]) == (
+        str(owner.id),
+        "refund",
+        "the customer asked",
+    )
+    outcomes = check_with_go(
+        {
+            "verifier_key": audit.signer.verifier_key(),
+            "inclusions": [{"name": "staff-refund", "note": proved["checkpoint"], **_proof(event)}],
+            "consistency": [],
+        }
+    )
+    assert outcomes["staff-refund"] == "ok"

@@ -24,7 +24,7 @@ import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { getMyLicence, removeDevice, renameDevice } from './api';
+import { askMoneyBack, getMyLicence, removeDevice, renameDevice } from './api';
 import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 import { deviceRenameMessage } from './errors';
 import { deviceNameSchema, type DeviceNameForm } from './schemas';
@@ -214,6 +214,7 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
                   <Link to={paths.purchaseHistoryDetail(payment.merchantUid)}>{payment.name}</Link>
                   <span>{formatPrice(payment.amount, payment.currency, lang)}</span>
                   {paidAt && <span className="hint">{formatDateTime(paidAt)}</span>}
+                  <MoneyBack merchantUid={payment.merchantUid} />
                 </li>
               );
             })}
@@ -280,5 +281,40 @@ function RenameForm({
       </div>
       <FieldError id="device-name-error">{error}</FieldError>
     </form>
+  );
+}
+
+type MoneyBackState = { state: string; refused?: string | null };
+
+/** The 30-day money-back guarantee for one payment: the request and its state (docs/money-back.md). */
+function MoneyBack({ merchantUid }: { merchantUid: string }) {
+  const t = useT();
+  const [answer, setAnswer] = useState<MoneyBackState | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const ask = async () => {
+    try {
+      setAnswer(await askMoneyBack(merchantUid, await getAccessToken(appStore)));
+    } catch (error) {
+      setFailed(featureErrorMessage(t, toFeatureError(error)));
+    }
+  };
+  const texts = t.licences.moneyBack;
+  if (answer) {
+    const reasons: Record<string, string> = texts.reasons;
+    const text =
+      answer.state === 'refunded'
+        ? texts.refunded
+        : answer.state === 'waiting'
+          ? texts.waiting
+          : format(texts.refused, { reason: reasons[answer.refused ?? ''] ?? answer.refused ?? '' });
+    return <StatusLine>{text}</StatusLine>;
+  }
+  return (
+    <>
+      <Button variant="secondary" onClick={() => void ask()}>
+        {texts.ask}
+      </Button>
+      {failed && <span role="alert">{failed}</span>}
+    </>
   );
 }

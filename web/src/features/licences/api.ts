@@ -47,3 +47,9 @@ export function registerLicenceKey(licenseKey: string, token: string | null, cli
 export function joinOpenBeta(token: string | null, client?: ApiClient) {
   return apiPost('/licenses/open-beta', { token, client });
 }
+
+/** POST /payments/licenses/{merchant_uid}/money-back: the 30-day money-back guarantee (asking again answers the
+ * request's state: refunded, waiting for support, or refused with the policy's reason). */
+export function askMoneyBack(merchantUid: string, token: string | null, client?: ApiClient) {
+  return apiPost('/payments/licenses/{merchant_uid}/money-back', { params: { merchant_uid: merchantUid }, token, client });
+}

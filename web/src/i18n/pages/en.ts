@@ -254,6 +254,19 @@ export const enPages: PagesCatalogue = {
     renamed: 'The device was renamed.',
     removed: 'The device was removed.',
     paymentsHeading: 'Payments',
+    moneyBack: {
+      ask: 'Ask for my money back (30-day guarantee)',
+      refunded: 'Refunded under the 30-day money-back guarantee.',
+      waiting: 'Your request is with our support team; we will answer by mail.',
+      refused: 'This payment is not covered by the 30-day money-back guarantee: {reason}',
+      reasons: {
+        'too-late': 'it was made more than 30 days ago.',
+        'not-a-first-purchase': 'only the first purchase of a licence is covered, not renewals or upgrades.',
+        'app-store': 'it was bought in the App Store; Apple refunds it.',
+        'nothing-left': 'nothing of it is left to refund.',
+        'not-paid': 'it was not paid.',
+      },
+    },
     validation: {
       required: 'Please enter it correctly.',
       licenseKey: 'Please enter the licence key exactly.',

@@ -253,6 +253,19 @@ export const jaPages: PagesCatalogue = {
     renamed: 'デバイス名を変更しました。',
     removed: 'デバイスを削除しました。',
     paymentsHeading: '決済履歴',
+    moneyBack: {
+      ask: '返金をリクエスト（30日間返金保証）',
+      refunded: '30日間返金保証により返金しました。',
+      waiting: 'リクエストはサポートチームに届きました。メールでご連絡します。',
+      refused: 'この支払いは30日間返金保証の対象外です: {reason}',
+      reasons: {
+        'too-late': '支払いから30日を過ぎています。',
+        'not-a-first-purchase': 'ライセンスの初回購入のみが対象で、更新やアップグレードは対象外です。',
+        'app-store': 'App Storeでの購入はAppleが返金します。',
+        'nothing-left': '返金できる金額が残っていません。',
+        'not-paid': '支払いが完了していません。',
+      },
+    },
     validation: {
       required: '正しく入力してください。',
       licenseKey: 'ライセンスキーを正確に入力してください。',

@@ -256,6 +256,19 @@ export const koPages = {
     renamed: '기기 이름을 바꿨습니다.',
     removed: '기기를 삭제했습니다.',
     paymentsHeading: '결제 내역',
+    moneyBack: {
+      ask: '환불 요청 (30일 환불 보장)',
+      refunded: '30일 환불 보장에 따라 환불되었습니다.',
+      waiting: '요청이 고객지원팀에 전달되었습니다. 메일로 답변드리겠습니다.',
+      refused: '이 결제는 30일 환불 보장 대상이 아닙니다: {reason}',
+      reasons: {
+        'too-late': '결제한 지 30일이 지났습니다.',
+        'not-a-first-purchase': '라이선스의 첫 구매만 대상이며 갱신과 업그레이드는 제외됩니다.',
+        'app-store': 'App Store에서 구매한 결제는 Apple이 환불합니다.',
+        'nothing-left': '환불할 금액이 남아 있지 않습니다.',
+        'not-paid': '결제가 완료되지 않았습니다.',
+      },
+    },
     validation: {
       required: '정확하게 입력해 주세요.',
       licenseKey: '라이선스 키를 정확하게 입력해 주세요.',

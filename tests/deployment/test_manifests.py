@@ -162,6 +162,15 @@ def test_no_deployment_file_lets_production_talk_to_the_sandbox() -> None:
         assert "PORTONE_SANDBOX_IN_PRODUCTION" not in path.read_text(), path.name
 
 
+def test_the_production_image_is_built_without_the_sandbox_and_runs_nothing_of_it() -> None:
+    ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()]
+    assert "integrations/portone/sandbox" in ignored, "the image's build context leaves out the PortOne sandbox"
+    dockerfile = raw_compose()["x-app"]["build"]["dockerfile_inline"]
+    assert "sandbox" not in dockerfile, "nothing copies the sandbox back in"
+    for name, service in raw_compose()["services"].items():
+        assert "sandbox" not in json.dumps(service.get("command", "")), name
+
+
 def test_compose_refuses_to_start_without_the_secrets_and_the_public_address() -> None:
     for required in (
         "AUTH_SECRET",

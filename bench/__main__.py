@@ -17,12 +17,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import lag, lighthouse, purchases, reads, rebuild, renewals
+from bench import app_licensing, lag, lighthouse, purchases, reads, rebuild, renewals
 from bench.harness import Result, host_speed, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
 BENCHMARKS: dict[str, Benchmark] = {
     "reads": reads.run,
+    "apps": app_licensing.run,
     "purchases": purchases.run,
     "rebuild": rebuild.run,
     "lag": lag.run,

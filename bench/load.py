@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
@@ -46,9 +47,19 @@ def parse(output: str) -> Load:
     return Load(float(rate.group(1)), _ms(p50.group(1)), _ms(p99.group(1)), int(errors.group(1)) if errors else 0)
 
 
-def hammer(url: str, *, seconds: int, connections: int, headers: dict[str, str] | None = None) -> Load:
-    """Run wrk against ``url`` (2 threads, ``connections`` open connections) and read what it measured."""
+def hammer(
+    url: str,
+    *,
+    seconds: int,
+    connections: int,
+    headers: dict[str, str] | None = None,
+    script: Path | None = None,
+) -> Load:
+    """Run wrk against ``url`` (2 threads, ``connections`` open connections) and read what it measured; a Lua
+    ``script`` writes each request (a POST body, headers that vary)."""
     command = [wrk_path(), "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script is not None:
+        command += ["-s", str(script)]
     for name, value in (headers or {}).items():
         command += ["-H", f"{name}: {value}"]
     finished = subprocess.run([*command, url], capture_output=True, text=True, timeout=seconds + 60, check=True)

@@ -27,7 +27,8 @@ PASSWORD = "bench2026"  # noqa: S105 - the benchmark's own customer
 LICENCES = (121, 123, 131, 133, 111)  # five one-time purchases: annual and lifetime, 1 and 3 devices, a month
 
 
-def _buy(http: httpx.Client, stack: Stack, token: str, licence_id: int) -> None:
+def buy(http: httpx.Client, stack: Stack, token: str, licence_id: int) -> None:
+    """Buy one licence as the customer of ``token``, by card through the sandbox's window."""
     headers = {"Authorization": f"Bearer {token}"}
     order = http.post(
         f"{stack.api_url}{V1}/payments/licenses/new",
@@ -46,7 +47,7 @@ def _buy(http: httpx.Client, stack: Stack, token: str, licence_id: int) -> None:
     confirmed.raise_for_status()
 
 
-def _confirm(http: httpx.Client, stack: Stack, account_id: str, email: str) -> None:
+def confirm(http: httpx.Client, stack: Stack, account_id: str, email: str) -> None:
     """Open the confirmation link as the mail would carry it (signed with the stack's own secret): a confirmed
     account may buy and read its licences."""
     settings = Settings(APP_VAR_DIR=str(stack.var_dir))
@@ -62,17 +63,18 @@ def seed(stack: Stack) -> tuple[str, str]:
         registered = http.post(
             f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"}
         ).json()
-        _confirm(http, stack, registered["userId"], email)
+        confirm(http, stack, registered["userId"], email)
         token = http.post(f"{stack.api_url}{V1}/auth/login", json={"email": email, "pw": PASSWORD}).json()[
             "accessToken"
         ]
         for licence_id in LICENCES:
-            _buy(http, stack, token, licence_id)
+            buy(http, stack, token, licence_id)
         mine = http.get(f"{stack.api_url}{V1}/licenses/mine", headers={"Authorization": f"Bearer {token}"}).json()
         return token, str(mine[0]["id"])
 
 
-def _bare(answers: dict[str, Any], folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def bare_baseline(answers: dict[str, Any], folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """The bare FastAPI baseline (bench/bare.py) answering ``answers`` by name, started and answering."""
     path = folder / "bare-answers.json"
     path.write_text(json.dumps(answers), encoding="utf-8")
     port = free_port()
@@ -107,7 +109,7 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
                 "purchase history": f"{V1}/payments/licenses",
             }
             answers = {name: httpx.get(f"{stack.api_url}{path}", headers=bearer).json() for name, path in reads.items()}
-            bare, bare_url = _bare(answers, Path(tmp))
+            bare, bare_url = bare_baseline(answers, Path(tmp))
             try:
                 for name, path in reads.items():
                     baseline = hammer(f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections)

@@ -230,6 +230,8 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/resend-receipt": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/customers/{account_id}/resend-confirmation": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_CHANGE_LICENCES,
+    "POST /staff/subscriptions/{subscription_id}/cancel": Access.STAFF_CHANGE_LICENCES,
+    "POST /staff/subscriptions/{subscription_id}/resume": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,

@@ -16,12 +16,14 @@ from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment
 from domain.staff.support import (
     approve_refund,
+    cancel_subscription,
     decline_refund,
     extend_licence,
     free_device,
     refund,
     resend_confirmation,
     resend_receipt,
+    resume_subscription,
 )
 from domain.staff.timeline import timeline
 from projections.accounts import find_account
@@ -190,6 +192,29 @@ def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, service
         reason=body.reason,
     )
     return {"expiresAt": licence.expires_at.isoformat() if licence.expires_at else ""}
+
+
+SubscriptionId = Annotated[UUID, Path(description="the customer's subscription id")]
+
+
+@router.post("/subscriptions/{subscription_id}/cancel", status_code=204)
+def cancel_a_subscription(
+    subscription_id: SubscriptionId, body: ReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Turn the customer's auto-renewal off for them: the licence runs to the end of the paid period."""
+    cancel_subscription(
+        services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
+    )
+
+
+@router.post("/subscriptions/{subscription_id}/resume", status_code=204)
+def resume_a_subscription(
+    subscription_id: SubscriptionId, body: ReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Turn a cancelled subscription's renewals back on within its paid period (nothing is charged)."""
+    resume_subscription(
+        services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
+    )
 
 
 @router.post("/payments/{merchant_uid}/refund")

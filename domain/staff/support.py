@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -26,6 +26,8 @@ from domain.payments.refund_requests import RefundRequest
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
+from domain.subscriptions.commands import Witness, cancel_auto_renewal, resume_renewal
+from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
 
 MAX_GOODWILL_DAYS = 366
@@ -287,3 +289,43 @@ def resend_confirmation(store: Storefront, clock: Clock, actor_id: UUID, *, acco
         store.save(actor)
 
     retry_on_conflict(attempt)
+
+
+def _subscription_witness(store: Storefront, actor_id: UUID, action: str, reason: str) -> Witness:
+    def recorded_with(subscription: Subscription, now: datetime) -> list[Aggregate]:
+        actor = load_member(store, actor_id)
+        details: dict[str, str | int | None] = {
+            "user_licence_id": str(subscription.user_licence_id),
+            "account_id": str(subscription.account_id),
+        }
+        actor.act(Permission.CHANGE_LICENCES, action, str(subscription.id), reason, now, details)
+        return [actor]
+
+    return recorded_with
+
+
+def cancel_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subscription_id: UUID, reason: str) -> int:
+    """Turn a customer's auto-renewal off on their behalf (the customer's own use case, with the member's record
+    in the same transaction); returns the log position."""
+    load_member(store, actor_id).check_may(Permission.CHANGE_LICENCES)
+    why = check_reason(Permission.CHANGE_LICENCES, reason)
+    return cancel_auto_renewal(
+        store,
+        clock,
+        account_id=None,
+        subscription_id=subscription_id,
+        recorded_with=_subscription_witness(store, actor_id, "cancel-subscription", why),
+    )
+
+
+def resume_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subscription_id: UUID, reason: str) -> int:
+    """Turn a cancelled subscription's renewals back on for the customer within its paid period (nothing is
+    charged; past due or ended is the customer's to pay); returns the log position."""
+    load_member(store, actor_id).check_may(Permission.CHANGE_LICENCES)
+    why = check_reason(Permission.CHANGE_LICENCES, reason)
+    return resume_renewal(
+        store,
+        clock,
+        subscription_id=subscription_id,
+        recorded_with=_subscription_witness(store, actor_id, "resume-subscription", why),
+    )

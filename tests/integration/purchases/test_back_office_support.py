@@ -23,7 +23,7 @@ from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.purchase import place_order, settle_payment
 from events.staff import StaffActed
 from events.values import Language
-from tests.integration.purchases.desk import SUBSCRIBER, V1, Desk
+from tests.integration.purchases.desk import GOOD_CARD, SUBSCRIBER, V1, Desk
 from workers.operator import parse_args, run
 from workers.reactions import REACTIONS
 from workers.tasks.payments import deliver_purchase_mail
@@ -224,3 +224,45 @@ def test_the_money_back_guarantee_refunds_a_recent_first_purchase_and_refuses_an
         ("refund.Approved", "30-day money-back guarantee"),
         ("refund.Refused", "too-late"),
     ]
+
+
+def test_support_cancels_and_resumes_a_subscription_for_the_customer(desk: Desk) -> None:
+    started = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
+    )
+    assert started.status_code == 200, started.text
+    licence_id = started.json()["userLicenseId"]
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    owner = first_owner(desk)
+    support = owner.invite("help@example.com", ["support"])
+    marketing = owner.invite("ads@example.com", ["marketing"])
+    desk.views_caught_up()
+    [row] = support.call("GET", f"/customers/{account_id}").json()["subscriptions"]
+    subscription_id = row["subscription_id"]
+
+    path = f"/subscriptions/{subscription_id}"
+    assert support.call("POST", f"{path}/cancel", json={"reason": " "}).status_code == 400
+    assert marketing.call("POST", f"{path}/cancel", json={"reason": "asked"}).status_code == 403
+    assert support.call("POST", f"{path}/resume", json={"reason": "asked"}).status_code == 409  # not cancelled
+    cancelled = support.call("POST", f"{path}/cancel", json={"reason": "asked by phone"})
+    assert cancelled.status_code == 204, cancelled.text
+    state = desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()
+    assert state["status"] == "cancelled"
+    resumed = support.call("POST", f"{path}/resume", json={"reason": "changed their mind"})
+    assert resumed.status_code == 204, resumed.text
+    desk.views_caught_up()
+    assert desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()["status"] == "active"
+
+    acted = [
+        event
+        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+        if isinstance(event, StaffActed)
+    ]
+    assert [(event.action, event.subject, event.reason) for event in acted] == [
+        ("cancel-subscription", subscription_id, "asked by phone"),
+        ("resume-subscription", subscription_id, "changed their mind"),
+    ]
+    topics = [entry["topic"] for entry in support.call("GET", f"/customers/{account_id}").json()["timeline"]]
+    assert topics.count("staff.Acted") == 2

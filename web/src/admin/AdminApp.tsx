@@ -199,6 +199,9 @@ function CustomerDetail() {
       return out;
     }),
   );
+  const renewal = useAction(({ subscription, action }: { subscription: string; action: 'cancel' | 'resume' }) =>
+    staffCall<void>('POST', `/subscriptions/${subscription}/${action}`, { reason }),
+  );
   const resend = useAction((merchantUid: string) =>
     staffCall<void>('POST', `/payments/${merchantUid}/resend-receipt`, { reason }),
   );
@@ -235,6 +238,29 @@ function CustomerDetail() {
         </article>
       ))}
       <Outcome error={free.error} done={free.isSuccess} />
+      <h2>{t('subscriptions')}</h2>
+      {data.subscriptions.map((subscription: Row) => {
+        const id = String(subscription.subscription_id);
+        const status = String(subscription.status);
+        return (
+          <article key={id} aria-label={id}>
+            <p>
+              {String(subscription.name)} — {status} — {t('paidUntil')} {String(subscription.paid_until)}
+            </p>
+            {may(member, 'change-licences') && status === 'active' ? (
+              <button type="button" onClick={() => renewal.mutate({ subscription: id, action: 'cancel' })}>
+                {`${t('cancelRenewal')} ${String(subscription.name)}`}
+              </button>
+            ) : null}
+            {may(member, 'change-licences') && status === 'cancelled' ? (
+              <button type="button" onClick={() => renewal.mutate({ subscription: id, action: 'resume' })}>
+                {`${t('resumeRenewal')} ${String(subscription.name)}`}
+              </button>
+            ) : null}
+          </article>
+        );
+      })}
+      <Outcome error={renewal.error} done={renewal.isSuccess} />
       <h2>{t('payments')}</h2>
       {data.payments.map((payment: Row) => {
         const merchantUid = String(payment.merchant_uid);

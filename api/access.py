@@ -229,6 +229,7 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/licences/{user_licence_id}/devices/{device_id}/free": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/payments/{merchant_uid}/resend-receipt": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/customers/{account_id}/resend-confirmation": Access.STAFF_HELP_CUSTOMERS,
+    "POST /staff/customers/{account_id}/app-store-purchases": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/subscriptions/{subscription_id}/cancel": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/subscriptions/{subscription_id}/resume": Access.STAFF_CHANGE_LICENCES,

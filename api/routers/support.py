@@ -20,12 +20,14 @@ from domain.staff.support import (
     decline_refund,
     extend_licence,
     free_device,
+    record_app_store_purchase_for,
     refund,
     resend_confirmation,
     resend_receipt,
     resume_subscription,
 )
 from domain.staff.timeline import timeline
+from events.values import Language
 from projections.accounts import find_account
 from projections.licences import licence_statements, with_devices
 from projections.payments import decoded, payment_statement
@@ -282,3 +284,41 @@ def resend_a_confirmation(
 ) -> None:
     """Mail the customer's address confirmation again."""
     resend_confirmation(services.store, services.clock, caller.member.id, account_id=account_id, reason=body.reason)
+
+
+class AppStorePurchaseIn(CamelModel):
+    """A purchase the customer made in Apple's App Store: the catalogue licence and Apple's transaction id."""
+
+    licence_id: int = Field(ge=1)
+    apple_transaction_id: str = Field(min_length=1, max_length=64)
+    country_code: str = Field(default="KR", min_length=2, max_length=2)
+    language: Language = Language.KO
+    reason: str = Field(default="", max_length=500)
+
+
+class AppStorePurchaseOut(CamelModel):
+    merchant_uid: str
+    user_licence_id: UUID
+    licence_key: str
+
+
+@router.post("/customers/{account_id}/app-store-purchases")
+def record_an_app_store_purchase(
+    account_id: AccountId, body: AppStorePurchaseIn, caller: StaffDep, services: ServicesDep
+) -> AppStorePurchaseOut:
+    """Grant the customer the licence they bought in the App Store (the same transaction again: that licence)."""
+    recorded = record_app_store_purchase_for(
+        services.store,
+        services.clock,
+        services.catalogue,
+        caller.member.id,
+        account_id=account_id,
+        licence_id=body.licence_id,
+        apple_transaction_id=body.apple_transaction_id,
+        country_code=body.country_code.upper(),
+        language=body.language,
+        reason=body.reason,
+    )
+    return AppStorePurchaseOut(
+        merchant_uid=recorded.merchant_uid, user_licence_id=recorded.user_licence_id, licence_key=recorded.licence_key
+    )

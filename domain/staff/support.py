@@ -16,9 +16,11 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import UserLicence
+from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
 from domain.payments.gateway import PaymentGateway
 from domain.payments.payment import Payment
 from domain.payments.purchase import refund_payment
@@ -29,6 +31,7 @@ from domain.store import Storefront
 from domain.subscriptions.commands import Witness, cancel_auto_renewal, resume_renewal
 from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
+from events.values import Language
 
 MAX_GOODWILL_DAYS = 366
 
@@ -328,4 +331,47 @@ def resume_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subs
         clock,
         subscription_id=subscription_id,
         recorded_with=_subscription_witness(store, actor_id, "resume-subscription", why),
+    )
+
+
+def record_app_store_purchase_for(
+    store: Storefront,
+    clock: Clock,
+    catalogue: Catalogue,
+    actor_id: UUID,
+    *,
+    account_id: UUID,
+    licence_id: int,
+    apple_transaction_id: str,
+    country_code: str,
+    language: Language,
+    reason: str,
+) -> AppStorePurchase:
+    """Grant a customer the licence they bought in Apple's App Store (what ``workers.operator
+    record-app-store-purchase`` does), with the member's record in the same transaction. The same transaction
+    again answers the licence recorded the first time, and records nothing."""
+    load_member(store, actor_id).check_may(Permission.HELP_CUSTOMERS)
+    why = check_reason(Permission.HELP_CUSTOMERS, reason)
+
+    def recorded_with(purchase: AppStorePurchase, now: datetime) -> list[Aggregate]:
+        actor = load_member(store, actor_id)
+        details: dict[str, str | int | None] = {
+            "licence_id": licence_id,
+            "apple_transaction_id": apple_transaction_id.strip(),
+            "user_licence_id": str(purchase.user_licence_id),
+            "account_id": str(account_id),
+        }
+        actor.act(Permission.HELP_CUSTOMERS, "record-app-store-purchase", purchase.merchant_uid, why, now, details)
+        return [actor]
+
+    return record_app_store_purchase(
+        store,
+        clock,
+        catalogue,
+        account_id=account_id,
+        licence_id=licence_id,
+        apple_transaction_id=apple_transaction_id,
+        country_code=country_code,
+        language=language,
+        recorded_with=recorded_with,
     )

@@ -266,3 +266,35 @@ def test_support_cancels_and_resumes_a_subscription_for_the_customer(desk: Desk)
     ]
     topics = [entry["topic"] for entry in support.call("GET", f"/customers/{account_id}").json()["timeline"]]
     assert topics.count("staff.Acted") == 2
+
+
+def test_support_records_an_app_store_purchase(desk: Desk) -> None:
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    owner = first_owner(desk)
+    support = owner.invite("help@example.com", ["support"])
+    marketing = owner.invite("ads@example.com", ["marketing"])
+    body = {"licenceId": 131, "appleTransactionId": "2000000123", "countryCode": "US", "reason": "receipt by mail"}
+    path = f"/customers/{account_id}/app-store-purchases"
+    assert marketing.call("POST", path, json=body).status_code == 403
+    assert support.call("POST", path, json={**body, "appleTransactionId": "no-such!"}).status_code == 400
+    recorded = support.call("POST", path, json=body)
+    assert recorded.status_code == 200, recorded.text
+    assert recorded.json()["merchantUid"] == "apple-2000000123"
+    licence: UserLicence = desk.services.store.repository.get(UUID(recorded.json()["userLicenceId"]))
+    assert (licence.account_id, licence.licence_key) == (account_id, recorded.json()["licenceKey"])
+    assert support.call("POST", path, json=body).json() == recorded.json()  # the same transaction: that licence
+
+    [acted] = [
+        event
+        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+        if isinstance(event, StaffActed)
+    ]
+    assert (acted.action, acted.subject, acted.reason) == (
+        "record-app-store-purchase",
+        "apple-2000000123",
+        "receipt by mail",
+    )
+    desk.views_caught_up()
+    page = support.call("GET", f"/customers/{account_id}").json()
+    assert [row["licence_key"] for row in page["licences"]] == [licence.licence_key]
+    assert "staff.Acted" in [entry["topic"] for entry in page["timeline"]]

@@ -202,6 +202,15 @@ function CustomerDetail() {
   const renewal = useAction(({ subscription, action }: { subscription: string; action: 'cancel' | 'resume' }) =>
     staffCall<void>('POST', `/subscriptions/${subscription}/${action}`, { reason }),
   );
+  const [apple, setApple] = useState({ licenceId: '', appleTransactionId: '', countryCode: 'KR' });
+  const recordApple = useAction(() =>
+    staffCall<{ merchantUid: string; licenceKey: string }>('POST', `/customers/${accountId}/app-store-purchases`, {
+      licenceId: Number(apple.licenceId),
+      appleTransactionId: apple.appleTransactionId,
+      countryCode: apple.countryCode,
+      reason,
+    }),
+  );
   const resend = useAction((merchantUid: string) =>
     staffCall<void>('POST', `/payments/${merchantUid}/resend-receipt`, { reason }),
   );
@@ -238,6 +247,32 @@ function CustomerDetail() {
         </article>
       ))}
       <Outcome error={free.error} done={free.isSuccess} />
+      {may(member, 'help-customers') ? (
+        <form
+          aria-label={t('appStorePurchase')}
+          onSubmit={(event) => {
+            event.preventDefault();
+            recordApple.mutate(undefined);
+          }}
+        >
+          <h2>{t('appStorePurchase')}</h2>
+          <label>
+            {t('catalogueLicence')}{' '}
+            <input inputMode="numeric" value={apple.licenceId} onChange={(event) => setApple({ ...apple, licenceId: event.target.value })} />
+          </label>{' '}
+          <label>
+            {t('appleTransactionId')}{' '}
+            <input value={apple.appleTransactionId} onChange={(event) => setApple({ ...apple, appleTransactionId: event.target.value })} />
+          </label>{' '}
+          <label>
+            {t('country')}{' '}
+            <input value={apple.countryCode} maxLength={2} size={3} onChange={(event) => setApple({ ...apple, countryCode: event.target.value })} />
+          </label>{' '}
+          <button type="submit">{t('record')}</button>
+          {recordApple.data ? <p role="status">{`${recordApple.data.merchantUid}: ${recordApple.data.licenceKey}`}</p> : null}
+          <Outcome error={recordApple.error} done={false} />
+        </form>
+      ) : null}
       <h2>{t('subscriptions')}</h2>
       {data.subscriptions.map((subscription: Row) => {
         const id = String(subscription.subscription_id);

@@ -16,14 +16,18 @@ from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment
 from domain.staff.support import (
     approve_refund,
+    cancel_subscription,
     decline_refund,
     extend_licence,
     free_device,
+    record_app_store_purchase_for,
     refund,
     resend_confirmation,
     resend_receipt,
+    resume_subscription,
 )
 from domain.staff.timeline import timeline
+from events.values import Language
 from projections.accounts import find_account
 from projections.licences import licence_statements, with_devices
 from projections.payments import decoded, payment_statement
@@ -192,6 +196,29 @@ def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, service
     return {"expiresAt": licence.expires_at.isoformat() if licence.expires_at else ""}
 
 
+SubscriptionId = Annotated[UUID, Path(description="the customer's subscription id")]
+
+
+@router.post("/subscriptions/{subscription_id}/cancel", status_code=204)
+def cancel_a_subscription(
+    subscription_id: SubscriptionId, body: ReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Turn the customer's auto-renewal off for them: the licence runs to the end of the paid period."""
+    cancel_subscription(
+        services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
+    )
+
+
+@router.post("/subscriptions/{subscription_id}/resume", status_code=204)
+def resume_a_subscription(
+    subscription_id: SubscriptionId, body: ReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Turn a cancelled subscription's renewals back on within its paid period (nothing is charged)."""
+    resume_subscription(
+        services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
+    )
+
+
 @router.post("/payments/{merchant_uid}/refund")
 def refund_payment(
     merchant_uid: Annotated[str, Path(max_length=100)], body: RefundIn, caller: StaffDep, services: ServicesDep
@@ -257,3 +284,41 @@ def resend_a_confirmation(
 ) -> None:
     """Mail the customer's address confirmation again."""
     resend_confirmation(services.store, services.clock, caller.member.id, account_id=account_id, reason=body.reason)
+
+
+class AppStorePurchaseIn(CamelModel):
+    """A purchase the customer made in Apple's App Store: the catalogue licence and Apple's transaction id."""
+
+    licence_id: int = Field(ge=1)
+    apple_transaction_id: str = Field(min_length=1, max_length=64)
+    country_code: str = Field(default="KR", min_length=2, max_length=2)
+    language: Language = Language.KO
+    reason: str = Field(default="", max_length=500)
+
+
+class AppStorePurchaseOut(CamelModel):
+    merchant_uid: str
+    user_licence_id: UUID
+    licence_key: str
+
+
+@router.post("/customers/{account_id}/app-store-purchases")
+def record_an_app_store_purchase(
+    account_id: AccountId, body: AppStorePurchaseIn, caller: StaffDep, services: ServicesDep
+) -> AppStorePurchaseOut:
+    """Grant the customer the licence they bought in the App Store (the same transaction again: that licence)."""
+    recorded = record_app_store_purchase_for(
+        services.store,
+        services.clock,
+        services.catalogue,
+        caller.member.id,
+        account_id=account_id,
+        licence_id=body.licence_id,
+        apple_transaction_id=body.apple_transaction_id,
+        country_code=body.country_code.upper(),
+        language=body.language,
+        reason=body.reason,
+    )
+    return AppStorePurchaseOut(
+        merchant_uid=recorded.merchant_uid, user_licence_id=recorded.user_licence_id, licence_key=recorded.licence_key
+    )

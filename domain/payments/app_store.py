@@ -8,11 +8,13 @@ Recording the same transaction again answers the licence recorded the first time
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
 
 from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
@@ -58,8 +60,10 @@ def record_app_store_purchase(
     apple_transaction_id: str,
     country_code: str,
     language: Language,
+    recorded_with: Callable[[AppStorePurchase, datetime], Sequence[Aggregate]] | None = None,
 ) -> AppStorePurchase:
-    """Grant the account the licence it bought from Apple, with a payment record carrying the transaction id."""
+    """Grant the account the licence it bought from Apple, with a payment record carrying the transaction id
+    (and what ``recorded_with`` gives, in the same transaction: a staff member's record of doing it)."""
     transaction = apple_transaction_id.strip()
     if not transaction or len(transaction) > 64 or not transaction.isalnum():
         raise DomainError(ErrorCode.INVALID_VALUE, "an App Store transaction id is 1-64 letters and digits")
@@ -99,5 +103,7 @@ def record_app_store_purchase(
         at=now,
         user_licence_id=user_licence_id,
     )
-    store.save(payment, granted, index)
-    return AppStorePurchase(merchant_uid, granted.id, granted.licence_key)
+    recorded = AppStorePurchase(merchant_uid, granted.id, granted.licence_key)
+    extra = recorded_with(recorded, now) if recorded_with else ()
+    store.save(payment, granted, index, *extra)
+    return recorded

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import UserLicence
+from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
 from domain.payments.gateway import PaymentGateway
 from domain.payments.payment import Payment
 from domain.payments.purchase import refund_payment
@@ -26,7 +28,10 @@ from domain.payments.refund_requests import RefundRequest
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
+from domain.subscriptions.commands import Witness, cancel_auto_renewal, resume_renewal
+from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
+from events.values import Language
 
 MAX_GOODWILL_DAYS = 366
 
@@ -287,3 +292,86 @@ def resend_confirmation(store: Storefront, clock: Clock, actor_id: UUID, *, acco
         store.save(actor)
 
     retry_on_conflict(attempt)
+
+
+def _subscription_witness(store: Storefront, actor_id: UUID, action: str, reason: str) -> Witness:
+    def recorded_with(subscription: Subscription, now: datetime) -> list[Aggregate]:
+        actor = load_member(store, actor_id)
+        details: dict[str, str | int | None] = {
+            "user_licence_id": str(subscription.user_licence_id),
+            "account_id": str(subscription.account_id),
+        }
+        actor.act(Permission.CHANGE_LICENCES, action, str(subscription.id), reason, now, details)
+        return [actor]
+
+    return recorded_with
+
+
+def cancel_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subscription_id: UUID, reason: str) -> int:
+    """Turn a customer's auto-renewal off on their behalf (the customer's own use case, with the member's record
+    in the same transaction); returns the log position."""
+    load_member(store, actor_id).check_may(Permission.CHANGE_LICENCES)
+    why = check_reason(Permission.CHANGE_LICENCES, reason)
+    return cancel_auto_renewal(
+        store,
+        clock,
+        account_id=None,
+        subscription_id=subscription_id,
+        recorded_with=_subscription_witness(store, actor_id, "cancel-subscription", why),
+    )
+
+
+def resume_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subscription_id: UUID, reason: str) -> int:
+    """Turn a cancelled subscription's renewals back on for the customer within its paid period (nothing is
+    charged; past due or ended is the customer's to pay); returns the log position."""
+    load_member(store, actor_id).check_may(Permission.CHANGE_LICENCES)
+    why = check_reason(Permission.CHANGE_LICENCES, reason)
+    return resume_renewal(
+        store,
+        clock,
+        subscription_id=subscription_id,
+        recorded_with=_subscription_witness(store, actor_id, "resume-subscription", why),
+    )
+
+
+def record_app_store_purchase_for(
+    store: Storefront,
+    clock: Clock,
+    catalogue: Catalogue,
+    actor_id: UUID,
+    *,
+    account_id: UUID,
+    licence_id: int,
+    apple_transaction_id: str,
+    country_code: str,
+    language: Language,
+    reason: str,
+) -> AppStorePurchase:
+    """Grant a customer the licence they bought in Apple's App Store (what ``workers.operator
+    record-app-store-purchase`` does), with the member's record in the same transaction. The same transaction
+    again answers the licence recorded the first time, and records nothing."""
+    load_member(store, actor_id).check_may(Permission.HELP_CUSTOMERS)
+    why = check_reason(Permission.HELP_CUSTOMERS, reason)
+
+    def recorded_with(purchase: AppStorePurchase, now: datetime) -> list[Aggregate]:
+        actor = load_member(store, actor_id)
+        details: dict[str, str | int | None] = {
+            "licence_id": licence_id,
+            "apple_transaction_id": apple_transaction_id.strip(),
+            "user_licence_id": str(purchase.user_licence_id),
+            "account_id": str(account_id),
+        }
+        actor.act(Permission.HELP_CUSTOMERS, "record-app-store-purchase", purchase.merchant_uid, why, now, details)
+        return [actor]
+
+    return record_app_store_purchase(
+        store,
+        clock,
+        catalogue,
+        account_id=account_id,
+        licence_id=licence_id,
+        apple_transaction_id=apple_transaction_id,
+        country_code=country_code,
+        language=language,
+        recorded_with=recorded_with,
+    )

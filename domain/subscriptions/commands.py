@@ -3,6 +3,7 @@ period now, change the card. Every charge goes through ``charging``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
@@ -247,14 +248,28 @@ def _started_by_window(
     )
 
 
-def cancel_auto_renewal(store: Storefront, clock: Clock, *, account_id: UUID, subscription_id: UUID) -> int:
+# Aggregates to save with a subscription's change, in the same transaction (a staff member's record of acting
+# for the customer): given the subscription as changed and when.
+Witness = Callable[[Subscription, datetime], Sequence[Aggregate]]
+
+
+def cancel_auto_renewal(
+    store: Storefront,
+    clock: Clock,
+    *,
+    account_id: UUID | None,
+    subscription_id: UUID,
+    recorded_with: Witness | None = None,
+) -> int:
     """Stop renewing; the licence runs to the end of the paid period (past due: it ends now).
-    Returns the log position."""
+    Returns the log position. (``account_id`` None: anyone's, for staff acting on the customer's behalf.)"""
 
     def attempt() -> int:
         subscription = load_subscription(store, subscription_id, account_id)
-        subscription.cancel_auto_renewal(clock.now())
-        return store.save(subscription)[-1].notification.id
+        now = clock.now()
+        subscription.cancel_auto_renewal(now)
+        extra = recorded_with(subscription, now) if recorded_with else ()
+        return store.save(subscription, *extra)[-1].notification.id
 
     return retry_on_conflict(attempt)
 
@@ -290,14 +305,33 @@ def _allowed(store: Storefront, subscription: Subscription, now: datetime) -> se
     return subscription.allowed_actions(now, licence.state.value)
 
 
-def _resume(store: Storefront, clock: Clock, account_id: UUID, subscription_id: UUID, key: BillingKey | None) -> int:
+def resume_renewal(
+    store: Storefront, clock: Clock, *, subscription_id: UUID, recorded_with: Witness | None = None
+) -> int:
+    """Turn a cancelled subscription's renewals back on within its paid period, charging nothing (what staff may
+    do for a customer; past due or ended needs a charge, which only the customer starts): -306 otherwise."""
+    subscription = load_subscription(store, subscription_id)
+    if Action.RESUME not in _allowed(store, subscription, clock.now()):
+        raise DomainError(ErrorCode.AUTO_RENEWAL_NOT_OFF, "only a cancelled subscription within its paid period")
+    return _resume(store, clock, None, subscription_id, None, recorded_with)
+
+
+def _resume(
+    store: Storefront,
+    clock: Clock,
+    account_id: UUID | None,
+    subscription_id: UUID,
+    key: BillingKey | None,
+    recorded_with: Witness | None = None,
+) -> int:
     def attempt() -> int:
         subscription = load_subscription(store, subscription_id, account_id)
         now = clock.now()
         subscription.resume(now)
         if key is not None:
             subscription.change_payment_method(key.customer_uid, key.card_name, key.card_number, now)
-        return store.save(subscription)[-1].notification.id
+        extra = recorded_with(subscription, now) if recorded_with else ()
+        return store.save(subscription, *extra)[-1].notification.id
 
     return retry_on_conflict(attempt)
 

@@ -23,7 +23,7 @@ from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.purchase import place_order, settle_payment
 from events.staff import StaffActed
 from events.values import Language
-from tests.integration.purchases.desk import SUBSCRIBER, V1, Desk
+from tests.integration.purchases.desk import GOOD_CARD, SUBSCRIBER, V1, Desk
 from workers.operator import parse_args, run
 from workers.reactions import REACTIONS
 from workers.tasks.payments import deliver_purchase_mail
@@ -224,3 +224,77 @@ def test_the_money_back_guarantee_refunds_a_recent_first_purchase_and_refuses_an
         ("refund.Approved", "30-day money-back guarantee"),
         ("refund.Refused", "too-late"),
     ]
+
+
+def test_support_cancels_and_resumes_a_subscription_for_the_customer(desk: Desk) -> None:
+    started = desk.call(
+        "POST",
+        "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
+    )
+    assert started.status_code == 200, started.text
+    licence_id = started.json()["userLicenseId"]
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    owner = first_owner(desk)
+    support = owner.invite("help@example.com", ["support"])
+    marketing = owner.invite("ads@example.com", ["marketing"])
+    desk.views_caught_up()
+    [row] = support.call("GET", f"/customers/{account_id}").json()["subscriptions"]
+    subscription_id = row["subscription_id"]
+
+    path = f"/subscriptions/{subscription_id}"
+    assert support.call("POST", f"{path}/cancel", json={"reason": " "}).status_code == 400
+    assert marketing.call("POST", f"{path}/cancel", json={"reason": "asked"}).status_code == 403
+    assert support.call("POST", f"{path}/resume", json={"reason": "asked"}).status_code == 409  # not cancelled
+    cancelled = support.call("POST", f"{path}/cancel", json={"reason": "asked by phone"})
+    assert cancelled.status_code == 204, cancelled.text
+    state = desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()
+    assert state["status"] == "cancelled"
+    resumed = support.call("POST", f"{path}/resume", json={"reason": "changed their mind"})
+    assert resumed.status_code == 204, resumed.text
+    desk.views_caught_up()
+    assert desk.call("GET", f"/payments/licenses/subscribe/{licence_id}").json()["status"] == "active"
+
+    acted = [
+        event
+        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+        if isinstance(event, StaffActed)
+    ]
+    assert [(event.action, event.subject, event.reason) for event in acted] == [
+        ("cancel-subscription", subscription_id, "asked by phone"),
+        ("resume-subscription", subscription_id, "changed their mind"),
+    ]
+    topics = [entry["topic"] for entry in support.call("GET", f"/customers/{account_id}").json()["timeline"]]
+    assert topics.count("staff.Acted") == 2
+
+
+def test_support_records_an_app_store_purchase(desk: Desk) -> None:
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    owner = first_owner(desk)
+    support = owner.invite("help@example.com", ["support"])
+    marketing = owner.invite("ads@example.com", ["marketing"])
+    body = {"licenceId": 131, "appleTransactionId": "2000000123", "countryCode": "US", "reason": "receipt by mail"}
+    path = f"/customers/{account_id}/app-store-purchases"
+    assert marketing.call("POST", path, json=body).status_code == 403
+    assert support.call("POST", path, json={**body, "appleTransactionId": "no-such!"}).status_code == 400
+    recorded = support.call("POST", path, json=body)
+    assert recorded.status_code == 200, recorded.text
+    assert recorded.json()["merchantUid"] == "apple-2000000123"
+    licence: UserLicence = desk.services.store.repository.get(UUID(recorded.json()["userLicenceId"]))
+    assert (licence.account_id, licence.licence_key) == (account_id, recorded.json()["licenceKey"])
+    assert support.call("POST", path, json=body).json() == recorded.json()  # the same transaction: that licence
+
+    [acted] = [
+        event
+        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+        if isinstance(event, StaffActed)
+    ]
+    assert (acted.action, acted.subject, acted.reason) == (
+        "record-app-store-purchase",
+        "apple-2000000123",
+        "receipt by mail",
+    )
+    desk.views_caught_up()
+    page = support.call("GET", f"/customers/{account_id}").json()
+    assert [row["licence_key"] for row in page["licences"]] == [licence.licence_key]
+    assert "staff.Acted" in [entry["topic"] for entry in page["timeline"]]

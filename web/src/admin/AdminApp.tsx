@@ -199,6 +199,18 @@ function CustomerDetail() {
       return out;
     }),
   );
+  const renewal = useAction(({ subscription, action }: { subscription: string; action: 'cancel' | 'resume' }) =>
+    staffCall<void>('POST', `/subscriptions/${subscription}/${action}`, { reason }),
+  );
+  const [apple, setApple] = useState({ licenceId: '', appleTransactionId: '', countryCode: 'KR' });
+  const recordApple = useAction(() =>
+    staffCall<{ merchantUid: string; licenceKey: string }>('POST', `/customers/${accountId}/app-store-purchases`, {
+      licenceId: Number(apple.licenceId),
+      appleTransactionId: apple.appleTransactionId,
+      countryCode: apple.countryCode,
+      reason,
+    }),
+  );
   const resend = useAction((merchantUid: string) =>
     staffCall<void>('POST', `/payments/${merchantUid}/resend-receipt`, { reason }),
   );
@@ -235,6 +247,55 @@ function CustomerDetail() {
         </article>
       ))}
       <Outcome error={free.error} done={free.isSuccess} />
+      {may(member, 'help-customers') ? (
+        <form
+          aria-label={t('appStorePurchase')}
+          onSubmit={(event) => {
+            event.preventDefault();
+            recordApple.mutate(undefined);
+          }}
+        >
+          <h2>{t('appStorePurchase')}</h2>
+          <label>
+            {t('catalogueLicence')}{' '}
+            <input inputMode="numeric" value={apple.licenceId} onChange={(event) => setApple({ ...apple, licenceId: event.target.value })} />
+          </label>{' '}
+          <label>
+            {t('appleTransactionId')}{' '}
+            <input value={apple.appleTransactionId} onChange={(event) => setApple({ ...apple, appleTransactionId: event.target.value })} />
+          </label>{' '}
+          <label>
+            {t('country')}{' '}
+            <input value={apple.countryCode} maxLength={2} size={3} onChange={(event) => setApple({ ...apple, countryCode: event.target.value })} />
+          </label>{' '}
+          <button type="submit">{t('record')}</button>
+          {recordApple.data ? <p role="status">{`${recordApple.data.merchantUid}: ${recordApple.data.licenceKey}`}</p> : null}
+          <Outcome error={recordApple.error} done={false} />
+        </form>
+      ) : null}
+      <h2>{t('subscriptions')}</h2>
+      {data.subscriptions.map((subscription: Row) => {
+        const id = String(subscription.subscription_id);
+        const status = String(subscription.status);
+        return (
+          <article key={id} aria-label={id}>
+            <p>
+              {String(subscription.name)} — {status} — {t('paidUntil')} {String(subscription.paid_until)}
+            </p>
+            {may(member, 'change-licences') && status === 'active' ? (
+              <button type="button" onClick={() => renewal.mutate({ subscription: id, action: 'cancel' })}>
+                {`${t('cancelRenewal')} ${String(subscription.name)}`}
+              </button>
+            ) : null}
+            {may(member, 'change-licences') && status === 'cancelled' ? (
+              <button type="button" onClick={() => renewal.mutate({ subscription: id, action: 'resume' })}>
+                {`${t('resumeRenewal')} ${String(subscription.name)}`}
+              </button>
+            ) : null}
+          </article>
+        );
+      })}
+      <Outcome error={renewal.error} done={renewal.isSuccess} />
       <h2>{t('payments')}</h2>
       {data.payments.map((payment: Row) => {
         const merchantUid = String(payment.merchant_uid);

@@ -144,6 +144,16 @@ export const enPages: PagesCatalogue = {
       refunds: 'Refunds',
       licence: 'View licence',
     },
+    pgProviders: {
+      nice: 'NICE Payments',
+      kcp: 'NHN KCP',
+      inicis: 'KG Inicis',
+      tosspayments: 'Toss Payments',
+      kakaopay: 'KakaoPay',
+      naverpay: 'Naver Pay',
+      danal: 'Danal',
+      paypal: 'PayPal',
+    },
     statuses: {
       ordered: 'Awaiting payment',
       reserved: 'Awaiting deposit',

@@ -143,6 +143,16 @@ export const jaPages: PagesCatalogue = {
       refunds: '返金履歴',
       licence: 'ライセンスを見る',
     },
+    pgProviders: {
+      nice: 'NICEペイメンツ',
+      kcp: 'NHN KCP',
+      inicis: 'KGイニシス',
+      tosspayments: 'Tossペイメンツ',
+      kakaopay: 'カカオペイ',
+      naverpay: 'NAVERペイ',
+      danal: 'ダナル',
+      paypal: 'PayPal',
+    },
     statuses: {
       ordered: '決済待ち',
       reserved: '入金待ち',

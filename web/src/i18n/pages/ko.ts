@@ -146,6 +146,16 @@ export const koPages = {
       refunds: '환불 내역',
       licence: '라이선스 보기',
     },
+    pgProviders: {
+      nice: 'NICE페이먼츠',
+      kcp: 'NHN KCP',
+      inicis: 'KG이니시스',
+      tosspayments: '토스페이먼츠',
+      kakaopay: '카카오페이',
+      naverpay: '네이버페이',
+      danal: '다날',
+      paypal: 'PayPal',
+    },
     statuses: {
       ordered: '결제 대기',
       reserved: '입금 대기',

@@ -393,6 +393,7 @@ export const enPages: PagesCatalogue = {
       goLogin: 'Go to login',
     },
     login: {
+      setPasswordNote: 'Your purchase created an account. First set its password with the link in the mail we sent to {email}, then log in here.',
       heading: 'Log in',
       submit: 'Log in',
       mismatch: 'The email or password does not match.',

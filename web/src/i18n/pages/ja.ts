@@ -391,6 +391,7 @@ export const jaPages: PagesCatalogue = {
       goLogin: 'ログインへ',
     },
     login: {
+      setPasswordNote: '購入時にアカウントが作成されました。{email} 宛てにお送りしたメールのリンクから先にパスワードを設定し、その後ここでログインしてください。',
       heading: 'ログイン',
       submit: 'ログイン',
       mismatch: 'メールアドレスまたはパスワードが一致しません。',

@@ -394,6 +394,7 @@ export const koPages = {
       goLogin: '로그인하러 가기',
     },
     login: {
+      setPasswordNote: '구매할 때 계정이 만들어졌습니다. {email} 주소로 보낸 메일의 링크에서 먼저 비밀번호를 설정한 뒤, 여기에서 로그인해 주세요.',
       heading: '로그인',
       submit: '로그인',
       mismatch: '이메일 또는 비밀번호가 일치하지 않습니다.',

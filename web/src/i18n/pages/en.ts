@@ -69,7 +69,7 @@ export const enPages: PagesCatalogue = {
       email: 'Invalid email format.',
       emailExact: 'Please enter your email exactly.',
       agreements:
-        "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
+        'Please read the terms and tick each required agreement (or agree to all) to go on.',
       selectMethod: 'Please select a payment method.',
       selectCard: 'Please select a card.',
       cardNumber: 'Enter the 14 to 16 digits of the card number.',
@@ -386,7 +386,7 @@ export const enPages: PagesCatalogue = {
       password: 'Please use English letters and numbers combined, 8-20 characters.',
       passwordMismatch: 'The passwords do not match.',
       agreements:
-        "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
+        'Please read the terms and tick each required agreement (or agree to all) to go on.',
     },
     actions: {
       goHome: 'Go to home',

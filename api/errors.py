@@ -30,10 +30,12 @@ class ErrorBody(CamelModel):
     message: str = Field(description="The code's text in the request's language")
 
 
-def error_response(request: Request, code: ErrorCode, status: int | None = None) -> JSONResponse:
+def error_response(
+    request: Request, code: ErrorCode, status: int | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
     """The JSON answer for a catalogue code, in the request's language."""
     body = ErrorBody(error_code=code.value, message=code.message(request_language(request)))
-    return JSONResponse(status_code=status or code.status, content=body.model_dump())
+    return JSONResponse(status_code=status or code.status, content=body.model_dump(), headers=headers)
 
 
 def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
@@ -46,7 +48,9 @@ def validation_code(errors: list[dict[str, Any]]) -> ErrorCode:
 
 async def _domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return error_response(request, exc.code, exc.status)
+    # A rate limit's refusal says how long to wait (RFC 9110 Retry-After, in seconds), so the page can too.
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return error_response(request, exc.code, exc.status, headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:

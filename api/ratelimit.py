@@ -15,6 +15,8 @@ window, or resets the password: the crowd's own requests mailed the owner the re
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
 from fastapi import Request
@@ -71,6 +73,18 @@ class RateLimiter:
         """Count one attempt; False when the limit is already reached."""
         return self._limiter.hit(rule, "storefront", action, identity)
 
+    def wait(self, rule: RateLimitItem, action: str, identity: str) -> int:
+        """Seconds until a counter that is full lets one more attempt through; 0 when it is not full."""
+        stats = self._limiter.get_window_stats(rule, "storefront", action, identity)
+        if stats.remaining > 0:
+            return 0
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    def refuse(self, detail: str, *counters: tuple[RateLimitItem, str, str]) -> DomainError:
+        """-4 for an attempt over a limit, telling how long until the fullest of its counters lets one through."""
+        wait = max((self.wait(*counter) for counter in counters), default=0)
+        return DomainError(ErrorCode.TOO_MANY_REQUESTS, detail, retry_after=wait or None)
+
     def check_address_and_client(
         self,
         request: Request,
@@ -83,7 +97,11 @@ class RateLimiter:
         address_ok = self.hit(per_address, f"{action}:address", normalise_email(address))
         client_ok = self.hit(per_client, f"{action}:client", client_key(request))
         if not (address_ok and client_ok):
-            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
+            raise self.refuse(
+                action,
+                (per_address, f"{action}:address", normalise_email(address)),
+                (per_client, f"{action}:client", client_key(request)),
+            )
 
     def check_address(self, request: Request, action: str, address: str, budget: AddressBudget) -> None:
         """Count an attempt at an address without letting one client, or a crowd, lock out its known
@@ -91,15 +109,21 @@ class RateLimiter:
         key = normalise_email(address)
         device = known_device(request, address, self._secret)
         if device is not None:
-            if not self.hit(budget.per_address_and_client, f"{action}:address-device", f"{key} {device}"):
-                raise DomainError(ErrorCode.TOO_MANY_REQUESTS, f"{action} from a known browser")
+            counter = (budget.per_address_and_client, f"{action}:address-device", f"{key} {device}")
+            if not self.hit(*counter):
+                raise self.refuse(f"{action} from a known browser", counter)
             return
         client = client_key(request)
         client_ok = self.hit(budget.per_client, f"{action}:client", client)
         pair_ok = self.hit(budget.per_address_and_client, f"{action}:address-client", f"{key} {client}")
         # Only what the client's own budgets let through counts against the address's ceiling.
         if not (client_ok and pair_ok and self.hit(budget.per_address, f"{action}:address", key)):
-            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
+            raise self.refuse(
+                action,
+                (budget.per_client, f"{action}:client", client),
+                (budget.per_address_and_client, f"{action}:address-client", f"{key} {client}"),
+                (budget.per_address, f"{action}:address", key),
+            )
 
     def login(self, request: Request, email: str) -> None:
         """Limit login attempts."""
@@ -130,20 +154,24 @@ class RateLimiter:
     def _client_and_key(
         self, request: Request, action: str, key: str, per_client: RateLimitItem, per_key: RateLimitItem
     ) -> None:
-        client_ok = self.hit(per_client, f"{action}:client", client_key(request))
-        key_ok = self.hit(per_key, f"{action}:key", normalise_licence_key(key)[:64])
+        client = (per_client, f"{action}:client", client_key(request))
+        per_key_counter = (per_key, f"{action}:key", normalise_licence_key(key)[:64])
+        client_ok = self.hit(*client)
+        key_ok = self.hit(*per_key_counter)
         if not (client_ok and key_ok):
-            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action)
+            raise self.refuse(action, client, per_key_counter)
 
     def report(self, request: Request, reporter: str | None) -> None:
         """Limit reports per client, and per sender (their email, else their account) when one is known."""
         if reporter is None:
-            if not self.hit(REPORT_PER_CLIENT, "report:client", client_key(request)):
-                raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "report")
+            counter = (REPORT_PER_CLIENT, "report:client", client_key(request))
+            if not self.hit(*counter):
+                raise self.refuse("report", counter)
             return
         self.check_address_and_client(request, "report", reporter, REPORT_PER_ADDRESS, REPORT_PER_CLIENT)
 
     def image_check(self, request: Request) -> None:
         """Limit the report form's image checks per client (each one decodes an image)."""
-        if not self.hit(IMAGE_CHECK_PER_CLIENT, "image-check:client", client_key(request)):
-            raise DomainError(ErrorCode.TOO_MANY_REQUESTS, "image check")
+        counter = (IMAGE_CHECK_PER_CLIENT, "image-check:client", client_key(request))
+        if not self.hit(*counter):
+            raise self.refuse("image check", counter)

@@ -394,11 +394,15 @@ FALLBACK_MESSAGE = {
 class DomainError(Exception):
     """A business rule refused a command; carries the catalogue code to answer with.
 
-    ``status`` replaces the code's own HTTP status where the same code means something else.
+    ``status`` replaces the code's own HTTP status where the same code means something else; ``retry_after``
+    is how many seconds a refused caller should wait before trying again (sent as Retry-After).
     """
 
-    def __init__(self, code: ErrorCode, detail: str = "", *, status: int | None = None) -> None:
+    def __init__(
+        self, code: ErrorCode, detail: str = "", *, status: int | None = None, retry_after: int | None = None
+    ) -> None:
         super().__init__(detail or code.name)
         self.code = code
         self.detail = detail
         self.status = status or code.status
+        self.retry_after = retry_after

@@ -112,3 +112,14 @@ def test_a_crowd_asking_for_reset_mails_is_capped_and_the_owners_known_browser_s
     before = shop.account(owner["id"]).pending_reset_id
     assert reset_mail(shop, HOME, cookies=known) == 200, "the owner's known browser still gets a mail"
     assert shop.account(owner["id"]).pending_reset_id != before
+
+
+def test_a_refusal_says_how_long_to_wait(shop: Shop) -> None:
+    """Issue 29 finding 16: "Too many requests" tells how long to wait, so the page can say it."""
+    shop.customer(VICTIM, client=HOME)
+    for _ in range(LOGIN.per_address_and_client.amount):
+        login(shop, "203.0.113.60")
+    refused = shop.via_proxy("203.0.113.60", "POST", "/auth/login", json={"email": VICTIM, "pw": "wrong9999"})
+    assert (refused.status_code, refused.json()["errorCode"]) == (429, -4)
+    window = LOGIN.per_address_and_client.get_expiry()
+    assert 0 < int(refused.headers["Retry-After"]) <= window

@@ -277,7 +277,7 @@ test.describe('a customer with an account', () => {
     await expect(page.getByRole('heading', { level: 1, name: '유니콘 프로 안드로이드 1년 구독 (1대)' })).toBeVisible();
     await expect(page.locator('.licence-device__name', { hasText: /^Galaxy$/ })).toBeVisible();
     // Its platform and when its app was last seen (the activation, until it validates a day later).
-    await expect(page.locator('.licence-device .hint', { hasText: /^android$/ })).toBeVisible();
+    await expect(page.locator('.licence-device .hint', { hasText: /^Android$/ })).toBeVisible();
     await expect(page.locator('.licence-device__last-seen')).toHaveText(/^마지막 확인 \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await page.getByRole('button', { name: `${ko.licences.rename} Galaxy` }).click();
     await page.getByLabel(ko.licences.renameLabel).fill('My Galaxy');

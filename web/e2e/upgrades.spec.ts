@@ -168,3 +168,35 @@ test('a subscriber on a phone upgrades to annual with a new card through the red
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();
 });
+
+/** The value beside a label in a payment's facts. */
+function fact(page: Page, label: string) {
+  return page.locator('.facts > div').filter({ has: page.locator('dt').getByText(label, { exact: true }) }).locator('dd');
+}
+
+test("the upgrade's payment reads in people's words and its discount as the quote worded it", async ({ page }, info) => {
+  // Issue 29, finding 16: the receipt showed "nice / kcp_billing", "MASTER" and "할인 34%" after a "30% + 2,899원" quote.
+  test.skip(info.project.name !== 'desktop-chromium', 'one run is enough: the page reads the same on a phone');
+  test.setTimeout(120_000);
+  await signUpAndLogIn(page, address('receipt', info.project.name), PASSWORD);
+  const key = await subscribeMonthlyWithTypedCard(page);
+
+  await openUpgrade(page, key);
+  const quoted = ((await page.getByTestId('upgrade-total').textContent()) ?? '').trim();
+  const quotedDiscount = ((await page.getByTestId('upgrade-discount').textContent()) ?? '').trim();
+  expect(quotedDiscount).toMatch(/\d+% \+ [\d,]+원/);
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  await typeCard(page, '5555444433332222');
+  await page.getByRole('button', { name: /^입력한 카드로 .* 결제하고 업그레이드$/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
+
+  await page.goto('/ko/purchase-history');
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.history.heading })).toBeVisible();
+  await page.getByRole('row').filter({ hasText: quoted }).getByRole('link').first().click();
+  const h = ko.payments.history;
+  await expect(fact(page, h.merchantUid)).toBeVisible();
+  await expect(fact(page, h.discount)).toHaveText(quotedDiscount);
+  await expect(fact(page, h.card)).toHaveText(/^Mastercard /);
+  await expect(fact(page, h.pgProvider)).toHaveText(/^(NICE페이먼츠|NHN KCP)(, (NICE페이먼츠|NHN KCP))?$/);
+  await expect(page.getByRole('main')).not.toContainText(/nice|kcp_billing|MASTER\b|android/);
+});

@@ -2,7 +2,7 @@
  * Base of every backend call: base path, 15 s timeout, cookies, optional bearer token, and errors
  * turned into `ApiError` with the code of spec section 7.
  */
-import { deriveErrorCode } from './errors';
+import { deriveErrorCode, parseRetryAfter, RETRY_AFTER_FIELD } from './errors';
 
 export const API_BASE_PATH = '/web/unicornpro/v1';
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -135,12 +135,13 @@ export function createApiClient({ origin = '', fetch: fetchImpl }: ApiClientOpti
           throw new ApiError(deriveErrorCode({}), undefined, undefined, 'network');
         }
         if (!response.ok) {
-          throw new ApiError(
-            deriveErrorCode({ status: response.status, body: responseBody }),
-            response.status,
-            responseBody,
-            'response',
-          );
+          // A refusal over a rate limit says how long to wait: kept beside the body so that messages can tell it.
+          const wait = parseRetryAfter(response.headers.get('retry-after'));
+          const body =
+            wait !== undefined && responseBody !== null && typeof responseBody === 'object' && !Array.isArray(responseBody)
+              ? { ...(responseBody as Record<string, unknown>), [RETRY_AFTER_FIELD]: wait }
+              : responseBody;
+          throw new ApiError(deriveErrorCode({ status: response.status, body: responseBody }), response.status, body, 'response');
         }
         return responseBody as T;
       } finally {

@@ -70,3 +70,20 @@ export function deriveErrorMessage({ catalogueMessage, body, fallback, preferSer
   const ordered = preferServerMessage ? [fromServer, catalogueMessage] : [catalogueMessage, fromServer];
   return ordered.find((text) => text !== undefined && text !== '') ?? fallback;
 }
+
+/** Where the client keeps a refusal's Retry-After (seconds) in the body it hands on; not an API field. */
+export const RETRY_AFTER_FIELD = 'retryAfterSeconds';
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The wait a refused call's body carries (see RETRY_AFTER_FIELD), when it is a positive number of seconds. */
+export function retryAfterSeconds(body: unknown): number | undefined {
+  const value = field(body, RETRY_AFTER_FIELD);
+  return typeof value === 'number' && value > 0 ? value : undefined;
+}

@@ -4,6 +4,7 @@
  */
 import { deriveErrorMessage } from '../api/errors';
 import type { Catalogue } from '../i18n/catalogues';
+import { tooManyRequestsMessage } from './wait';
 import type { OperationError } from '../session/types';
 
 export type ErrorDisplay = 'alert' | 'text' | 'message';
@@ -50,7 +51,7 @@ export function accountErrorMessage(t: Catalogue, error: OperationError): string
   if (error.network) return t.errors.network;
   const codes: Record<string, string | undefined> = t.auth.errorCodes;
   return deriveErrorMessage({
-    catalogueMessage: codes[String(error.code)],
+    catalogueMessage: tooManyRequestsMessage(t, error.code, error.body) ?? codes[String(error.code)],
     body: error.body,
     fallback: t.errors.generic,
   });

@@ -6,6 +6,7 @@
 import { ApiError } from '../api/client';
 import { deriveErrorMessage, FALLBACK_ERROR_CODE } from '../api/errors';
 import type { Catalogue } from '../i18n/catalogues';
+import { tooManyRequestsMessage } from './wait';
 
 /** A failure as these features keep it: the derived code ('STOP' for a closed payment window). */
 export interface FeatureError {
@@ -37,7 +38,7 @@ export function featureErrorMessage(t: Catalogue, error: FeatureError): string {
   if (error.network) return t.errors.network;
   const codes: Record<string, string | undefined> = t.payments.errorCodes;
   return deriveErrorMessage({
-    catalogueMessage: codes[String(error.code)],
+    catalogueMessage: tooManyRequestsMessage(t, error.code, error.body) ?? codes[String(error.code)],
     body: error.body,
     fallback: t.errors.generic,
   });

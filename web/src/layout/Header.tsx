@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link } from 'wouter';
 import { supportSite } from '../config/supportSite';
 import { AccountMenu } from '../features/account/AccountMenu';
@@ -9,6 +10,7 @@ import { useAppStore } from '../store';
 import { ExternalLink } from '../ui/ExternalLink';
 import { LogoMark } from '../ui/Logo';
 import { NewTag } from '../ui/NewTag';
+import { useMenuTrap } from '../ui/useMenuTrap';
 import { NEW_TAGS } from './navigation';
 import './Header.css';
 
@@ -32,11 +34,16 @@ export function Header() {
   const paths = usePaths();
   const navigationOpen = useAppStore((s) => s.navigationMenuOpen);
   const toggleNavigation = useAppStore((s) => s.toggleNavigationMenu);
+  const closeMenus = useAppStore((s) => s.closeMenus);
+  const toggleButton = useRef<HTMLButtonElement>(null);
+  const navigation = useRef<HTMLElement>(null);
+  useMenuTrap(navigationOpen, toggleButton, navigation, closeMenus);
 
   return (
     <header className="site-header">
       <div className="site-header__inner">
         <button
+          ref={toggleButton}
           type="button"
           className="site-header__menu-toggle"
           aria-expanded={navigationOpen}
@@ -53,6 +60,7 @@ export function Header() {
         </Link>
 
         <nav
+          ref={navigation}
           id={NAVIGATION_ID}
           aria-label={t.header.mainNavigation}
           className={navigationOpen ? 'site-nav site-nav--open' : 'site-nav'}

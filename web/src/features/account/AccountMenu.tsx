@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState, type RefObject } from 'react';
 import { Link } from 'wouter';
 import { format } from '../../i18n/catalogues';
 import { useShellT } from '../../i18n/useT';
@@ -8,6 +8,7 @@ import type { ReturnState } from '../../session/navigation';
 import { SessionKeeper } from '../../session/SessionKeeper';
 import { useLogout } from '../../session/useLogout';
 import { useAppStore } from '../../store';
+import { useMenuTrap } from '../../ui/useMenuTrap';
 import './AccountMenu.css';
 
 function AccountIcon() {
@@ -28,7 +29,7 @@ const PRODUCTS = [
 ] as const;
 
 /** The signed-in user's menu: product dropdown, account settings, licences, purchase history, logout. */
-function UserMenu({ id, email }: { id: string; email: string }) {
+function UserMenu({ id, email, menuRef }: { id: string; email: string; menuRef: RefObject<HTMLDivElement | null> }) {
   const t = useShellT();
   const paths = usePaths();
   const logout = useLogout();
@@ -37,7 +38,7 @@ function UserMenu({ id, email }: { id: string; email: string }) {
   const productsId = useId();
 
   return (
-    <div id={id} className="user-menu" role="region" aria-label={t.menu.label}>
+    <div ref={menuRef} id={id} className="user-menu" role="region" aria-label={t.menu.label}>
       <p className="user-menu__email">{format(t.menu.signedInAs, { email })}</p>
       <button
         type="button"
@@ -105,7 +106,11 @@ export function AccountMenu() {
   const user = useAppStore((s) => s.user);
   const open = useAppStore((s) => s.userMenuOpen);
   const toggle = useAppStore((s) => s.toggleUserMenu);
+  const closeMenus = useAppStore((s) => s.closeMenus);
   const menuId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  useMenuTrap(open && !!user, button, menu, closeMenus);
 
   return (
     <div className="account-menu">
@@ -113,6 +118,7 @@ export function AccountMenu() {
       {user ? (
         <>
           <button
+            ref={button}
             type="button"
             className="account-button"
             aria-expanded={open}
@@ -122,7 +128,7 @@ export function AccountMenu() {
             <AccountIcon />
             <span className="account-button__label">{t.header.myAccount}</span>
           </button>
-          {open && <UserMenu id={menuId} email={user.email} />}
+          {open && <UserMenu id={menuId} email={user.email} menuRef={menu} />}
         </>
       ) : (
         <button

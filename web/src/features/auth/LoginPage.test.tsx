@@ -63,6 +63,23 @@ describe('login page', () => {
     expect(dialog.textContent).toContain('Too many requests. Please try again later.');
   });
 
+  it('says how long to wait when the API refuses too many attempts', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ errorCode: -4, message: 'Too many' }), {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '545' },
+          }),
+      ),
+    );
+    renderAt('/en/login');
+    await submitLogin('a@example.com', 'abcd1234');
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('Too many requests. Please try again in 10 minutes.');
+  });
+
   it('sends a scope 0 user to register/auth', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => json(200, auth(0))));
     const location = renderAt('/en/login');

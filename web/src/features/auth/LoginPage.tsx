@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
+import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { useCurrentLocation, useNavigate, useSearchParams } from '../../routing/location';
 import { usePaths } from '../../routing/usePaths';
@@ -32,6 +33,9 @@ export default function LoginPage() {
   const loading = useAppStore((s) => s.operations.login?.status === 'request');
   const { alert, show, close } = useAlert();
   const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
+  // Arriving from a guest purchase's "go to licence management": the account's password is set from the mail first.
+  const setPasswordFor = (location.state as { setPasswordFor?: unknown } | null | undefined)?.setPasswordFor;
+  const guestEmail = typeof setPasswordFor === 'string' ? setPasswordFor : undefined;
   const {
     register,
     handleSubmit,
@@ -39,7 +43,7 @@ export default function LoginPage() {
     formState: { errors },
   } = useForm<LoginForm>({
     resolver: zodResolver(loginSchema),
-    defaultValues: { email: params.get('email') ?? '', pw: '' },
+    defaultValues: { email: params.get('email') ?? guestEmail ?? '', pw: '' },
   });
 
   const onSubmit = handleSubmit(async (form) => {
@@ -70,6 +74,11 @@ export default function LoginPage() {
     <section className="form-page">
       <PageMeta title={t.auth.login.heading} />
       <h1 className="page__heading">{t.auth.login.heading}</h1>
+      {guestEmail && (
+        <p className="hint" data-testid="set-password-note">
+          {format(t.auth.login.setPasswordNote, { email: guestEmail })}
+        </p>
+      )}
       <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.auth.fields.email}

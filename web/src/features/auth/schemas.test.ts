@@ -60,7 +60,7 @@ describe('registration schema', () => {
     const result = registerSchema.safeParse({ ...validRegistration, agreePersonal: false });
     expect(issues(result)).toEqual({ agreePersonal: 'agreements' });
     expect(en.auth.validation.agreements).toBe(
-      "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
+      'Please read the terms and tick each required agreement (or agree to all) to go on.',
     );
   });
   it('takes only the site languages', () => {

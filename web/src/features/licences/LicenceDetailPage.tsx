@@ -28,6 +28,7 @@ import { askMoneyBack, getMyLicence, removeDevice, renameDevice } from './api';
 import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 import { deviceRenameMessage } from './errors';
 import { deviceNameSchema, type DeviceNameForm } from './schemas';
+import { platformName } from '../../display/platforms';
 import './licences.css';
 import '../../ui/kit.css';
 
@@ -173,7 +174,7 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
                 ) : (
                   <>
                     <span className="licence-device__name">{deviceName(device, fallbackName)}</span>
-                    {device.platform && <span className="hint">{device.platform}</span>}
+                    {device.platform && <span className="hint">{platformName(device.platform)}</span>}
                     {readTime(device.lastSeenAt) && (
                       <span className="hint licence-device__last-seen">
                         {format(t.licences.lastSeen, { time: formatDateTime(readTime(device.lastSeenAt)!) })}

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { formatPrice } from '../../display/currency';
-import { discountPercent } from '../../display/discount';
+import { discountText } from '../../display/discount';
 import { useT } from '../../i18n/useT';
 import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
@@ -11,7 +11,7 @@ import { ExternalLink } from '../../ui/ExternalLink';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { getPayment } from './api';
-import { labelOf, payMethodKey, paymentStatus } from './display';
+import { cardBrandName, labelOf, payMethodKey, paymentStatus, pgProviderName, recordDiscountParts } from './display';
 import type { PaymentRecord } from '../../api/models';
 import { formatServerTime } from '../../display/serverTimes';
 import { featureErrorMessage, isNotFoundGoingHome } from '../../errors/featureError';
@@ -69,18 +69,18 @@ function PaymentDetail() {
   const money = (amount: number | null | undefined) =>
     amount === null || amount === undefined ? undefined : formatPrice(amount, record.currency, lang);
   const time = formatServerTime;
-  const percent = discountPercent(Number(record.discountRate ?? 0));
+  const discount = discountText({ ...recordDiscountParts(record), currency: record.currency }, lang);
   const rows: [string, ReactNode][] = [
     [h.merchantUid, record.merchantUid],
     [h.status, labelOf(t.payments.statuses, paymentStatus(record))],
     [h.amount, money(record.amount)],
     [h.originalAmount, record.originalAmount !== record.amount ? money(record.originalAmount) : undefined],
-    [h.discount, percent > 0 ? `${percent}%` : undefined],
+    [h.discount, discount || undefined],
     [h.coupon, record.couponCode ?? undefined],
     [h.cancelAmount, record.cancelAmount ? money(record.cancelAmount) : undefined],
     [h.payMethod, labelOf(t.payments.payMethods, payMethodKey(record))],
-    [h.pgProvider, record.pgProvider ?? undefined],
-    [h.card, [record.cardName, record.cardNumber].filter(Boolean).join(' ') || undefined],
+    [h.pgProvider, pgProviderName(t.payments.pgProviders, record.pgProvider)],
+    [h.card, [cardBrandName(record.cardName), record.cardNumber].filter(Boolean).join(' ') || undefined],
     [h.bank, record.bankName ?? undefined],
     [h.vbank, [record.vbankName, record.vbankNum, record.vbankHolder].filter(Boolean).join(' ') || undefined],
     [h.vbankDate, record.vbankNum ? time(record.vbankDate) : undefined],

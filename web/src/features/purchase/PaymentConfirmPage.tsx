@@ -187,7 +187,12 @@ export default function PaymentConfirmPage() {
       )}
 
       <div className="actions">
-        <Link className="button button--primary" to={paths.license()}>
+        {/* A guest's new account has no password yet: login says to set it from the mail first (issue 29, finding 9). */}
+        <Link
+          className="button button--primary"
+          to={confirmation.accountCreated ? paths.login() : paths.license()}
+          state={confirmation.accountCreated ? { from: paths.license(), setPasswordFor: confirmation.email } : undefined}
+        >
           {t.payments.confirm.goLicences}
         </Link>
         <Link className="button button--secondary" to={paths.home()}>

@@ -69,7 +69,7 @@ export const enPages: PagesCatalogue = {
       email: 'Invalid email format.',
       emailExact: 'Please enter your email exactly.',
       agreements:
-        "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
+        'Please read the terms and tick each required agreement (or agree to all) to go on.',
       selectMethod: 'Please select a payment method.',
       selectCard: 'Please select a card.',
       cardNumber: 'Enter the 14 to 16 digits of the card number.',
@@ -143,6 +143,16 @@ export const enPages: PagesCatalogue = {
       receipt: 'View receipt',
       refunds: 'Refunds',
       licence: 'View licence',
+    },
+    pgProviders: {
+      nice: 'NICE Payments',
+      kcp: 'NHN KCP',
+      inicis: 'KG Inicis',
+      tosspayments: 'Toss Payments',
+      kakaopay: 'KakaoPay',
+      naverpay: 'Naver Pay',
+      danal: 'Danal',
+      paypal: 'PayPal',
     },
     statuses: {
       ordered: 'Awaiting payment',
@@ -376,13 +386,14 @@ export const enPages: PagesCatalogue = {
       password: 'Please use English letters and numbers combined, 8-20 characters.',
       passwordMismatch: 'The passwords do not match.',
       agreements:
-        "Please select 'Agree after reviewing the terms and conditions' after checking the terms and conditions.",
+        'Please read the terms and tick each required agreement (or agree to all) to go on.',
     },
     actions: {
       goHome: 'Go to home',
       goLogin: 'Go to login',
     },
     login: {
+      setPasswordNote: 'Your purchase created an account. First set its password with the link in the mail we sent to {email}, then log in here.',
       heading: 'Log in',
       submit: 'Log in',
       mismatch: 'The email or password does not match.',

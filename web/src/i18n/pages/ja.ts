@@ -143,6 +143,16 @@ export const jaPages: PagesCatalogue = {
       refunds: '返金履歴',
       licence: 'ライセンスを見る',
     },
+    pgProviders: {
+      nice: 'NICEペイメンツ',
+      kcp: 'NHN KCP',
+      inicis: 'KGイニシス',
+      tosspayments: 'Tossペイメンツ',
+      kakaopay: 'カカオペイ',
+      naverpay: 'NAVERペイ',
+      danal: 'ダナル',
+      paypal: 'PayPal',
+    },
     statuses: {
       ordered: '決済待ち',
       reserved: '入金待ち',
@@ -381,6 +391,7 @@ export const jaPages: PagesCatalogue = {
       goLogin: 'ログインへ',
     },
     login: {
+      setPasswordNote: '購入時にアカウントが作成されました。{email} 宛てにお送りしたメールのリンクから先にパスワードを設定し、その後ここでログインしてください。',
       heading: 'ログイン',
       submit: 'ログイン',
       mismatch: 'メールアドレスまたはパスワードが一致しません。',

@@ -146,6 +146,16 @@ export const koPages = {
       refunds: '환불 내역',
       licence: '라이선스 보기',
     },
+    pgProviders: {
+      nice: 'NICE페이먼츠',
+      kcp: 'NHN KCP',
+      inicis: 'KG이니시스',
+      tosspayments: '토스페이먼츠',
+      kakaopay: '카카오페이',
+      naverpay: '네이버페이',
+      danal: '다날',
+      paypal: 'PayPal',
+    },
     statuses: {
       ordered: '결제 대기',
       reserved: '입금 대기',
@@ -384,6 +394,7 @@ export const koPages = {
       goLogin: '로그인하러 가기',
     },
     login: {
+      setPasswordNote: '구매할 때 계정이 만들어졌습니다. {email} 주소로 보낸 메일의 링크에서 먼저 비밀번호를 설정한 뒤, 여기에서 로그인해 주세요.',
       heading: '로그인',
       submit: '로그인',
       mismatch: '이메일 또는 비밀번호가 일치하지 않습니다.',

@@ -131,6 +131,9 @@ export const enShell: ShellCatalogue = {
   },
   errors: {
     generic: 'Server response error. Please contact the administrator.',
+    tooManyRequests: 'Too many requests. Please try again in {wait}.',
+    waitOneMinute: '1 minute',
+    waitMinutes: '{count} minutes',
     network: 'We could not be reached: your internet connection seems to be down. Please check it and try again.',
   },
   menu: {

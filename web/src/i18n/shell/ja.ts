@@ -131,6 +131,9 @@ export const jaShell: ShellCatalogue = {
   },
   errors: {
     generic: 'サーバー応答エラーです。管理者にお問い合わせください。',
+    tooManyRequests: 'リクエストが多すぎます。{wait}後に再度お試しください。',
+    waitOneMinute: '1分',
+    waitMinutes: '{count}分',
     network: 'インターネットに接続できず、リクエストを送れませんでした。接続を確認してから、もう一度お試しください。',
   },
   menu: {

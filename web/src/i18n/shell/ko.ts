@@ -132,6 +132,9 @@ export const koShell = {
   },
   errors: {
     generic: '서버 응답 오류입니다. 관리자에게 문의해 주세요.',
+    tooManyRequests: '요청이 너무 많습니다. {wait} 후에 다시 시도해 주세요.',
+    waitOneMinute: '1분',
+    waitMinutes: '{count}분',
     network: '인터넷 연결이 끊겨 요청을 보내지 못했습니다. 연결을 확인한 뒤 다시 시도해 주세요.',
   },
   menu: {

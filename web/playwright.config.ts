@@ -105,7 +105,7 @@ const previewServer = {
 /**
  * Each project is a client of its own, as visitors behind the production proxy are: the API counts its per-client
  * limits (mails, logins, reports) by the address the proxy forwards, and trusts that header from 127.0.0.1 only.
- * Without this, the phone run shared the desktop run's hourly mail allowance and ran out of it mid-suite.
+ * Specs go further through e2e/clients.ts's `test`: each spec file is a client of its own within its project.
  */
 function clientAddress(project: number): Record<string, string> {
   return { 'X-Forwarded-For': `198.51.100.${project}` };

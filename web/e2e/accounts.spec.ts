@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './clients';
 import { en } from '../src/i18n/en';
 import { ja } from '../src/i18n/ja';
 import { ko } from '../src/i18n/ko';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './clients';
 import { en } from '../src/i18n/en';
 
 /** Issue 29, finding 16: the English agreement error reads plainly (it was "Please select 'Agree after…' after checking…"). */

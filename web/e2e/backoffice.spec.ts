@@ -10,7 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, type Page, expect, test } from '@playwright/test';
+import { type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './clients';
 import { e2eVarDir } from '../playwright.config';
 import { signUpAndLogIn } from './members';
 

@@ -4,7 +4,8 @@
  * records how the widget was booted.
  */
 import { createHmac } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './clients';
 import { chatPluginKey, standInSecrets, standInUrl } from '../playwright.config';
 import { firstLink, waitForMail } from './mail';
 import { signUpAndLogIn } from './members';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './clients';
 
 /**
  * Issue 29, finding 14: a second device on a one-device licence is refused for the device limit (-107, a code of

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './clients';
 import { format } from '../src/i18n/catalogues';
 import { ko } from '../src/i18n/ko';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './clients';
 import { en } from '../src/i18n/en';
 import { waitForMail } from './mail';
 

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './clients';
 import { e2eVarDir } from '../playwright.config';
 import type { Catalogue } from '../src/i18n/catalogues';
 import { ja } from '../src/i18n/ja';

@@ -3,7 +3,7 @@
  * breaks it (no inline script, no eval, not even zod's probe for it), and the login form's
  * validation and its cookie-riding call work under it.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './clients';
 import { en } from '../src/i18n/en';
 
 test('pages keep to the content security policy while a form validates and submits', async ({ page }) => {

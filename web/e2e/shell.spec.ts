@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './clients';
 
 /**
  * Collects console errors and uncaught exceptions of a page. Chromium's "Failed to load resource"

@@ -4,7 +4,8 @@
  * Runs in both projects: desktop (1280px) and phone (375px).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { type Page, type Route } from '@playwright/test';
+import { expect, test } from './clients';
 import { LANGUAGES } from '../src/i18n/languages';
 import { routePatterns } from '../src/routing/paths';
 

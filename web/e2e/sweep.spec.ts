@@ -3,7 +3,8 @@
  * box (or a page wider than the window) and on visible text in another language than the page's. Text marked with
  * its own language (`lang="ko"` on the company block, the language switcher's names) is that language's.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './clients';
 import { LANGUAGES } from '../src/i18n/languages';
 import { routePatterns } from '../src/routing/paths';
 

@@ -1,4 +1,5 @@
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from '../clients';
 import { ko } from '../../src/i18n/ko';
 import { format } from '../../src/i18n/catalogues';
 import { signUpAndLogIn } from '../members';

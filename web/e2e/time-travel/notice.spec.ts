@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../clients';
 import { ko } from '../../src/i18n/ko';
 
 /**

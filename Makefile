@@ -6,14 +6,14 @@ PY := $(BIN)/python
 NPM ?= npm
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test install test-deps policy-tool web lint test-python test-web e2e test-suites bench clean
+.PHONY: run test install test-deps policy-tool web lint test-python test-web e2e e2e-built test-suites bench clean
 
 run: install web
 	@mkdir -p var
 	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (a process that dies is restarted; Ctrl-C stops everything)"
 	$(PY) -m bootstrap.stack
 
-test: install test-deps policy-tool web lint test-web test-suites
+test: install test-deps policy-tool web lint test-suites
 	@echo "make test: all suites passed"
 
 # checkov, the policy check of deploy/k8s/, in a virtualenv of its own (its pins would move the project's packages);
@@ -67,23 +67,26 @@ lint: $(VENV)/.installed
 test-python: $(VENV)/.installed
 	$(BIN)/pytest -n 2 --dist loadfile
 
-# The Python suites and the browser suite side by side: each mostly waits (on the stores, the stacks' processes,
-# a browser) and leaves most of the two cores idle, so together they take about as long as the Python suites
-# alone. The browser suite's output is kept in var/e2e-run.log and printed once both have finished.
+# The Python suites beside the web's unit tests and then the browser suite: each mostly waits (on the stores, the
+# stacks' processes, a browser) and leaves most of the two cores idle, so together they take about as long as the
+# Python suites alone. The web's output is kept in var/e2e-run.log and printed once both have finished.
 test-suites: $(VENV)/.installed web
 	@mkdir -p var
-	@$(MAKE) --no-print-directory e2e > var/e2e-run.log 2>&1 & browser=$$!; \
+	@{ $(MAKE) --no-print-directory test-web && $(MAKE) --no-print-directory e2e-built; } > var/e2e-run.log 2>&1 & browser=$$!; \
 	$(MAKE) --no-print-directory test-python; python_status=$$?; \
 	wait $$browser; browser_status=$$?; \
-	echo "--- the browser suite (make e2e), run beside the Python suites: exit $$browser_status ---"; \
+	echo "--- the web's unit tests and browser suite, run beside the Python suites: exit $$browser_status ---"; \
 	cat var/e2e-run.log; \
-	echo "--- Python suites: exit $$python_status; browser suite: exit $$browser_status ---"; \
+	echo "--- Python suites: exit $$python_status; web unit tests and browser suite: exit $$browser_status ---"; \
 	[ $$python_status = 0 ] && [ $$browser_status = 0 ]
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) run typecheck --silent && $(NPM) run lint --silent && $(NPM) test --silent
 
-e2e: install web
+e2e: install web e2e-built
+
+# The browser suite against web/dist as it is (`make e2e` builds it first).
+e2e-built:
 	cd web && $(NPM) run e2e || { e2e_var="$${E2E_VAR_DIR:-../var/e2e}"; \
 		echo "--- end of $$e2e_var/stack.log (the supervisor: which process exited, and how) ---"; \
 		tail -n 60 "$$e2e_var/stack.log" 2>/dev/null; \

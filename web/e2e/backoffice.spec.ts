@@ -14,10 +14,10 @@ import { type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from './clients';
 import { e2eVarDir } from '../playwright.config';
 import { signUpAndLogIn } from './members';
+import { buyByCard } from './purchases';
 
 const API = '/web/unicornpro/v1';
 const port = Number(process.env.E2E_PORT ?? 8765);
-const SANDBOX = `http://127.0.0.1:${port + 1}`;
 const ADMIN = `http://localhost:${port}/admin`;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -74,31 +74,10 @@ test('owner, support and finance: passkeys, a customer helped, maker-checker, su
   const customer = `e2e-bo-customer-${stamp}@example.com`;
   await signUpAndLogIn(page, customer, 'customer2026pw');
   const login = await page.request.post(`${API}/auth/login`, { data: { email: customer, pw: 'customer2026pw' } });
-  const bearer = { Authorization: `Bearer ${(await login.json()).accessToken}` };
-  const order = await page.request.post(`${API}/payments/licenses/new`, {
-    headers: bearer,
-    data: { licenseId: 121, paymentMethod: 'creditCard' },
+  const { licenseKey: key, merchantUid } = await buyByCard(page.request, {
+    email: customer,
+    accessToken: (await login.json()).accessToken,
   });
-  expect(order.ok(), await order.text()).toBe(true);
-  const placed = await order.json();
-  const paid = await page.request.post(`${SANDBOX}/sandbox/checkout`, {
-    data: {
-      pg: placed.pg,
-      pay_method: placed.payMethod,
-      merchant_uid: placed.merchantUid,
-      name: placed.name,
-      amount: placed.amount,
-      buyer_email: customer,
-      card_number: '4111111111111111',
-    },
-  });
-  const confirmed = await page.request.post(`${API}/payments/licenses/new/confirm`, {
-    headers: bearer,
-    data: { impUid: (await paid.json()).imp_uid, merchantUid: placed.merchantUid },
-  });
-  expect(confirmed.ok(), await confirmed.text()).toBe(true);
-  const key = (await confirmed.json()).licenseKey as string;
-  const merchantUid = placed.merchantUid as string;
   const device = `bo-phone-${stamp}`;
   const activated = await page.request.post(`${API}/licenses/activate`, {
     data: { licenseKey: key, deviceId: device, deviceName: 'Phone', platform: 'android' },

@@ -1,4 +1,5 @@
 import { expect, test } from './clients';
+import { buyByCard } from './purchases';
 
 /**
  * Issue 29, finding 14: a second device on a one-device licence is refused for the device limit (-107, a code of
@@ -6,32 +7,12 @@ import { expect, test } from './clients';
  */
 
 const API = '/web/unicornpro/v1';
-const SANDBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8765) + 1}`;
 
 test.skip(({ isMobile }) => isMobile, 'an API answer: one run is enough');
 
 test('a second device on a one-device licence hears of the device limit, in Korean', async ({ page }) => {
   const email = `e2e-device-limit-${Date.now()}@example.com`;
-  const order = await page.request.post(`${API}/payments/licenses/new`, {
-    data: { licenseId: 121, paymentMethod: 'creditCard', email },
-  });
-  expect(order.ok(), await order.text()).toBe(true);
-  const placed = await order.json();
-  const paid = await page.request.post(`${SANDBOX}/sandbox/checkout`, {
-    data: {
-      pg: placed.pg,
-      pay_method: placed.payMethod,
-      merchant_uid: placed.merchantUid,
-      name: placed.name,
-      amount: placed.amount,
-      buyer_email: email,
-      card_number: '4111111111111111',
-    },
-  });
-  const confirmed = await page.request.post(`${API}/payments/licenses/new/confirm`, {
-    data: { impUid: (await paid.json()).imp_uid, merchantUid: placed.merchantUid },
-  });
-  const key = (await confirmed.json()).licenseKey as string;
+  const { licenseKey: key } = await buyByCard(page.request, { email });
 
   const device = { licenseKey: key, deviceName: 'Galaxy', platform: 'android' };
   const headers = { 'Accept-Language': 'ko' };

@@ -1,6 +1,7 @@
 import { expect, test } from './clients';
 import { ko } from '../src/i18n/ko';
 import { waitForMail } from './mail';
+import { buyByCard } from './purchases';
 
 /**
  * The guest's whole journey: buy without an account, follow a licence link (spec section 4, as the
@@ -12,7 +13,6 @@ import { waitForMail } from './mail';
  */
 
 const API = '/web/unicornpro/v1';
-const SANDBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8765) + 1}`;
 const PASSWORD = 'guest2026pw';
 const KEY_SHAPE = /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/;
 const LICENCE = '유니콘 프로 안드로이드 1년 구독 (1대)';
@@ -83,26 +83,7 @@ test('a guest who registers from the site claims the purchase through the mailed
 }) => {
   test.setTimeout(120_000);
   const email = `e2e-guest-claim-${Date.now()}@example.com`;
-  const order = await page.request.post(`${API}/payments/licenses/new`, {
-    data: { licenseId: 121, paymentMethod: 'creditCard', email },
-  });
-  expect(order.ok(), await order.text()).toBe(true);
-  const placed = await order.json();
-  const paid = await page.request.post(`${SANDBOX}/sandbox/checkout`, {
-    data: {
-      pg: placed.pg,
-      pay_method: placed.payMethod,
-      merchant_uid: placed.merchantUid,
-      name: placed.name,
-      amount: placed.amount,
-      buyer_email: email,
-      card_number: '4111111111111111',
-    },
-  });
-  const confirmed = await page.request.post(`${API}/payments/licenses/new/confirm`, {
-    data: { impUid: (await paid.json()).imp_uid, merchantUid: placed.merchantUid },
-  });
-  const key = (await confirmed.json()).licenseKey as string;
+  const { licenseKey: key } = await buyByCard(page.request, { email });
 
   // Registering the guest's address from the site changes nothing yet: the address must prove it is theirs.
   await page.goto(`/ko/register?email=${encodeURIComponent(email)}`);

@@ -3,6 +3,7 @@ import { expect, test } from '../clients';
 import { ko } from '../../src/i18n/ko';
 import { format } from '../../src/i18n/catalogues';
 import { signUpAndLogIn } from '../members';
+import { buyByCard } from '../purchases';
 
 /**
  * The 30-day money-back guarantee (docs/money-back.md) on the licence page: a licence bought 10 days ago (the
@@ -12,35 +13,11 @@ import { signUpAndLogIn } from '../members';
 
 const API = '/web/unicornpro/v1';
 const ADMIN = { 'X-Admin-Token': process.env.E2E_ADMIN_TOKEN ?? 'e2e-admin' };
-const SANDBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8765) + 1}`;
 const PASSWORD = 'moneyback2026pw';
 
 async function buy(page: Page, email: string): Promise<string> {
   const login = await page.request.post(`${API}/auth/login`, { data: { email, pw: PASSWORD } });
-  const bearer = { Authorization: `Bearer ${(await login.json()).accessToken}` };
-  const order = await page.request.post(`${API}/payments/licenses/new`, {
-    headers: bearer,
-    data: { licenseId: 121, paymentMethod: 'creditCard' },
-  });
-  expect(order.ok(), await order.text()).toBe(true);
-  const placed = await order.json();
-  const paid = await page.request.post(`${SANDBOX}/sandbox/checkout`, {
-    data: {
-      pg: placed.pg,
-      pay_method: placed.payMethod,
-      merchant_uid: placed.merchantUid,
-      name: placed.name,
-      amount: placed.amount,
-      buyer_email: email,
-      card_number: '4111111111111111',
-    },
-  });
-  const confirmed = await page.request.post(`${API}/payments/licenses/new/confirm`, {
-    headers: bearer,
-    data: { impUid: (await paid.json()).imp_uid, merchantUid: placed.merchantUid },
-  });
-  expect(confirmed.ok(), await confirmed.text()).toBe(true);
-  return (await confirmed.json()).userLicenseId as string;
+  return (await buyByCard(page.request, { email, accessToken: (await login.json()).accessToken })).userLicenseId;
 }
 
 async function daysPass(request: APIRequestContext, days: number): Promise<void> {

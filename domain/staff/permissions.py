@@ -30,6 +30,8 @@ class Permission(Enum):
     REFUND = "refund"  # give money back (up to the approval limit alone; above it, a second member approves)
     APPROVE_REFUNDS = "approve-refunds"  # approve another member's refund above the limit
     MARKETING = "marketing"  # coupons and banners
+    CHANGE_PRICES = "change-prices"  # the catalogue: products, prices per country, localizations, base discounts
+    READ_LEDGER = "read-ledger"  # the ledger, reconciliation, the log's integrity, exports, tax-invoice requests
     MANAGE_STAFF = "manage-staff"  # invite, change roles, suspend, reinstate
 
 
@@ -37,13 +39,17 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.SUPPORT: frozenset(
         {Permission.READ_CUSTOMERS, Permission.HELP_CUSTOMERS, Permission.CHANGE_LICENCES, Permission.REFUND}
     ),
-    Role.MARKETING: frozenset({Permission.READ_CUSTOMERS, Permission.MARKETING}),
-    Role.FINANCE: frozenset({Permission.READ_CUSTOMERS, Permission.REFUND, Permission.APPROVE_REFUNDS}),
+    Role.MARKETING: frozenset({Permission.READ_CUSTOMERS, Permission.MARKETING, Permission.CHANGE_PRICES}),
+    Role.FINANCE: frozenset(
+        {Permission.READ_CUSTOMERS, Permission.REFUND, Permission.APPROVE_REFUNDS, Permission.READ_LEDGER}
+    ),
     Role.OWNER: frozenset(Permission),
 }
 
 # Permissions whose actions move money or change a licence: each needs a written reason.
-NEEDS_A_REASON = frozenset({Permission.REFUND, Permission.APPROVE_REFUNDS, Permission.CHANGE_LICENCES})
+NEEDS_A_REASON = frozenset(
+    {Permission.REFUND, Permission.APPROVE_REFUNDS, Permission.CHANGE_LICENCES, Permission.CHANGE_PRICES}
+)
 # Permissions whose actions move money: each needs a fresh passkey touch or one-time code (step-up).
 NEEDS_STEP_UP = frozenset({Permission.REFUND, Permission.APPROVE_REFUNDS})
 

@@ -7,16 +7,18 @@ from contextlib import suppress
 from datetime import timedelta
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
 from api.services import Services
-from domain.licences.licence import Standing, UserLicence
-from domain.licences.offline import TOKEN_TYPE, licence_claims
+from domain.licences.licence import Standing
+from domain.licences.offline import TOKEN_TYPE, ClaimedLicence, licence_claims
 
 log = logging.getLogger(__name__)
 PROOFS_KEPT = 10_000  # log proofs kept per process (oldest dropped first)
 
 
-def licence_token(services: Services, licence: UserLicence, device_id: str, standing: Standing) -> str | None:
-    """A signed token for a device the licence is valid on (None otherwise)."""
+def licence_token(services: Services, licence: ClaimedLicence, device_id: str, standing: Standing) -> str | None:
+    """A signed token for a device the licence is valid on (None otherwise); may read the audit store."""
     if standing is not Standing.VALID:
         return None
     try:
@@ -24,10 +26,30 @@ def licence_token(services: Services, licence: UserLicence, device_id: str, stan
     except Exception:  # the token is still useful without the log's proof; the app can ask again later
         log.exception("no log proof for licence %s", licence.id)
         proof = None
+    return _signed(services, licence, device_id, proof)
+
+
+async def seated_token(services: Services, licence: ClaimedLicence, device_id: str) -> str | None:
+    """The token of a valid answer from an async route: signed on the loop when the checkpoint and the proof are
+    already held (almost always), else made on a worker thread, which reads them."""
+    fresh, checkpoint = services.newest_checkpoint.known()
+    if fresh:
+        if checkpoint is None:
+            return _signed(services, licence, device_id, None)
+        held = services.log_proofs.get((licence.id, checkpoint.checkpoint.size), _MISSING)
+        if held is not _MISSING:
+            return _signed(services, licence, device_id, held)
+    return await run_in_threadpool(licence_token, services, licence, device_id, Standing.VALID)
+
+
+_MISSING: dict[str, Any] = {}
+
+
+def _signed(services: Services, licence: ClaimedLicence, device_id: str, proof: dict[str, Any] | None) -> str:
     claims = licence_claims(
         licence,
         device_id=device_id,
-        standing=standing,
+        standing=Standing.VALID,
         issuer=services.settings.base_url,
         now=services.clock.now(),
         grace=timedelta(days=services.settings.licence_offline_grace_days),
@@ -36,13 +58,13 @@ def licence_token(services: Services, licence: UserLicence, device_id: str, stan
     return services.licence_signer.sign(claims, TOKEN_TYPE)
 
 
-def _log_proof(services: Services, licence: UserLicence) -> dict[str, Any] | None:
-    """The proof for the licence as it is now in the newest checkpoint: computed once per licence version and
-    checkpoint (a proof never changes), so a validation reads one row, the newest checkpoint's, most of the time."""
-    latest = services.audit.checkpoints.latest()
+def _log_proof(services: Services, licence: ClaimedLicence) -> dict[str, Any] | None:
+    """The proof of the licence's latest event in the newest checkpoint: computed once per licence and checkpoint
+    (a tree never changes, so neither does the proof), so a validation usually reads nothing."""
+    latest = services.newest_checkpoint.read()
     if latest is None:
         return None
-    key = (licence.id, licence.version, latest.checkpoint.size)
+    key = (licence.id, latest.checkpoint.size)
     cache = services.log_proofs
     if key not in cache:
         if len(cache) >= PROOFS_KEPT:

@@ -15,6 +15,7 @@ from api.ratelimit import RateLimiter
 from api.revocations import Revocations
 from bootstrap.audit import open_audit
 from eventlog.audit import Audit
+from eventlog.checkpoints import NewestCheckpoint
 from integrations.licence_signing import LicenceSigner
 from projections.tracking import wait_for_views
 
@@ -45,9 +46,14 @@ class Services(bootstrap.Services):
         super().close()
 
     @cached_property
-    def log_proofs(self) -> dict[tuple[UUID, int, int], dict[str, Any] | None]:
-        """Log proofs of licences by (licence, version, checkpoint size), for api/licence_tokens.py."""
+    def log_proofs(self) -> dict[tuple[UUID, int], dict[str, Any] | None]:
+        """Log proofs of licences' latest events by (licence, checkpoint size), for api/licence_tokens.py."""
         return {}
+
+    @cached_property
+    def newest_checkpoint(self) -> NewestCheckpoint:
+        """The newest signed checkpoint as this process last read it, for api/licence_tokens.py."""
+        return NewestCheckpoint(self.audit.checkpoints)
 
     @cached_property
     def licence_signer(self) -> LicenceSigner:

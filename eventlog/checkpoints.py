@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -196,6 +198,7 @@ class CheckpointStore:
         self.db = db
         self.directory = directory
         self.copies = copies if copies is not None else DirectoryCopies(directory) if directory is not None else None
+        self.kept_here = 0  # checkpoints this process signed and kept (a held newest one is then out of date)
 
     def setup(self) -> None:
         """Create the table (idempotent)."""
@@ -217,6 +220,7 @@ class CheckpointStore:
         if self.copies is not None:
             self.copies.write(f"checkpoint-{kept.checkpoint.size:012d}.txt", kept.note)
             self.copies.write("latest.txt", kept.note)
+        self.kept_here += 1
         return kept
 
     def latest(self) -> SignedCheckpoint | None:
@@ -235,3 +239,37 @@ class CheckpointStore:
             return None
         note = str(row["note"])
         return SignedCheckpoint(parse_checkpoint(note.partition("\n\n")[0] + "\n"), note, str(row["signed_at"]))
+
+
+# The newest signed checkpoint is read again after this long: checkpoints are signed about hourly, and a proof in
+# the one before holds as well (every later tree contains it).
+NEWEST_READ_EVERY = 5.0
+
+
+class NewestCheckpoint:
+    """The newest signed checkpoint as this process last read it, at most ``NEWEST_READ_EVERY`` seconds ago and
+    not before one it signed itself (the app API's tokens carry it on every valid answer; a cache's age is not
+    business time, so it is not the injected clock's)."""
+
+    def __init__(self, store: CheckpointStore) -> None:
+        self._store = store
+        self._lock = threading.Lock()
+        self._read_at = float("-inf")
+        self._kept_then = -1
+        self._checkpoint: SignedCheckpoint | None = None
+
+    def known(self) -> tuple[bool, SignedCheckpoint | None]:
+        """(fresh, checkpoint): whether the one held is recent enough to use without reading, and it."""
+        recent = time.monotonic() - self._read_at < NEWEST_READ_EVERY
+        return recent and self._kept_then == self._store.kept_here, self._checkpoint
+
+    def read(self) -> SignedCheckpoint | None:
+        """The one held when recent enough, else the store's newest (a blocking read)."""
+        fresh, checkpoint = self.known()
+        if fresh:
+            return checkpoint
+        with self._lock:
+            kept = self._store.kept_here
+            checkpoint = self._store.latest()
+            self._checkpoint, self._read_at, self._kept_then = checkpoint, time.monotonic(), kept
+        return checkpoint

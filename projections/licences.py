@@ -15,6 +15,7 @@ from events.licences import (
     DeviceSeen,
     LicenceActivated,
     LicenceExtended,
+    LicenceFlagged,
     LicenceGranted,
     LicenceReservationLapsed,
     LicenceReserved,
@@ -26,13 +27,33 @@ from events.licences import (
 from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
+UserLicenceEvent = (
+    LicenceGranted
+    | LicenceReserved
+    | LicenceActivated
+    | LicenceReservationLapsed
+    | LicenceShortened
+    | LicenceRevoked
+    | LicenceExtended
+    | LicenceUpgraded
+    | LicenceTransferred
+    | LicenceFlagged
+    | DeviceActivated
+    | DeviceRenamed
+    | DeviceRemoved
+    | DeviceSeen
+    | DeviceReleased
+)
+
 
 class LicencesView(View):
     """One row per user licence and one per activated device."""
 
     name = "licences"
     tables = ("licences_view", "licence_devices_view")
-    version = 3  # 2: upgrades change a licence's plan; 3: devices' last-seen times, released seats
+    # 2: upgrades change a licence's plan; 3: devices' last-seen times, released seats; 4: the licence's version and
+    # its key's index (the app API answers a seated device from here)
+    version = 4
 
     def schema(self) -> list[str]:
         return [
@@ -41,8 +62,9 @@ class LicencesView(View):
             "product_code TEXT NOT NULL, name TEXT NOT NULL, life INTEGER NOT NULL, "
             "max_devices_count INTEGER NOT NULL, state TEXT NOT NULL, starts_at TEXT, expires_at TEXT, "
             "deposit_deadline TEXT, licence_key TEXT NOT NULL, merchant_uid TEXT, source TEXT NOT NULL, "
-            "created_at TEXT NOT NULL)",
+            "created_at TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
             "CREATE INDEX IF NOT EXISTS licences_view_account ON licences_view (account_id)",
+            "CREATE INDEX IF NOT EXISTS licences_view_key ON licences_view (licence_key)",
             "CREATE TABLE IF NOT EXISTS licence_devices_view ("
             "user_licence_id TEXT NOT NULL, device_id TEXT NOT NULL, device_name TEXT NOT NULL, "
             "platform TEXT NOT NULL, registered_at TEXT NOT NULL, last_seen_at TEXT NOT NULL, "
@@ -55,10 +77,24 @@ class LicencesView(View):
         return None
 
     @apply.register
+    def _licence_event(self, event: UserLicenceEvent, cursor: ViewCursor) -> None:
+        # Every event of a licence moves its version (the app API's token says whether its log proof is of the
+        # licence as it is now), whether or not it changes a row.
+        self._rows(event, cursor)
+        cursor.execute(
+            "UPDATE licences_view SET version = %(version)s WHERE user_licence_id = %(id)s",
+            {"version": event.originator_version, "id": str(event.originator_id)},
+        )
+
+    @singledispatchmethod
+    def _rows(self, event: Any, cursor: ViewCursor) -> None:
+        return None
+
+    @_rows.register
     def _granted(self, event: LicenceGranted, cursor: ViewCursor) -> None:
         self._insert(cursor, event, "active", event.starts_at, event.expires_at, None)
 
-    @apply.register
+    @_rows.register
     def _reserved(self, event: LicenceReserved, cursor: ViewCursor) -> None:
         self._insert(cursor, event, "reserved", None, None, event.deposit_deadline)
 
@@ -96,7 +132,7 @@ class LicencesView(View):
             },
         )
 
-    @apply.register
+    @_rows.register
     def _activated(self, event: LicenceActivated, cursor: ViewCursor) -> None:
         self._update(
             cursor,
@@ -106,23 +142,23 @@ class LicencesView(View):
             expires_at=_iso(event.expires_at),
         )
 
-    @apply.register
+    @_rows.register
     def _lapsed(self, event: LicenceReservationLapsed, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, state="lapsed")
 
-    @apply.register
+    @_rows.register
     def _shortened(self, event: LicenceShortened, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, expires_at=_iso(event.expires_at))
 
-    @apply.register
+    @_rows.register
     def _revoked(self, event: LicenceRevoked, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, state="revoked", expires_at=_iso(event.revoked_at))
 
-    @apply.register
+    @_rows.register
     def _extended(self, event: LicenceExtended, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, expires_at=_iso(event.expires_at))
 
-    @apply.register
+    @_rows.register
     def _upgraded(self, event: LicenceUpgraded, cursor: ViewCursor) -> None:
         cursor.execute(
             "UPDATE licences_view SET licence_id = %(licence)s, product_code = %(product)s, name = %(name)s, "
@@ -141,7 +177,7 @@ class LicencesView(View):
             },
         )
 
-    @apply.register
+    @_rows.register
     def _transferred(self, event: LicenceTransferred, cursor: ViewCursor) -> None:
         self._update(cursor, event.originator_id, account_id=str(event.to_account_id))
 
@@ -152,7 +188,7 @@ class LicencesView(View):
             {**columns, "id": str(licence_id)},
         )
 
-    @apply.register
+    @_rows.register
     def _device_activated(self, event: DeviceActivated, cursor: ViewCursor) -> None:
         cursor.execute(
             "INSERT INTO licence_devices_view (user_licence_id, device_id, device_name, platform, registered_at, "
@@ -166,7 +202,7 @@ class LicencesView(View):
             },
         )
 
-    @apply.register
+    @_rows.register
     def _device_renamed(self, event: DeviceRenamed, cursor: ViewCursor) -> None:
         cursor.execute(
             "UPDATE licence_devices_view SET device_name = %(name)s "
@@ -174,18 +210,18 @@ class LicencesView(View):
             {"name": event.device_name, "licence": str(event.originator_id), "device": event.device_id},
         )
 
-    @apply.register
+    @_rows.register
     def _device_removed(self, event: DeviceRemoved | DeviceReleased, cursor: ViewCursor) -> None:
         cursor.execute(
             "DELETE FROM licence_devices_view WHERE user_licence_id = %(licence)s AND device_id = %(device)s",
             {"licence": str(event.originator_id), "device": event.device_id},
         )
 
-    @apply.register
+    @_rows.register
     def _device_released(self, event: DeviceReleased, cursor: ViewCursor) -> None:
         self._device_removed(event, cursor)
 
-    @apply.register
+    @_rows.register
     def _device_seen(self, event: DeviceSeen, cursor: ViewCursor) -> None:
         cursor.execute(
             "UPDATE licence_devices_view SET last_seen_at = %(at)s "
@@ -235,3 +271,22 @@ def licences_with_idle_devices(db: ViewDatabase, unseen_since: datetime) -> list
         rows = cursor.fetchall()
     idle = {row["user_licence_id"] for row in rows if datetime.fromisoformat(row["last_seen_at"]) <= unseen_since}
     return [UUID(licence) for licence in sorted(idle)]
+
+
+def seat_statements(licence_key: str, device_id: str) -> tuple[Statement, Statement]:
+    """The reads behind an app's validation of a seated device: the key's licence (its plan, state, expiry and
+    version) and that device's row, sent together (``read_many_async``)."""
+    params = {"key": licence_key, "device": device_id}
+    return (
+        (
+            "SELECT user_licence_id, product_code, max_devices_count, state, expires_at, version, "
+            "(SELECT COUNT(*) FROM licence_devices_view c WHERE c.user_licence_id = l.user_licence_id) "
+            "AS devices_count FROM licences_view l WHERE l.licence_key = %(key)s",
+            params,
+        ),
+        (
+            "SELECT d.last_seen_at FROM licence_devices_view d JOIN licences_view l "
+            "ON l.user_licence_id = d.user_licence_id WHERE l.licence_key = %(key)s AND d.device_id = %(device)s",
+            params,
+        ),
+    )

@@ -9,7 +9,8 @@ from uuid import UUID
 from pydantic import Field
 
 from api.schemas import CamelModel
-from domain.licences.app_licensing import Validation
+from domain.licences.app_licensing import SeatedDevice, Validation
+from domain.licences.licence import Standing
 
 StatusName = Literal[
     "valid", "expired", "revoked", "unpaid", "unknown", "otherPlatform", "noFreeSeat", "deviceReleased", "notActivated"
@@ -74,6 +75,22 @@ class LicenceStanding(CamelModel):
             devices_count=len(licence.devices),
             max_devices_count=licence.max_devices_count,
             last_seen_at=device.last_seen_at if device else None,
+            licence_token=token,
+        )
+
+    @classmethod
+    def seated(cls, device: SeatedDevice, device_id: str, token: str | None) -> LicenceStanding:
+        """A valid answer from the licences view (the app API's fast path), as ``of`` would give it."""
+        return cls(
+            valid=True,
+            status=Standing.VALID.value,
+            device_id=device_id,
+            user_licence_id=device.id,
+            product_code=device.product_code,
+            expires_at=device.expires_at,
+            devices_count=device.devices_count,
+            max_devices_count=device.max_devices_count,
+            last_seen_at=device.last_seen_at,
             licence_token=token,
         )
 

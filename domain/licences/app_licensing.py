@@ -7,14 +7,14 @@ Validation writes nothing unless something changed: a seated device's last-seen 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from domain.catalogue.licences import Catalogue
 from domain.catalogue.products import PRODUCTS, Platform
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
-from domain.licences.licence import Standing, UserLicence
+from domain.licences.licence import SEEN_EVERY, LicenceState, Standing, UserLicence
 from domain.licences.management import licence_by_key
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
@@ -29,11 +29,40 @@ class Validation:
     standing: Standing
     licence: UserLicence | None
     device_id: str
+    recorded: bool = False  # the device's last-seen time was recorded (an event written)
 
     @property
     def user_licence_id(self) -> UUID | None:
         """The licence, when the key names one."""
         return self.licence.id if self.licence is not None else None
+
+
+@dataclass(frozen=True)
+class SeatedDevice:
+    """What the licences view says of a key and one of its seated devices: enough to answer "valid" without
+    loading the licence from the log, which the hottest call of the app API then does only when the answer may
+    be anything else or a last-seen record is due."""
+
+    id: UUID
+    version: int
+    product_code: str
+    max_devices_count: int
+    state: str
+    expires_at: datetime | None
+    devices_count: int
+    last_seen_at: datetime
+
+    def answers_valid(self, wanted: Platform, now: datetime) -> bool:
+        """Valid on this platform now, with nothing to record (the device was seen within ``SEEN_EVERY``)."""
+        product = PRODUCTS.get(self.product_code)
+        return (
+            product is not None
+            and product.platform is wanted
+            and self.state == LicenceState.ACTIVE.value
+            and self.expires_at is not None
+            and now < self.expires_at
+            and now - self.last_seen_at < SEEN_EVERY
+        )
 
 
 def parse_platform(platform: str) -> Platform:
@@ -60,9 +89,10 @@ def validate_device(store: Storefront, clock: Clock, *, licence_key: str, device
             return Validation(Standing.OTHER_PLATFORM, licence, device_id)
         now = clock.now()
         standing = licence.standing_for(device_id, now)
-        if standing is Standing.VALID and licence.see_device(device_id, now):
+        recorded = standing is Standing.VALID and licence.see_device(device_id, now)
+        if recorded:
             store.save(licence)
-        return Validation(standing, licence, device_id)
+        return Validation(standing, licence, device_id, recorded)
 
     return retry_on_conflict(attempt)
 

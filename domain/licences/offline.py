@@ -9,16 +9,32 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
+from uuid import UUID
 
 from domain.catalogue.entitlements import entitlements_of
-from domain.licences.licence import Standing, UserLicence
+from domain.licences.licence import Standing
 
 TOKEN_TYPE = "unicornpro-licence+jwt"  # noqa: S105  (the JWS typ header, not a secret)
 
 
+class ClaimedLicence(Protocol):
+    """What a token says of a licence: the aggregate has it, and so does the licences view's row."""
+
+    @property
+    def id(self) -> UUID: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def product_code(self) -> str: ...
+    @property
+    def max_devices_count(self) -> int: ...
+    @property
+    def expires_at(self) -> datetime | None: ...
+
+
 def licence_claims(
-    licence: UserLicence,
+    licence: ClaimedLicence,
     *,
     device_id: str,
     standing: Standing,
@@ -45,7 +61,7 @@ def licence_claims(
     }
 
 
-def _log_claim(proof: dict[str, Any] | None, licence: UserLicence) -> dict[str, Any] | None:
+def _log_claim(proof: dict[str, Any] | None, licence: ClaimedLicence) -> dict[str, Any] | None:
     if proof is None:
         return None
     return {

@@ -64,6 +64,12 @@ export const enPages: PagesCatalogue = {
     keyWindowHint: 'A {method} window opens to register the payment method; the first period is paid with it right away.',
     subscribe: 'Subscribe for {amount}',
     unavailable: 'No licence can be bought right now.',
+    cashReceipt: {
+      heading: 'Cash receipt (Korea)',
+      types: { none: 'None', personal: 'Personal (income deduction)', business: 'Business (expense evidence)' },
+      phone: 'Mobile number',
+      businessNumber: 'Business registration number',
+    },
     validation: {
       required: 'Please enter it correctly.',
       email: 'Invalid email format.',

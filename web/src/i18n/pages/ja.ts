@@ -64,6 +64,12 @@ export const jaPages: PagesCatalogue = {
     keyWindowHint: '{method}の決済画面でお支払い方法を登録すると、初回分がすぐに決済されます。',
     subscribe: '{amount}で購読を開始',
     unavailable: '現在購入できるライセンスはありません。',
+    cashReceipt: {
+      heading: '現金領収証（韓国）',
+      types: { none: '申請しない', personal: '個人（所得控除用）', business: '事業者（支出証憑用）' },
+      phone: '携帯電話番号',
+      businessNumber: '事業者登録番号',
+    },
     validation: {
       required: '正しく入力してください。',
       email: 'メールアドレスの形式が正しくありません。',

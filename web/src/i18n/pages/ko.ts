@@ -67,6 +67,12 @@ export const koPages = {
     keyWindowHint: '{method} 결제창에서 결제 수단을 등록하면 첫 기간이 바로 결제됩니다.',
     subscribe: '{amount} 구독 시작하기',
     unavailable: '지금 구매할 수 있는 라이선스가 없습니다.',
+    cashReceipt: {
+      heading: '현금영수증',
+      types: { none: '신청 안 함', personal: '개인 소득공제용', business: '사업자 지출증빙용' },
+      phone: '휴대폰 번호',
+      businessNumber: '사업자등록번호',
+    },
     validation: {
       required: '정확하게 입력해 주세요.',
       email: '잘못된 이메일 형식입니다.',

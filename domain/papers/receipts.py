@@ -5,7 +5,7 @@ lays it out as a PDF. The same events give the same document, so the same bytes 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import ROUND_HALF_UP, Decimal
@@ -251,7 +251,7 @@ def _name(story: _Story, language: Language, catalogue: Catalogue) -> str:
 
 
 def _item_rows(
-    story: _Story, language: Language, catalogue: Catalogue, text: dict[str, str], money: Any
+    story: _Story, language: Language, catalogue: Catalogue, text: dict[str, str], money: Callable[[int], str]
 ) -> tuple[tuple[str, str], ...]:
     ordered = story.ordered
     quote = Quote(

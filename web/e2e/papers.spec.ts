@@ -38,3 +38,30 @@ test('a customer downloads the receipt PDF in Japanese from the purchase history
   expect(again.ok()).toBe(true);
   expect(Buffer.compare(await again.body(), content)).toBe(0);
 });
+
+test('a member paying by virtual account asks for a business cash receipt at checkout and sees it masked', async ({
+  page,
+}, info) => {
+  test.setTimeout(90_000);
+  const email = `papers-vbank-${info.project.name}-${Date.now()}@example.com`;
+  await signUpAndLogIn(page, email, PASSWORD);
+  await page.goto('/ko/purchase');
+  await expect(page.getByRole('heading', { level: 1, name: ko.purchase.heading })).toBeVisible();
+  await page.getByRole('radio', { name: ko.purchase.methods.virtualAccount }).check();
+  const choice = page.getByRole('group', { name: ko.purchase.cashReceipt.heading });
+  await choice.getByRole('radio', { name: ko.purchase.cashReceipt.types.business }).check();
+  await choice.getByLabel(ko.purchase.cashReceipt.businessNumber).fill('124-81-00998');
+  await page.getByLabel(ko.purchase.agreeAll).check();
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: /결제하기$/ }).click();
+  const window = await popup;
+  await window.getByRole('button', { name: 'Issue virtual account' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.reservedHeading })).toBeVisible();
+
+  await page.goto('/ko/purchase-history');
+  await page.locator('table').getByRole('link').first().click();
+  const papers = page.getByRole('region', { name: ko.papers.heading });
+  await expect(papers).toContainText(`${ko.papers.cashReceipt.kinds.business} 124-81-*****`);
+  await expect(papers).toContainText(ko.papers.cashReceipt.states.requested);
+  await expect(page.getByRole('main')).not.toContainText('00998');
+});

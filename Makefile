@@ -6,7 +6,7 @@ PY := $(BIN)/python
 NPM ?= npm
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test install test-deps policy-tool web lint test-python test-web e2e e2e-built test-suites bench clean
+.PHONY: run test install receipt-fonts test-deps policy-tool web lint test-python test-web e2e e2e-built test-suites bench clean
 
 run: install web
 	@mkdir -p var
@@ -33,6 +33,7 @@ test-deps:
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v go >/dev/null 2>&1 || missing="$$missing golang-go"; \
 	[ -d $(GO_X_MOD) ] || missing="$$missing golang-golang-x-mod-dev"; \
+	command -v pdftotext >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
 	if [ -n "$$missing" ]; then \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		echo "make test: installing$$missing from Debian"; \
@@ -40,7 +41,18 @@ test-deps:
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-install: $(VENV)/.installed web/node_modules/.installed
+install: $(VENV)/.installed web/node_modules/.installed receipt-fonts
+
+# The fonts receipts and refund notes (PDF) embed (docs/papers.md): Debian's Nanum Gothic (Korean and Latin) and IPAex
+# Gothic (Japanese), installed when missing (as root, or through sudo); RECEIPT_FONT_KO/JA name others.
+RECEIPT_FONTS := /usr/share/fonts/truetype/nanum/NanumGothic.ttf /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
+receipt-fonts:
+	@if ! ls $(RECEIPT_FONTS) >/dev/null 2>&1; then \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "make install: installing the receipt fonts (fonts-nanum, fonts-ipaexfont-gothic) from Debian"; \
+		$$sudo apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-nanum fonts-ipaexfont-gothic >/dev/null; \
+	fi
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'

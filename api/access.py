@@ -68,6 +68,7 @@ class Access(Enum):
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
+    STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance)")
 
     @property
     def needs_staff(self) -> bool:
@@ -101,6 +102,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
+    Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
 }
 
 
@@ -238,6 +240,13 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
+    # A payment's papers (docs/papers.md): the owner's documents and tax-invoice request; finance's queue.
+    "GET /payments/licenses/{merchant_uid}/papers": Access.OWNER,
+    "GET /payments/licenses/{merchant_uid}/receipt": Access.OWNER,
+    "GET /payments/licenses/{merchant_uid}/refund-notes/{number}": Access.OWNER,
+    "POST /payments/licenses/{merchant_uid}/tax-invoice": Access.OWNER,
+    "GET /staff/finance/tax-invoices": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/tax-invoices.csv": Access.STAFF_READ_LEDGER,
 }
 
 

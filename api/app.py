@@ -31,6 +31,7 @@ from api.routers import (
     licences,
     open_beta,
     operator,
+    papers,
     payments,
     reports,
     staff,
@@ -111,6 +112,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         integrations.router,
         staff.router,
         support.router,
+        papers.router,
+        papers.finance,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -104,6 +104,10 @@ DESCRIPTIONS: dict[str, str] = {
     "COMPANY_MAIL_ORDER_NUMBER": "The mail-order business registration number (통신판매업 신고번호) in the footer's "
     "company block. Production: required.",
     "OPEN_BETA_ENDS_AT": "When joining the open beta closes (ISO 8601 with its offset).",
+    "RECEIPT_FONT_KO": "The TrueType font receipts and refund notes (PDF) are set in for Korean and Latin text, "
+    "embedded as a subset; `make install` installs Debian's fonts-nanum (docs/papers.md).",
+    "RECEIPT_FONT_JA": "The TrueType font receipts and refund notes (PDF) are set in for Japanese text, embedded "
+    "as a subset; `make install` installs Debian's fonts-ipaexfont-gothic (docs/papers.md).",
 }
 
 PROCESS_DESCRIPTIONS: dict[str, str] = {

@@ -124,6 +124,14 @@ class Settings(BaseSettings):
     company_address: str = Field(default="서울특별시 강남구 테헤란로 000, 0층 (샘플)", alias="COMPANY_ADDRESS")
     company_business_number: str = Field(default="000-00-00000", alias="COMPANY_BUSINESS_NUMBER")
     company_mail_order_number: str = Field(default="제0000-서울강남-00000호", alias="COMPANY_MAIL_ORDER_NUMBER")
+    # The fonts receipts and refund notes (PDF) are set in, embedded as subsets: Korean and Latin, and Japanese. The
+    # defaults are Debian's fonts-nanum and fonts-ipaexfont-gothic, which `make install` installs (docs/papers.md).
+    receipt_font_ko: Path = Field(
+        default=Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf"), alias="RECEIPT_FONT_KO"
+    )
+    receipt_font_ja: Path = Field(
+        default=Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"), alias="RECEIPT_FONT_JA"
+    )
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )

@@ -188,6 +188,16 @@ class ErrorCode(Enum):
         "This payment method is already registered.",
         "既に登録された決済手段です。",
     )
+    # Not in the spec's catalogue: a tax invoice (세금계산서) is issued for a bank-transfer or virtual-account payment
+    # only; a card payment's card slip is its evidence (docs/papers.md).
+    TAX_INVOICE_NOT_FOR_CARD = (
+        -320,
+        409,
+        "카드 결제는 세금계산서를 발행하지 않습니다. 카드 매출전표가 증빙이 됩니다.",
+        "A tax invoice is issued for bank transfers and virtual accounts only: a card payment's card slip is its "
+        "evidence.",
+        "カード決済には税金計算書を発行しません。カードの売上票が証憑となります。",
+    )
     EMAIL_OR_PASSWORD_MISMATCH = (
         -400,
         401,

@@ -51,6 +51,10 @@ class SiteLinks:
             f"/{language.value}/register", urlencode({"userLicenseKey": licence_key, "email": email, "t": token})
         )
 
+    def purchase_record(self, language: Language, merchant_uid: str) -> str:
+        """The purchase-history page of one payment, where its receipt and refund notes are downloaded (PDF)."""
+        return self._at(f"/{language.value}/purchase-history/{quote(merchant_uid, safe='')}")
+
     def report_image(self, key: str, *, expires: int, signature: str) -> str:
         """The API operation that serves a report's image to whoever holds this signed link."""
         return self._at(f"{REPORT_IMAGES_PATH}/{quote(key)}", urlencode({"expires": expires, "signature": signature}))

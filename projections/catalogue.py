@@ -5,6 +5,7 @@ from __future__ import annotations
 from projections.accounts import AccountsView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
+from projections.papers import TaxInvoicesView
 from projections.payments import PaymentsView
 from projections.reports import ReportsView
 from projections.revocations import RevocationsView
@@ -24,4 +25,5 @@ def all_views() -> list[View]:
         ReportsView(),
         RevocationsView(),
         RefundRequestsView(),
+        TaxInvoicesView(),
     ]

@@ -20,6 +20,7 @@ TASK_MODULES = [
     "workers.tasks.maintenance",
     "workers.tasks.mail",
     "workers.tasks.payments",
+    "workers.tasks.papers",
     "workers.tasks.subscriptions",
 ]
 

@@ -16,6 +16,7 @@ from typing import Any
 from celery import Celery
 
 from domain.accounts.notices import NOTICE_OF
+from domain.papers.cash_receipts import CASH_PAY_METHODS
 from eventlog.passed_over import PassedOver
 from events.accounts import (
     AccountClaimRequested,
@@ -27,7 +28,7 @@ from events.accounts import (
     PasswordResetCompleted,
     PasswordResetRequested,
 )
-from events.payments import PaymentCancelled, PaymentReserved, PaymentSucceeded
+from events.payments import PaymentCancelled, PaymentRefunded, PaymentReserved, PaymentSucceeded
 from events.staff import StaffActed
 from events.subscriptions import RenewalFailed
 from projections.database import ViewDatabase
@@ -95,6 +96,18 @@ def _purchase_mail(kind: str) -> Reaction:
     return reaction
 
 
+def _cash_receipt(event: PaymentSucceeded | PaymentRefunded) -> list[TaskCall]:
+    """A bank transfer or virtual account that settled, or any refund: its cash receipt, if one was asked for, is
+    issued, cancelled or issued again for the remainder (domain/papers/cash_receipts.py)."""
+    if isinstance(event, PaymentSucceeded) and event.pay_method not in CASH_PAY_METHODS:
+        return []
+    return [TaskCall("papers.sync_cash_receipt", {"payment_id": str(event.originator_id)})]
+
+
+def _settled(event: PaymentSucceeded) -> list[TaskCall]:
+    return _purchase_mail("receipt")(event) + _cash_receipt(event)
+
+
 def _staff_mail(event: StaffActed) -> list[TaskCall]:
     """Support asked for a mail again (domain/staff/support.py): the receipt, or the address confirmation."""
     details = event.details or {}
@@ -131,7 +144,8 @@ REACTIONS: dict[type[Any], Reaction] = {
     EmailChanged: _account_notice,
     PasswordChanged: _account_notice,
     PasswordResetCompleted: _account_notice,
-    PaymentSucceeded: _purchase_mail("receipt"),
+    PaymentSucceeded: _settled,
+    PaymentRefunded: _cash_receipt,
     PaymentReserved: _purchase_mail("virtual-account"),
     PaymentCancelled: _purchase_mail("lapsed"),
     RenewalFailed: _dunning_mail,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request
@@ -20,6 +20,7 @@ from api.schemas.coupons import COUPON_REFUSALS
 from api.schemas.payments import PaymentConfirmation, PaymentRecord, PaymentRequest
 from api.services import ServicesDep
 from domain.errors import DomainError, ErrorCode
+from domain.papers.numbers import CashReceiptChoice
 from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
 from domain.payments.money_back import ask_money_back
 from domain.payments.payment import Payment, PaymentState
@@ -60,6 +61,20 @@ def payment_settings(request: Request, services: ServicesDep) -> PaymentSettings
     )
 
 
+class CashReceiptIn(CamelModel):
+    """The buyer's cash-receipt choice: ``personal`` with a mobile number, ``business`` with a business registration
+    number (its check digit is checked), or ``none``."""
+
+    type: Literal["personal", "business", "none"]
+    number: str | None = Field(default=None, max_length=20)
+
+    def choice(self) -> CashReceiptChoice | None:
+        """The validated choice (-2 for a bad number), None for ``none``."""
+        if self.type == "none":
+            return None
+        return CashReceiptChoice.of(self.type, self.number or "")
+
+
 class NewLicencePayment(CamelModel):
     """A purchase of a new licence; guests give an email."""
 
@@ -70,6 +85,9 @@ class NewLicencePayment(CamelModel):
     payment_method: str = Field(min_length=1)
     email: EmailStr | None = None
     code: str | None = Field(default=None, max_length=50, description="coupon or promotion code")
+    cash_receipt: CashReceiptIn | None = Field(
+        default=None, description="a cash receipt (현금영수증) for a bank transfer or virtual account (docs/papers.md)"
+    )
 
 
 @router.post(
@@ -93,6 +111,7 @@ def new_licence_payment(
         account_id=caller.account_id if caller else None,
         email=str(body.email) if body.email else None,
         coupon_code=body.code,
+        cash_receipt=body.cash_receipt.choice() if body.cash_receipt else None,
     )
     return PaymentRequest(
         merchant_uid=order.merchant_uid,

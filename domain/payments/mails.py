@@ -38,6 +38,7 @@ class PurchaseFacts:
     expires_at: datetime | None = None
     lifetime: bool = False
     register_link: str | None = None
+    document_link: str | None = None  # the purchase-history page where the receipt PDF is downloaded
     vbank_name: str | None = None
     vbank_num: str | None = None
     vbank_holder: str | None = None
@@ -72,6 +73,11 @@ _REGISTER = {
     Language.KO: "\n계정에 라이선스를 등록하려면 아래 링크에서 비밀번호를 설정해 주세요.\n{link}\n",
     Language.EN: "\nTo add the licence to your account, set a password here:\n{link}\n",
     Language.JA: "\nアカウントにライセンスを登録するには、こちらでパスワードを設定してください。\n{link}\n",
+}
+_DOCUMENT = {
+    Language.KO: "\n영수증(PDF)은 구매 내역에서 받을 수 있습니다.\n{link}\n",
+    Language.EN: "\nDownload the receipt (PDF) from your purchase history:\n{link}\n",
+    Language.JA: "\n領収書（PDF）は購入履歴からダウンロードできます。\n{link}\n",
 }
 _VBANK = {
     Language.KO: (
@@ -136,6 +142,8 @@ def render_receipt(facts: PurchaseFacts) -> MailMessage:
     subject, body = _RECEIPT[facts.language]
     fields = _fields(facts)
     text = body.format(**fields)
+    if facts.document_link:
+        text += _DOCUMENT[facts.language].format(link=facts.document_link)
     if facts.register_link:
         text += _REGISTER[facts.language].format(link=facts.register_link)
     return MailMessage(to=facts.to, subject=subject.format(**fields), text=text)
@@ -205,6 +213,7 @@ def _facts(
         expires_at=licence.expires_at,
         lifetime=licence.life == LIFETIME_DAYS,
         register_link=register_link,
+        document_link=links.purchase_record(language, payment.merchant_uid),
         vbank_name=payment.vbank_name,
         vbank_num=payment.vbank_num,
         vbank_holder=payment.vbank_holder,

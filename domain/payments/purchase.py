@@ -24,6 +24,8 @@ from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.granting import new_licence
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
+from domain.papers.cash_receipts import check_cash_receipt_choice, papers_with_cash_receipt
+from domain.papers.numbers import CashReceiptChoice
 from domain.payments.gateway import (
     GatewayPayment,
     GatewayStatus,
@@ -96,11 +98,14 @@ def place_order(
     account_id: UUID | None,
     email: str | None,
     coupon_code: str | None = None,
+    cash_receipt: CashReceiptChoice | None = None,
 ) -> Order:
     """Fix the amount of a new licence purchase under a fresh merchantUid and tell the gateway.
 
     With a ``coupon_code`` every coupon rule is checked for this buyer and licence, and the price is
-    fixed with the coupon's factor; the rules are checked again when the payment settles."""
+    fixed with the coupon's factor; the rules are checked again when the payment settles. A ``cash_receipt``
+    choice (bank transfer and virtual account in won only, -2 otherwise) is saved with the order and issued once
+    the money arrives (``domain/papers/cash_receipts.py``)."""
     licence = catalogue.get(licence_id)
     if licence is None:
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not on sale")
@@ -136,7 +141,13 @@ def place_order(
         buyer_country=country_code,
         language=language,
     )
-    recordings = store.save(payment)
+    papers = []
+    if cash_receipt is not None:
+        if free:
+            raise DomainError(ErrorCode.INVALID_VALUE, "nothing to pay: no cash receipt")
+        check_cash_receipt_choice(payment_method, quote.currency.value)
+        papers.append(papers_with_cash_receipt(merchant_uid, cash_receipt, now))
+    recordings = store.save(payment, *papers)
     if not free:
         gateway.prepare(merchant_uid, quote.amount)
     return Order(

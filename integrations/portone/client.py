@@ -32,6 +32,7 @@ from integrations.portone.models import (
     Payment,
     PaymentStatus,
     Prepared,
+    Receipt,
     RefundAccount,
 )
 
@@ -221,6 +222,37 @@ class PortOneClient:
                 refund_tel=refund.tel,
             )
         return self._parse(Payment, self._call("POST", "/payments/cancel", _Body(fields)))
+
+    # -- cash receipts (현금영수증) -------------------------------------------------------
+
+    def issue_receipt(
+        self,
+        imp_uid: str,
+        *,
+        identifier: str,
+        identifier_type: str,
+        type: str,
+        buyer_email: str | None = None,
+    ) -> Receipt:
+        """Issue the cash receipt of a paid payment (``identifier_type`` phone or business; ``type`` person or
+        company). The identifier is sent once and never logged."""
+        body = _Body(
+            {
+                "identifier": identifier,
+                "identifier_type": identifier_type,
+                "type": type,
+                "buyer_email": buyer_email,
+            }
+        )
+        return self._parse(Receipt, self._call("POST", f"/receipts/{_segment(imp_uid)}", body))
+
+    def get_receipt(self, imp_uid: str) -> Receipt:
+        """The cash receipt of a payment. Raises PaymentNotFoundError when none was issued."""
+        return self._parse(Receipt, self._call("GET", f"/receipts/{_segment(imp_uid)}"))
+
+    def cancel_receipt(self, imp_uid: str) -> Receipt:
+        """Cancel the cash receipt of a payment; returns it with ``cancelled_at``."""
+        return self._parse(Receipt, self._call("DELETE", f"/receipts/{_segment(imp_uid)}"))
 
     # -- billing keys -----------------------------------------------------------------
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 
+from domain.papers.papers import IssuedCashReceipt
 from domain.payments.cards import Card
 from domain.payments.gateway import (
     BillingKeyNotFoundAtGatewayError,
@@ -24,9 +25,13 @@ from integrations.portone.errors import (
     PaymentNotFoundError,
     PortOneError,
 )
-from integrations.portone.models import CardDetails, Customer, Payment
+from integrations.portone.models import CardDetails, Customer, Payment, Receipt
 
 logger = logging.getLogger(__name__)
+
+
+class CashReceiptRefusedError(Exception):
+    """The gateway refused to issue or cancel a cash receipt (the task is tried again later)."""
 
 
 class PortOneGateway:
@@ -113,6 +118,46 @@ class PortOneGateway:
                 return to_gateway_payment(self._client.find_payment(merchant_uid))
         except PaymentNotFoundError:
             return None
+
+    def issue_cash_receipt(self, imp_uid: str, *, kind: str, identifier: str, buyer_email: str) -> IssuedCashReceipt:
+        """Issue a payment's cash receipt; one the gateway already holds (a repeat whose first answer was lost) is
+        answered as issued."""
+        identifier_type, receipt_type = ("business", "company") if kind == "business" else ("phone", "person")
+        try:
+            with _reachable():
+                receipt = self._client.issue_receipt(
+                    imp_uid, identifier=identifier, identifier_type=identifier_type, type=receipt_type,
+                    buyer_email=buyer_email,
+                )  # fmt: skip
+        except PortOneError as refused:
+            live = self._live_receipt(imp_uid)
+            if live is None:
+                raise CashReceiptRefusedError(refused.message or "refused") from None
+            receipt = live
+        return IssuedCashReceipt(
+            receipt.receipt_tid or "", receipt.amount, receipt.applied_at or datetime.now(UTC), receipt.receipt_url
+        )
+
+    def cancel_cash_receipt(self, imp_uid: str) -> None:
+        """Cancel a payment's cash receipt; one already cancelled (or never issued) is left as it is."""
+        try:
+            with _reachable():
+                self._client.cancel_receipt(imp_uid)
+        except PortOneError as refused:
+            if self._live_receipt(imp_uid) is not None:
+                raise CashReceiptRefusedError(refused.message or "refused") from None
+
+    def cash_receipt(self, imp_uid: str) -> Receipt | None:
+        """The cash receipt the gateway holds for a payment (cancelled or not), or None."""
+        try:
+            with _reachable():
+                return self._client.get_receipt(imp_uid)
+        except PaymentNotFoundError:
+            return None
+
+    def _live_receipt(self, imp_uid: str) -> Receipt | None:
+        receipt = self.cash_receipt(imp_uid)
+        return receipt if receipt is not None and receipt.cancelled_at is None else None
 
     def close(self) -> None:
         """Release the HTTP connection pool."""

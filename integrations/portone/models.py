@@ -116,6 +116,20 @@ class Prepared(_Result):
     amount: int
 
 
+class Receipt(_Result):
+    """A cash receipt (현금영수증) issued for a payment (``/receipts/{imp_uid}``); ``cancelled_at`` once cancelled."""
+
+    imp_uid: str
+    receipt_tid: str | None = None
+    apply_num: str | None = None
+    type: str | None = None  # person (income deduction) or company (expense evidence)
+    amount: int = 0
+    vat: int = 0
+    receipt_url: str | None = None
+    applied_at: UnixTime = None
+    cancelled_at: UnixTime = None
+
+
 class AccessToken(_Result):
     """An access token and its validity as the server counts it."""
 

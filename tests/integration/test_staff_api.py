@@ -187,4 +187,5 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
     assert (
         walked == sum(1 for need in POLICY.values() if need.needs_staff)
         and Access.STAFF_MANAGE_STAFF in POLICY.values()
+        and Access.STAFF_READ_LEDGER in POLICY.values()  # finance's tax-invoice queue (docs/papers.md)
     )

@@ -17,7 +17,14 @@ from domain.links import API_BASE_PATH, SiteLinks
 from events.values import Language
 
 PATHS_TS = Path(__file__).resolve().parents[2] / "web" / "src" / "routing" / "paths.ts"
-SAMPLES = {"language": Language.KO, "token": "t0", "licence_key": "KEY", "email": "a@example.com", "key": "reports/x"}
+SAMPLES = {
+    "language": Language.KO,
+    "token": "t0",
+    "licence_key": "KEY",
+    "email": "a@example.com",
+    "key": "reports/x",
+    "merchant_uid": "unc-20261101-000000000000",
+}
 
 
 def _web_routes() -> list[list[str | None]]:

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from integrations.portone.sandbox.errors import BadRequestError, SandboxError
 from integrations.portone.sandbox.faults import FaultInjection, FaultPlan, Faults
 from integrations.portone.sandbox.pages import IMP_SCRIPT, render_checkout, render_receipt
+from integrations.portone.sandbox.receipts import CashReceipts, ReceiptParams
 from integrations.portone.sandbox.records import Status
 from integrations.portone.sandbox.schemas import (
     AgainParams,
@@ -141,6 +142,23 @@ def _api_router(sandbox: Sandbox) -> APIRouter:
     def get_payment(imp_uid: str) -> Params:
         """A payment by imp_uid."""
         return envelope(sandbox.payment(imp_uid).to_api())
+
+    cash_receipts = CashReceipts(sandbox)
+
+    @authed.post("/receipts/{imp_uid}", tags=["cash receipts"])
+    def issue_receipt(imp_uid: str, body: Body) -> Params:
+        """Issue a payment's cash receipt (현금영수증)."""
+        return envelope(cash_receipts.issue(imp_uid, parse(ReceiptParams, body)).to_api())
+
+    @authed.get("/receipts/{imp_uid}", tags=["cash receipts"])
+    def get_receipt(imp_uid: str) -> Params:
+        """A payment's cash receipt."""
+        return envelope(cash_receipts.get(imp_uid).to_api())
+
+    @authed.delete("/receipts/{imp_uid}", tags=["cash receipts"])
+    def cancel_receipt(imp_uid: str) -> Params:
+        """Cancel a payment's cash receipt."""
+        return envelope(cash_receipts.cancel(imp_uid).to_api())
 
     @authed.post("/subscribe/customers/{customer_uid}", tags=["billing keys"])
     def issue_billing_key(customer_uid: str, body: Body) -> Params:

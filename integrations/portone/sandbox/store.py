@@ -8,11 +8,13 @@ cancels) are safe under uvicorn's worker threads.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from integrations.portone.sandbox.records import (
     CustomerRecord,
@@ -33,6 +35,7 @@ CREATE TABLE IF NOT EXISTS payments (
 CREATE INDEX IF NOT EXISTS payments_by_merchant_uid ON payments (merchant_uid, seq);
 CREATE TABLE IF NOT EXISTS customers (customer_uid TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS prepared (merchant_uid TEXT PRIMARY KEY, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cash_receipts (imp_uid TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tokens (
     access_token TEXT PRIMARY KEY,
     imp_key TEXT NOT NULL,
@@ -168,6 +171,17 @@ class SandboxStore:
             record.merchant_uid,
             record.model_dump_json(),
         )
+
+    # -- cash receipts ----------------------------------------------------------------
+
+    def get_receipt(self, imp_uid: str) -> dict[str, Any] | None:
+        """The cash receipt last issued for a payment (receipts.py), as stored."""
+        data = self._one("SELECT data FROM cash_receipts WHERE imp_uid = ?", imp_uid)
+        return None if data is None else dict(json.loads(data))
+
+    def put_receipt(self, imp_uid: str, data: dict[str, Any]) -> None:
+        """Insert or replace a payment's cash receipt."""
+        self._write("INSERT OR REPLACE INTO cash_receipts (imp_uid, data) VALUES (?, ?)", imp_uid, json.dumps(data))
 
     # -- tokens -----------------------------------------------------------------------
 

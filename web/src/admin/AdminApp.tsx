@@ -20,6 +20,8 @@ import {
 import { DataTable } from './DataTable';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
+import { useTaxInvoicesT } from './papers/i18n';
+import { TaxInvoicesPage } from './papers/TaxInvoices';
 
 /** Set when an open session stopped working (signed out elsewhere, idle, suspended): the sign-in page says so. */
 let sessionEnded = false;
@@ -454,6 +456,7 @@ function StaffPage() {
 
 function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage: (language: AdminLanguage) => void }) {
   const t = useT();
+  const papersT = useTaxInvoicesT();
   const me = useMe();
   const client = useQueryClient();
   const [location] = useLocation();
@@ -470,7 +473,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
         {member ? (
           <nav>
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
-            {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}
+            {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}{' '}
+            {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}
           </nav>
         ) : null}
         <label>
@@ -500,6 +504,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/customers/:accountId" component={CustomerDetail} />
             <Route path="/refund-requests" component={RefundRequestsPage} />
             <Route path="/staff" component={StaffPage} />
+            <Route path="/tax-invoices" component={TaxInvoicesPage} />
             <Route component={CustomersPage} />
           </Switch>
         )}

@@ -67,3 +67,8 @@ export type UpgradePlan = Schema<'UpgradePlan'>;
 export type UpgradePaymentRequest = Schema<'UpgradePaymentRequest'>;
 /** POST /payments/licenses/upgrade/confirm: the upgraded licence. */
 export type ConfirmedUpgrade = Schema<'ConfirmedUpgrade'>;
+
+/** A payment's papers: documents to download, the cash receipt, the tax invoice (GET /payments/licenses/{id}/papers). */
+export type PaymentPapers = Schema<'PapersOut'>;
+/** A business buyer's tax-invoice request (POST /payments/licenses/{id}/tax-invoice). */
+export type TaxInvoiceBody = BodyOf<'/payments/licenses/{merchant_uid}/tax-invoice', 'post'>;

@@ -1181,6 +1181,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/papers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment Papers
+         * @description The documents, cash receipt and tax invoice of one of the caller's payments (404 when not theirs).
+         */
+        get: operations["payment_papers_web_unicornpro_v1_payments_licenses__merchant_uid__papers_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment Receipt
+         * @description The receipt of one of the caller's paid payments, as PDF in ko, en or ja (the same bytes every time).
+         */
+        get: operations["payment_receipt_web_unicornpro_v1_payments_licenses__merchant_uid__receipt_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/refund-notes/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment Refund Note
+         * @description The note of one refund of one of the caller's payments, as PDF in ko, en or ja.
+         */
+        get: operations["payment_refund_note_web_unicornpro_v1_payments_licenses__merchant_uid__refund_notes__number__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/{merchant_uid}/tax-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask For Tax Invoice
+         * @description Ask for a tax invoice for one of the caller's bank-transfer or virtual-account payments (-320 for a card).
+         */
+        post: operations["ask_for_tax_invoice_web_unicornpro_v1_payments_licenses__merchant_uid__tax_invoice_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/{user_license_id}/subscribe/upgrade": {
         parameters: {
             query?: never;
@@ -1561,6 +1641,46 @@ export interface paths {
          * @description A fresh secret for the member's code app (kept only once a code from the app proves it).
          */
         post: operations["enrolment_totp_secret_web_unicornpro_v1_staff_enrolment_totp_secret_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/finance/tax-invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Tax Invoice Requests
+         * @description Tax-invoice requests, oldest first (finance issues them through an e-tax-invoice service).
+         */
+        get: operations["list_tax_invoice_requests_web_unicornpro_v1_staff_finance_tax_invoices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/finance/tax-invoices.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Tax Invoice Requests
+         * @description Every tax-invoice request as CSV, in the columns e-tax-invoice services' bulk upload takes.
+         */
+        get: operations["export_tax_invoice_requests_web_unicornpro_v1_staff_finance_tax_invoices_csv_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2237,6 +2357,37 @@ export interface components {
             password: string;
         };
         /**
+         * CashReceiptIn
+         * @description The buyer's cash-receipt choice: ``personal`` with a mobile number, ``business`` with a business registration
+         *     number (its check digit is checked), or ``none``.
+         */
+        CashReceiptIn: {
+            /** Number */
+            number?: string | null;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "personal" | "business" | "none";
+        };
+        /**
+         * CashReceiptOut
+         * @description The cash receipt the buyer asked for: ``kind`` personal or business, the number masked, ``state`` requested
+         *     (waiting for the money), issued (for ``amount``) or cancelled (refunded in full).
+         */
+        CashReceiptOut: {
+            /** Amount */
+            amount: number | null;
+            /** Issuedat */
+            issuedAt: string | null;
+            /** Kind */
+            kind: string;
+            /** Number */
+            number: string;
+            /** State */
+            state: string;
+        };
+        /**
          * Ceremony
          * @description WebAuthn options for ``navigator.credentials`` (as JSON) and the signed ceremony to send back.
          */
@@ -2620,6 +2771,16 @@ export interface components {
             type: string;
         };
         /**
+         * DocumentOut
+         * @description A document the customer may download: the receipt (``number`` 0) or a refund note (1, 2, ...).
+         */
+        DocumentOut: {
+            /** Kind */
+            kind: string;
+            /** Number */
+            number: number;
+        };
+        /**
          * Done
          * @description An empty success.
          */
@@ -2945,6 +3106,8 @@ export interface components {
          * @description A purchase of a new licence; guests give an email.
          */
         NewLicencePayment: {
+            /** @description a cash receipt (현금영수증) for a bank transfer or virtual account (docs/papers.md) */
+            cashReceipt?: components["schemas"]["CashReceiptIn"] | null;
             /**
              * Code
              * @description coupon or promotion code
@@ -2969,6 +3132,20 @@ export interface components {
              * @default
              */
             reason: string;
+        };
+        /**
+         * PapersOut
+         * @description What papers a payment has and which the customer may still ask for (``allowed``: ``taxInvoice``).
+         */
+        PapersOut: {
+            /** Allowed */
+            allowed: string[];
+            cashReceipt: components["schemas"]["CashReceiptOut"] | null;
+            /** Documents */
+            documents: components["schemas"]["DocumentOut"][];
+            /** Merchantuid */
+            merchantUid: string;
+            taxInvoice: components["schemas"]["TaxInvoiceOut"] | null;
         };
         /** PasskeyIn */
         PasskeyIn: {
@@ -3576,6 +3753,77 @@ export interface components {
             email?: string | null;
             /** Licenseid */
             licenseId: number;
+        };
+        /**
+         * TaxInvoiceAccepted
+         * @description The request is in finance's queue.
+         */
+        TaxInvoiceAccepted: {
+            /** Businessnumber */
+            businessNumber: string;
+            /** Merchantuid */
+            merchantUid: string;
+        };
+        /**
+         * TaxInvoiceIn
+         * @description A business buyer's tax-invoice request.
+         */
+        TaxInvoiceIn: {
+            /** Address */
+            address: string;
+            /**
+             * Businessnumber
+             * @description 10 digits, dashes allowed
+             */
+            businessNumber: string;
+            /** Companyname */
+            companyName: string;
+            /**
+             * Email
+             * Format: email
+             */
+            email: string;
+            /** Representative */
+            representative: string;
+        };
+        /**
+         * TaxInvoiceOut
+         * @description The tax invoice asked for (finance issues it; the business number masked).
+         */
+        TaxInvoiceOut: {
+            /** Businessnumber */
+            businessNumber: string;
+            /** Companyname */
+            companyName: string;
+            /**
+             * Requestedat
+             * Format: date-time
+             */
+            requestedAt: string;
+        };
+        /**
+         * TaxInvoiceRequestOut
+         * @description One request in finance's queue (the business number masked here; whole in the export).
+         */
+        TaxInvoiceRequestOut: {
+            /** Address */
+            address: string;
+            /** Amount */
+            amount: number;
+            /** Businessnumber */
+            businessNumber: string;
+            /** Companyname */
+            companyName: string;
+            /** Currency */
+            currency: string;
+            /** Email */
+            email: string;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Representative */
+            representative: string;
+            /** Requestedat */
+            requestedAt: string;
         };
         /**
          * TimelineEntry
@@ -9692,6 +9940,385 @@ export interface operations {
             };
         };
     };
+    payment_papers_web_unicornpro_v1_payments_licenses__merchant_uid__papers_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the payment's merchantUid */
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PapersOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    payment_receipt_web_unicornpro_v1_payments_licenses__merchant_uid__receipt_get: {
+        parameters: {
+            query?: {
+                /** @description the document's language: ko, en or ja */
+                langCode?: components["schemas"]["Language"];
+            };
+            header?: never;
+            path: {
+                /** @description the payment's merchantUid */
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the document (PDF) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    payment_refund_note_web_unicornpro_v1_payments_licenses__merchant_uid__refund_notes__number__get: {
+        parameters: {
+            query?: {
+                /** @description the document's language: ko, en or ja */
+                langCode?: components["schemas"]["Language"];
+            };
+            header?: never;
+            path: {
+                /** @description the payment's merchantUid */
+                merchant_uid: string;
+                /** @description the refund's number, from 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the document (PDF) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    ask_for_tax_invoice_web_unicornpro_v1_payments_licenses__merchant_uid__tax_invoice_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the payment's merchantUid */
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxInvoiceIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceAccepted"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-320` A tax invoice is issued for bank transfers and virtual accounts only: a card payment's card slip is its evidence.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -320;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     upgrade_subscription_with_key_web_unicornpro_v1_payments_licenses__user_license_id__subscribe_upgrade_post: {
         parameters: {
             query?: never;
@@ -11922,6 +12549,260 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    list_tax_invoice_requests_web_unicornpro_v1_staff_finance_tax_invoices_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceRequestOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    export_tax_invoice_requests_web_unicornpro_v1_staff_finance_tax_invoices_csv_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the requests as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };

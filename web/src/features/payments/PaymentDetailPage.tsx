@@ -10,6 +10,7 @@ import { RequireScope } from '../../session/RequireScope';
 import { ExternalLink } from '../../ui/ExternalLink';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
+import { PaymentPapers } from './PaymentPapers';
 import { getPayment } from './api';
 import { cardBrandName, labelOf, payMethodKey, paymentStatus, pgProviderName, recordDiscountParts } from './display';
 import type { PaymentRecord } from '../../api/models';
@@ -120,6 +121,7 @@ function PaymentDetail() {
           </ul>
         </section>
       )}
+      <PaymentPapers merchantUid={record.merchantUid} />
       <div className="actions">
         {record.receiptUrl && <ExternalLink href={record.receiptUrl}>{h.receipt}</ExternalLink>}
         {record.userLicenseId && <Link to={paths.licenseDetail(record.userLicenseId)}>{h.licence}</Link>}

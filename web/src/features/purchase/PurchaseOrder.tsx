@@ -34,7 +34,8 @@ import type { Checkout, CheckoutContext } from './checkoutContext';
 import { OrderSummary } from './OrderSummary';
 import { PaymentMethodChoice } from './PaymentMethodChoice';
 import { PlanChoices } from './PlanChoices';
-import { purchaseSchema, type PurchaseForm, type PurchaseFormInput } from './schemas';
+import { CashReceiptChoice } from './CashReceiptChoice';
+import { CASH_RECEIPT_METHODS, purchaseSchema, type PurchaseForm, type PurchaseFormInput } from './schemas';
 import { useCardSubscriptionCheckout } from './useCardSubscriptionCheckout';
 import { useOneTimeCheckout } from './useOneTimeCheckout';
 import { useCouponPrices } from './useCouponPrices';
@@ -90,6 +91,8 @@ export default function PurchaseOrder() {
       agreePurchase: false,
       agreePersonal: false,
       agreePrivacy: false,
+      cashReceiptType: 'none',
+      cashReceiptNumber: '',
     },
   });
   const {
@@ -168,6 +171,14 @@ export default function PurchaseOrder() {
               hint={checkout.methodHint}
               offered={settings}
             />
+            {CASH_RECEIPT_METHODS.includes(watch('paymentMethod')) && !subscribing && (
+              <CashReceiptChoice
+                type={register('cashReceiptType')}
+                number={register('cashReceiptNumber')}
+                chosen={watch('cashReceiptType') ?? 'none'}
+                error={errors.cashReceiptNumber}
+              />
+            )}
             {checkout.fields}
           </div>
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { purchaseSchema } from './schemas';
+import { cashReceiptOf, purchaseSchema } from './schemas';
 
 const valid = {
   guest: true,
@@ -45,5 +45,21 @@ describe('purchaseSchema', () => {
     expect(messages(purchaseSchema.safeParse({ ...valid, paymentMethod: 'none' }))).toEqual({
       paymentMethod: 'selectMethod',
     });
+  });
+});
+
+describe('the cash-receipt choice', () => {
+  it('is none by default, and sent only with a bank transfer or a virtual account', () => {
+    const plain = purchaseSchema.parse(valid);
+    expect(cashReceiptOf(plain)).toBeUndefined();
+    const chosen = { ...valid, cashReceiptType: 'business', cashReceiptNumber: ' 124-81-00998 ' };
+    expect(cashReceiptOf(purchaseSchema.parse(chosen))).toBeUndefined();
+    const vbank = purchaseSchema.parse({ ...chosen, paymentMethod: 'virtualAccount' });
+    expect(cashReceiptOf(vbank)).toEqual({ type: 'business', number: '124-81-00998' });
+  });
+
+  it('needs the number once a kind is chosen', () => {
+    const missing = { ...valid, paymentMethod: 'bankTransfer', cashReceiptType: 'personal', cashReceiptNumber: '' };
+    expect(messages(purchaseSchema.safeParse(missing))).toEqual({ cashReceiptNumber: 'required' });
   });
 });

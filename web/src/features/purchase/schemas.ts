@@ -22,8 +22,14 @@ export const purchaseSchema = z
     agreePurchase: z.boolean(),
     agreePersonal: z.boolean(),
     agreePrivacy: z.boolean(),
+    // A cash receipt (현금영수증) for a bank transfer or virtual account (docs/papers.md); the server checks the number.
+    cashReceiptType: z.enum(['none', 'personal', 'business']).default('none'),
+    cashReceiptNumber: z.string().trim().default(''),
   })
   .superRefine((form, ctx) => {
+    if (form.cashReceiptType !== 'none' && CASH_RECEIPT_METHODS.includes(form.paymentMethod) && form.cashReceiptNumber === '') {
+      ctx.addIssue({ code: 'custom', path: ['cashReceiptNumber'], message: 'required' satisfies PurchaseValidationKey });
+    }
     if (form.guest) {
       if (form.email === '') {
         ctx.addIssue({ code: 'custom', path: ['email'], message: 'emailExact' satisfies PurchaseValidationKey });
@@ -36,5 +42,14 @@ export const purchaseSchema = z
       ctx.addIssue({ code: 'custom', path: [missing], message: 'agreements' satisfies PurchaseValidationKey });
     }
   });
+/** The methods a cash receipt is issued for. */
+export const CASH_RECEIPT_METHODS: readonly string[] = ['bankTransfer', 'virtualAccount'];
+
+/** The order's cash-receipt choice as the server takes it (none unless the method takes one). */
+export function cashReceiptOf(form: PurchaseForm): { type: 'personal' | 'business'; number: string } | undefined {
+  if (form.cashReceiptType === 'none' || !CASH_RECEIPT_METHODS.includes(form.paymentMethod)) return undefined;
+  return { type: form.cashReceiptType, number: form.cashReceiptNumber };
+}
+
 export type PurchaseFormInput = z.input<typeof purchaseSchema>;
 export type PurchaseForm = z.output<typeof purchaseSchema>;

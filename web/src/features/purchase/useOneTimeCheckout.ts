@@ -12,6 +12,7 @@ import { postPurchase, postPurchaseConfirm } from './api';
 import { orderEmail, purchaseStep } from './checkout';
 import type { Checkout, CheckoutContext } from './checkoutContext';
 import { runPurchase, type PurchaseDeps } from './flow';
+import { cashReceiptOf } from './schemas';
 
 /** The purchase flow as the browser runs it. */
 const browserPurchase: PurchaseDeps = {
@@ -51,6 +52,7 @@ export function useOneTimeCheckout({
           paymentMethod: form.paymentMethod,
           ...orderEmail(member !== null, form.email),
           ...(couponCode ? { code: couponCode } : {}),
+          ...(cashReceiptOf(form) ? { cashReceipt: cashReceiptOf(form) } : {}),
         },
         lang,
         redirectUrl,

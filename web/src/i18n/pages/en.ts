@@ -64,6 +64,12 @@ export const enPages: PagesCatalogue = {
     keyWindowHint: 'A {method} window opens to register the payment method; the first period is paid with it right away.',
     subscribe: 'Subscribe for {amount}',
     unavailable: 'No licence can be bought right now.',
+    cashReceipt: {
+      heading: 'Cash receipt (Korea)',
+      types: { none: 'None', personal: 'Personal (income deduction)', business: 'Business (expense evidence)' },
+      phone: 'Mobile number',
+      businessNumber: 'Business registration number',
+    },
     validation: {
       required: 'Please enter it correctly.',
       email: 'Invalid email format.',
@@ -670,6 +676,32 @@ export const enPages: PagesCatalogue = {
     },
     licenceLink: {
       errorTitle: 'Licence link error',
+    },
+  },
+  papers: {
+    heading: 'Receipts and documents',
+    language: 'Document language',
+    receipt: 'Download the receipt (PDF)',
+    refundNote: 'Download refund note {number} (PDF)',
+    none: 'No document to download.',
+    downloadError: 'The document could not be downloaded. Please try again shortly.',
+    errorTitle: 'Document error',
+    cashReceipt: {
+      heading: 'Cash receipt',
+      kinds: { personal: 'Income deduction', business: 'Expense evidence' },
+      states: { requested: 'Issued once the deposit arrives', issued: 'Issued', cancelled: 'Cancelled by a refund' },
+    },
+    taxInvoice: {
+      heading: 'Tax invoice',
+      lead: 'Businesses may ask for a tax invoice for a bank transfer or virtual account. Finance issues it electronically.',
+      requested: 'Requested for {company} ({number}).',
+      businessNumber: 'Business registration number',
+      companyName: 'Company name',
+      representative: 'Representative',
+      address: 'Business address',
+      email: 'E-mail for the tax invoice',
+      submit: 'Ask for a tax invoice',
+      invalid: 'Please check what you entered.',
     },
   },
 };

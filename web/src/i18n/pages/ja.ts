@@ -64,6 +64,12 @@ export const jaPages: PagesCatalogue = {
     keyWindowHint: '{method}の決済画面でお支払い方法を登録すると、初回分がすぐに決済されます。',
     subscribe: '{amount}で購読を開始',
     unavailable: '現在購入できるライセンスはありません。',
+    cashReceipt: {
+      heading: '現金領収証（韓国）',
+      types: { none: '申請しない', personal: '個人（所得控除用）', business: '事業者（支出証憑用）' },
+      phone: '携帯電話番号',
+      businessNumber: '事業者登録番号',
+    },
     validation: {
       required: '正しく入力してください。',
       email: 'メールアドレスの形式が正しくありません。',
@@ -668,6 +674,32 @@ export const jaPages: PagesCatalogue = {
     },
     licenceLink: {
       errorTitle: 'ライセンスリンクのエラー',
+    },
+  },
+  papers: {
+    heading: '領収書と証憑',
+    language: '書類の言語',
+    receipt: '領収書（PDF）をダウンロード',
+    refundNote: '返金明細書 {number}（PDF）をダウンロード',
+    none: 'ダウンロードできる書類はありません。',
+    downloadError: '書類をダウンロードできませんでした。しばらくしてからもう一度お試しください。',
+    errorTitle: '証憑書類のエラー',
+    cashReceipt: {
+      heading: '現金領収証（韓国）',
+      kinds: { personal: '所得控除用', business: '支出証憑用' },
+      states: { requested: '入金確認後に発行されます', issued: '発行済み', cancelled: '返金により取消' },
+    },
+    taxInvoice: {
+      heading: '税金計算書',
+      lead: '事業者は口座振替・バーチャル口座の決済について税金計算書を依頼できます。経理が電子税金計算書で発行します。',
+      requested: '{company}（{number}）名義で依頼しました。',
+      businessNumber: '事業者登録番号',
+      companyName: '商号',
+      representative: '代表者',
+      address: '事業所の住所',
+      email: '税金計算書の送付先メール',
+      submit: '税金計算書を依頼',
+      invalid: '入力内容をご確認ください。',
     },
   },
 };

@@ -67,6 +67,12 @@ export const koPages = {
     keyWindowHint: '{method} 결제창에서 결제 수단을 등록하면 첫 기간이 바로 결제됩니다.',
     subscribe: '{amount} 구독 시작하기',
     unavailable: '지금 구매할 수 있는 라이선스가 없습니다.',
+    cashReceipt: {
+      heading: '현금영수증',
+      types: { none: '신청 안 함', personal: '개인 소득공제용', business: '사업자 지출증빙용' },
+      phone: '휴대폰 번호',
+      businessNumber: '사업자등록번호',
+    },
     validation: {
       required: '정확하게 입력해 주세요.',
       email: '잘못된 이메일 형식입니다.',
@@ -671,6 +677,32 @@ export const koPages = {
     },
     licenceLink: {
       errorTitle: '라이선스 링크 오류',
+    },
+  },
+  papers: {
+    heading: '영수증과 증빙',
+    language: '문서 언어',
+    receipt: '영수증 PDF 받기',
+    refundNote: '환불 확인서 {number} PDF 받기',
+    none: '받을 수 있는 문서가 없습니다.',
+    downloadError: '문서를 받지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    errorTitle: '증빙 서류 오류',
+    cashReceipt: {
+      heading: '현금영수증',
+      kinds: { personal: '소득공제용', business: '지출증빙용' },
+      states: { requested: '입금이 확인되면 발급됩니다', issued: '발급됨', cancelled: '환불로 취소됨' },
+    },
+    taxInvoice: {
+      heading: '세금계산서',
+      lead: '사업자는 계좌이체·가상계좌 결제의 세금계산서를 요청할 수 있습니다. 재무팀이 전자세금계산서로 발행합니다.',
+      requested: '{company} ({number}) 이름으로 요청했습니다.',
+      businessNumber: '사업자등록번호',
+      companyName: '상호',
+      representative: '대표자',
+      address: '사업장 주소',
+      email: '세금계산서 받을 이메일',
+      submit: '세금계산서 요청',
+      invalid: '입력 내용을 확인해 주세요.',
     },
   },
 };

@@ -68,6 +68,7 @@ class Access(Enum):
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
+    STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance)")
 
     @property
     def needs_staff(self) -> bool:
@@ -101,6 +102,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
+    Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
 }
 
 
@@ -179,6 +181,9 @@ POLICY: Mapping[str, Access] = {
     "POST /payments/licenses/re-subscribe/new-billingkey/redirect": Access.CONFIRMED,
     "POST /payments/licenses/subscribe/{user_license_id}/pay": Access.OWNER,
     "PUT /payments/licenses/subscribe/{user_license_id}/billingkey": Access.OWNER,
+    "GET /payments/licenses/subscribe/{user_license_id}/exit": Access.OWNER,
+    "POST /payments/licenses/subscribe/{user_license_id}/exit": Access.OWNER,
+    "POST /payments/licenses/subscribe/{user_license_id}/exit/offer": Access.OWNER,
     "GET /purchasable-licenses/upgrade/licenses/{user_license_id}": Access.OWNER,
     "POST /payments/licenses/{user_license_id}/upgrade": Access.OWNER,
     "POST /payments/licenses/{user_license_id}/subscribe/upgrade": Access.OWNER,
@@ -236,6 +241,7 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    "GET /staff/cancellation-reasons": Access.STAFF_READ_LEDGER,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }

@@ -34,6 +34,7 @@ from api.routers import (
     payments,
     reports,
     staff,
+    subscription_exit,
     subscriptions,
     support,
     test_harness,
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         licence_links.router,
         billing_keys.router,
         subscriptions.router,
+        subscription_exit.router,
         coupons.router,
         coupons.banners,
         upgrades.options,
@@ -111,6 +113,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         integrations.router,
         staff.router,
         support.router,
+        subscription_exit.reasons,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -50,7 +50,7 @@ test.describe('leaving subscribers', () => {
     const asked = await page.request.get(`${API}/payments/licenses/subscribe/${licence}/exit`, { headers });
     expect((await asked.json()).offer).toBeNull();
 
-    const mail = await waitForMail(email, { match: (found) => found.subject.includes('자동 갱신이 해지되었습니다') });
+    const mail = await waitForMail(email, { match: (found) => found.text.includes('자동 갱신이 해지되었습니다') });
     expect(mail.text).toMatch(/라이선스는 \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(UTC\+9\)까지 사용하실 수 있습니다/);
     expect(mail.text).toContain(`/ko/license/${licence}?subscription=resume`);
   });

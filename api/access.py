@@ -181,6 +181,9 @@ POLICY: Mapping[str, Access] = {
     "POST /payments/licenses/re-subscribe/new-billingkey/redirect": Access.CONFIRMED,
     "POST /payments/licenses/subscribe/{user_license_id}/pay": Access.OWNER,
     "PUT /payments/licenses/subscribe/{user_license_id}/billingkey": Access.OWNER,
+    "GET /payments/licenses/subscribe/{user_license_id}/exit": Access.OWNER,
+    "POST /payments/licenses/subscribe/{user_license_id}/exit": Access.OWNER,
+    "POST /payments/licenses/subscribe/{user_license_id}/exit/offer": Access.OWNER,
     "GET /purchasable-licenses/upgrade/licenses/{user_license_id}": Access.OWNER,
     "POST /payments/licenses/{user_license_id}/upgrade": Access.OWNER,
     "POST /payments/licenses/{user_license_id}/subscribe/upgrade": Access.OWNER,
@@ -238,6 +241,7 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    "GET /staff/cancellation-reasons": Access.STAFF_READ_LEDGER,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
     # A payment's papers (docs/papers.md): the owner's documents and tax-invoice request; finance's queue.

@@ -35,6 +35,7 @@ from api.routers import (
     payments,
     reports,
     staff,
+    subscription_exit,
     subscriptions,
     support,
     test_harness,
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         licence_links.router,
         billing_keys.router,
         subscriptions.router,
+        subscription_exit.router,
         coupons.router,
         coupons.banners,
         upgrades.options,
@@ -114,6 +116,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         support.router,
         papers.router,
         papers.finance,
+        subscription_exit.reasons,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -59,6 +59,8 @@ DESCRIPTIONS: dict[str, str] = {
     "MAIL_RESEND_SECONDS": "How often the reactor looks for mail tasks that never ran and starts them again.",
     "RENEWAL_BATCH_SIZE": "How many due subscriptions one renewal task takes (one read, one save).",
     "RENEWAL_CHARGES_AT_ONCE": "How many renewal charges a worker process makes side by side, whatever its pool.",
+    "RETENTION_COUPON_FACTOR": "The one retention offer shown when auto-renewal is stopped: this fraction off the "
+    "next period's charge, as a code of the year's retention coupon group (0: no offer; docs/subscriptions.md).",
     "TEST_CLOCK": "The shared test clock a test harness can move forward. Never in production.",
     "TEST_ADMIN_TOKEN": "Mounts the test harness and the spec's admin API behind this credential. Never in production.",
     "TEST_ADMIN_EMAIL": "The test harness admin's address (with `TEST_ADMIN_TOKEN`).",

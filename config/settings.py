@@ -6,6 +6,7 @@ import ipaddress
 import os
 import secrets
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -83,6 +84,11 @@ class Settings(BaseSettings):
     # RENEWAL_CHARGES_AT_ONCE charges side by side, whatever its pool (docs/adr/0005-renewals-in-batches.md).
     renewal_batch_size: int = Field(default=25, ge=1, le=500, alias="RENEWAL_BATCH_SIZE")
     renewal_charges_at_once: int = Field(default=64, ge=1, le=512, alias="RENEWAL_CHARGES_AT_ONCE")
+    # The one retention offer a subscriber stopping auto-renewal may be shown: this fraction off the next period's
+    # charge, as a code of the year's private retention coupon group (docs/subscriptions.md); 0 shows no offer.
+    retention_coupon_factor: Decimal = Field(
+        default=Decimal("0.3"), ge=0, le=Decimal("0.9"), alias="RETENTION_COUPON_FACTOR"
+    )
     test_clock: bool = Field(default=False, alias="TEST_CLOCK")
     test_admin_token: str = Field(default="", alias="TEST_ADMIN_TOKEN", repr=False)
     test_admin_email: str = Field(default="admin@unicornpro.test", alias="TEST_ADMIN_EMAIL")

@@ -58,3 +58,19 @@ class SiteLinks:
     def report_image(self, key: str, *, expires: int, signature: str) -> str:
         """The API operation that serves a report's image to whoever holds this signed link."""
         return self._at(f"{REPORT_IMAGES_PATH}/{quote(key)}", urlencode({"expires": expires, "signature": signature}))
+
+    def stop_auto_renewal(self, language: Language, user_licence_id: object) -> str:
+        """The licence page with the dialog that stops auto-renewal open (a renewal reminder's link)."""
+        return self._licence(language, user_licence_id, "stop")
+
+    def pay_past_due(self, language: Language, user_licence_id: object) -> str:
+        """The licence page with the card change open, which pays the past-due period at once (a failed renewal's
+        link; the page's pay-now button is beside it)."""
+        return self._licence(language, user_licence_id, "pay")
+
+    def resume_auto_renewal(self, language: Language, user_licence_id: object) -> str:
+        """The licence page, whose button turns auto-renewal back on (the cancellation mail's link)."""
+        return self._licence(language, user_licence_id, "resume")
+
+    def _licence(self, language: Language, user_licence_id: object, intent: str) -> str:
+        return self._at(f"/{language.value}/license/{quote(str(user_licence_id))}", urlencode({"subscription": intent}))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
@@ -68,17 +69,66 @@ class RenewalFailed(StoredEvent):
 
 
 class AutoRenewalCancelled(StoredEvent):
-    """The customer stopped auto-renewal; the licence runs to the end of the paid period, ``runs_out_at``."""
+    """The customer stopped auto-renewal; the licence runs to the end of the paid period, ``runs_out_at``.
+
+    ``reasons`` (codes of ``domain.subscriptions.exit.EXIT_REASONS``) and ``comment`` are what the subscriber
+    answered when asked why (both optional); ``offer_declined`` says the one retention offer was shown and
+    declined in this cancellation."""
 
     TOPIC = "subscription.AutoRenewalCancelled"
-    class_version = 2
+    class_version = 3
     cancelled_at: datetime
     runs_out_at: datetime | None
+    reasons: list[str]
+    comment: str
+    offer_declined: bool
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         """Version 1 left the end implicit: it is the paid period's end, which readers already know."""
         state["runs_out_at"] = None
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Version 2 asked nothing: no reasons, no comment, no offer shown."""
+        state["reasons"] = []
+        state["comment"] = ""
+        state["offer_declined"] = False
+
+
+class RenewalReminded(StoredEvent):
+    """The subscriber is to be told (by mail) that period ``period`` will be charged ``amount`` at ``renews_at``;
+    recorded once per period, ``lead_days`` before the charge (``domain.subscriptions.reminders``)."""
+
+    TOPIC = "subscription.RenewalReminded"
+    period: int
+    renews_at: datetime
+    amount: int
+    currency: Currency
+    lead_days: int
+
+
+class RetentionOfferAccepted(StoredEvent):
+    """Asked why they were leaving, the subscriber took the one retention offer instead: ``coupon_code`` (of the
+    retention coupon group ``group_id``) takes ``factor`` off the next period's charge; auto-renewal stays on.
+    ``reasons`` and ``comment`` are what they answered."""
+
+    TOPIC = "subscription.RetentionOfferAccepted"
+    coupon_code: str
+    group_id: UUID
+    factor: Decimal
+    reasons: list[str]
+    comment: str
+
+
+class RetentionCouponSpent(StoredEvent):
+    """The retention coupon ``coupon_code`` discounted the charge ``merchant_uid`` (period ``period``): later
+    periods are charged the subscription's own price again."""
+
+    TOPIC = "subscription.RetentionCouponSpent"
+    coupon_code: str
+    period: int
+    merchant_uid: str
 
 
 class AutoRenewalResumed(StoredEvent):

@@ -237,12 +237,12 @@ def by_licence(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {row["user_licence_id"]: row for row in rows}
 
 
-def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime, *, life: int) -> list[dict[str, Any]]:
-    """Active subscriptions of a given life whose next charge falls within [start, end)."""
+def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime) -> list[UUID]:
+    """Active subscriptions whose next charge falls within [start, end) (the renewals a reminder may be due for)."""
     with db.read() as cursor:
         cursor.execute(
-            "SELECT * FROM subscriptions_view WHERE status = 'active' AND life = %(life)s "
+            "SELECT subscription_id FROM subscriptions_view WHERE status = 'active' "
             "AND next_charge_at >= %(start)s AND next_charge_at < %(end)s",
-            {"life": life, "start": _moment(start), "end": _moment(end)},
+            {"start": _moment(start), "end": _moment(end)},
         )
-        return cursor.fetchall()
+        return [UUID(row["subscription_id"]) for row in cursor.fetchall()]

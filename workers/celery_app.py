@@ -98,7 +98,7 @@ def create_celery(settings: Settings) -> StorefrontCelery:
                 "task": "subscriptions.renew_due",
                 "schedule": timedelta(minutes=1),
             },
-            "remind-upcoming-annual-renewals": {
+            "remind-upcoming-renewals": {
                 "task": "subscriptions.remind_upcoming",
                 "schedule": timedelta(hours=1),
             },

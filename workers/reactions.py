@@ -30,7 +30,7 @@ from events.accounts import (
 )
 from events.payments import PaymentCancelled, PaymentRefunded, PaymentReserved, PaymentSucceeded
 from events.staff import StaffActed
-from events.subscriptions import RenewalFailed
+from events.subscriptions import AutoRenewalCancelled, RenewalFailed, RenewalReminded
 from projections.database import ViewDatabase
 from projections.tracking import PositionMovedError, advance, ensure_tracking_row
 
@@ -129,6 +129,27 @@ def _dunning_mail(event: RenewalFailed) -> list[TaskCall]:
     return [TaskCall("subscriptions.send_mail", kwargs)]
 
 
+def _reminder_mail(event: RenewalReminded) -> list[TaskCall]:
+    """A renewal is near (domain/subscriptions/reminders.py): the price, the date, the card, the way out."""
+    kwargs = {
+        "subscription_id": str(event.originator_id),
+        "kind": "renewal-upcoming",
+        "when": event.renews_at.isoformat(),
+        "amount": event.amount,
+    }
+    return [TaskCall("subscriptions.send_mail", kwargs)]
+
+
+def _cancellation_mail(event: AutoRenewalCancelled) -> list[TaskCall]:
+    """Auto-renewal was stopped: until when the licence works."""
+    kwargs = {
+        "subscription_id": str(event.originator_id),
+        "kind": "auto-renewal-cancelled",
+        "when": event.runs_out_at.isoformat() if event.runs_out_at else None,
+    }
+    return [TaskCall("subscriptions.send_mail", kwargs)]
+
+
 # Tasks that the events of one batch of the log start together as one task of their own (same arguments, with
 # each one's task id, in a list): a renewal pass records hundreds of payments at once, each with its receipt.
 TOGETHER = {"payments.send_purchase_mail": "payments.send_purchase_mails"}
@@ -149,6 +170,8 @@ REACTIONS: dict[type[Any], Reaction] = {
     PaymentReserved: _purchase_mail("virtual-account"),
     PaymentCancelled: _purchase_mail("lapsed"),
     RenewalFailed: _dunning_mail,
+    RenewalReminded: _reminder_mail,
+    AutoRenewalCancelled: _cancellation_mail,
     StaffActed: _staff_mail,
 }
 

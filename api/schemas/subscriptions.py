@@ -26,6 +26,10 @@ class SubscriptionState(CamelModel):
     next_payment_at: datetime | None
     paid_until: datetime
     price: int
+    next_renewal_price: int | None = Field(
+        default=None,
+        description="what the next renewal charges, when the subscription renews (less an accepted retention offer)",
+    )
     currency: str
     license_name: str
     card_name: str | None
@@ -54,6 +58,7 @@ class SubscriptionState(CamelModel):
             next_payment_at=subscription.next_charge_at,
             paid_until=subscription.paid_until,
             price=subscription.amount,
+            next_renewal_price=subscription.renewal_quote.amount if subscription.renews_at else None,
             currency=subscription.currency.value,
             license_name=subscription.name,
             card_name=subscription.card_name,

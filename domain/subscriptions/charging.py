@@ -33,6 +33,8 @@ from eventsourcing.persistence import IntegrityError
 from domain.accounts.account import Account
 from domain.clock import Clock
 from domain.coupons import redemption as coupons
+from domain.coupons.codes import CouponCode
+from domain.coupons.group import UNLIMITED_USES
 from domain.errors import DomainError, ErrorCode
 from domain.licences.granting import new_licence
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
@@ -40,8 +42,9 @@ from domain.payments.gateway import GatewayPayment, PaymentGateway
 from domain.payments.give_back import give_back
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.records import recorded_payment
+from domain.pricing.quotes import DiscountKind
 from domain.store import Storefront
-from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
+from domain.subscriptions.subscription import ChargeAttempt, ChargeKind, Subscription, SubscriptionStatus
 from events.concurrency import retry_on_conflict
 
 log = logging.getLogger(__name__)
@@ -221,7 +224,14 @@ def record_charge(
         upgrade = attempt.upgrade
         terms = upgrade.terms if upgrade is not None else licence.terms
         payment = _payment_record(
-            store, attempt, current.account_id, terms, now, licence.id, subscriber=found.get(current.account_id)
+            store,
+            attempt,
+            current.account_id,
+            terms,
+            now,
+            licence.id,
+            subscriber=found.get(current.account_id),
+            coupon_code=_retention_code(current, attempt),
         )
         credited: list[Payment] = []
         if upgrade is not None:
@@ -257,7 +267,8 @@ def record_charge(
         else:
             payment.fail(charge.imp_uid, _reason(charge), now)
             credited.clear()
-        position = store.save(current, licence, payment, *credited)[-1].notification.id
+        redeemed = _redeem_retention_coupon(store, attempt, payment, now) if paid else []
+        position = store.save(current, licence, payment, *credited, *redeemed)[-1].notification.id
         return Charged(current.id, attempt, paid, current.status, position, "" if paid else _reason(charge)), None
 
     charged, to_give_back = retry_on_conflict(record)
@@ -283,16 +294,53 @@ def plain_charge(
     if not subscription.is_current(attempt, now) or licence.state is not LicenceState.ACTIVE or attempt.upgrade:
         return None
     payment = _payment_record(
-        store, attempt, subscription.account_id, licence.terms, now, licence.id, subscriber=subscriber
+        store,
+        attempt,
+        subscription.account_id,
+        licence.terms,
+        now,
+        licence.id,
+        subscriber=subscriber,
+        coupon_code=_retention_code(subscription, attempt),
     )
     paid = subscription.record_charge(attempt, charge, now)
+    redeemed: list[Aggregate] = []
     if paid:
         payment.succeed(charge, now)
         licence.extend_to(subscription.paid_until, now)
+        redeemed = _redeem_retention_coupon(store, attempt, payment, now)
     else:
         payment.fail(charge.imp_uid, _reason(charge), now)
     charged = Charged(subscription.id, attempt, paid, subscription.status, 0, "" if paid else _reason(charge))
-    return charged, [subscription, licence, payment]
+    return charged, [subscription, licence, payment, *redeemed]
+
+
+def _retention_code(subscription: Subscription, attempt: ChargeAttempt) -> str | None:
+    """The retention coupon a period's charge carries (``Subscription.renewal_quote`` put its factor on the quote),
+    so the payment names its code like any coupon payment."""
+    if subscription.retention_coupon is None or attempt.upgrade is not None or attempt.kind is ChargeKind.FIRST:
+        return None
+    if not any(item.kind is DiscountKind.COUPON for item in attempt.quote.factors):
+        return None
+    return subscription.retention_coupon[0]
+
+
+def _redeem_retention_coupon(
+    store: Storefront, attempt: ChargeAttempt, payment: Payment, now: datetime
+) -> list[Aggregate]:
+    """The retention code's use, saved with the paid charge that used it (none when the charge carried none). The
+    subscription decided the price when it issued the code, so the use is counted without asking again."""
+    if not payment.coupon_code:
+        return []
+    issued: CouponCode = store.repository.get(CouponCode.id_for(payment.coupon_code))
+    issued.redeem(
+        merchant_uid=attempt.merchant_uid,
+        buyer_email=payment.buyer_email,
+        user_licence_id=payment.licence_id_paid_for,
+        sub_issued_count=UNLIMITED_USES,
+        at=now,
+    )
+    return [issued]
 
 
 def start_subscription(

@@ -260,14 +260,18 @@ def cancel_auto_renewal(
     account_id: UUID | None,
     subscription_id: UUID,
     recorded_with: Witness | None = None,
+    reasons: list[str] | None = None,
+    comment: str = "",
+    offer_declined: bool = False,
 ) -> int:
     """Stop renewing; the licence runs to the end of the paid period (past due: it ends now).
-    Returns the log position. (``account_id`` None: anyone's, for staff acting on the customer's behalf.)"""
+    Returns the log position. (``account_id`` None: anyone's, for staff acting on the customer's behalf.)
+    ``reasons``, ``comment``, ``offer_declined``: the subscriber's answers (``domain.subscriptions.exit``)."""
 
     def attempt() -> int:
         subscription = load_subscription(store, subscription_id, account_id)
         now = clock.now()
-        subscription.cancel_auto_renewal(now)
+        subscription.cancel_auto_renewal(now, reasons=reasons, comment=comment, offer_declined=offer_declined)
         extra = recorded_with(subscription, now) if recorded_with else ()
         return store.save(subscription, *extra)[-1].notification.id
 

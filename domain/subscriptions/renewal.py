@@ -9,6 +9,7 @@ transaction, whatever that transaction cannot take recorded one at a time), so t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -107,3 +108,21 @@ def _one(store: Storefront, clock: Clock, gateway: PaymentGateway, subscription_
         return renew_if_due(store, clock, gateway, subscription_id)
     except Exception as error:
         return error
+
+
+def remind_renewals(store: Storefront, clock: Clock, subscription_ids: Sequence[UUID]) -> int:
+    """Record the reminder of each subscription whose renewal's reminder falls due now and was not recorded for
+    that period (``domain.subscriptions.reminders``); how many were recorded. Safe to repeat and to race: the
+    subscription records one reminder per period, and a racing save conflicts and re-reads."""
+
+    def remind(subscription_id: UUID) -> bool:
+        subscription = load_subscription(store, subscription_id)
+        if not subscription.remind_renewal(clock.now()):
+            return False
+        store.save(subscription)
+        return True
+
+    recorded = 0
+    for subscription_id in subscription_ids:
+        recorded += retry_on_conflict(partial(remind, subscription_id))
+    return recorded

@@ -39,13 +39,17 @@ from domain.licences.licence import LicenceTerms
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.wallet import BillingKey
 from domain.pricing.quotes import DiscountFactor, DiscountKind, Quote, factors_from_records
+from domain.subscriptions.reminders import reminder_due, reminder_lead
 from events.subscriptions import (
     AutoRenewalCancelled,
     AutoRenewalResumed,
     PastDuePaymentFailed,
     PaymentMethodChanged,
     RenewalFailed,
+    RenewalReminded,
     ResubscribeFailed,
+    RetentionCouponSpent,
+    RetentionOfferAccepted,
     SubscriptionEnded,
     SubscriptionRenewed,
     SubscriptionReplacedByLifetime,
@@ -59,8 +63,7 @@ from events.values import Currency
 # Retries after a failed renewal, counted from the period's due date; then the subscription ends.
 DUNNING_SCHEDULE = (timedelta(days=1), timedelta(days=3), timedelta(days=7))
 
-# A yearly subscriber is told this long before the renewal charges them (monthly ones are not).
-RENEWAL_NOTICE = timedelta(days=7)
+# How long before a renewal its subscriber is told: domain/subscriptions/reminders.py.
 YEARLY_LIFE = 365
 LIFETIME_LIFE = 36500
 
@@ -180,6 +183,9 @@ class Subscription(Aggregate):
     """A licence that renews itself every period through a billing key."""
 
     replaced_by_lifetime = False  # set for good when the subscriber upgrades to a lifetime plan
+    reminded_period = 0  # the last period whose renewal the subscriber was reminded of
+    retention_offer_used = False  # the one retention offer was taken or declined (docs/subscriptions.md)
+    retention_coupon: tuple[str, Decimal] | None = None  # an accepted offer's code and factor, until a charge uses it
 
     @staticmethod
     def id_for_window_key(customer_uid: str) -> UUID:
@@ -263,8 +269,68 @@ class Subscription(Aggregate):
 
     @property
     def renewal_quote(self) -> Quote:
-        """What each renewal charges."""
-        return Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
+        """What the next period's charge costs: the subscription's own quote, less an accepted retention offer's
+        coupon (the last discount step, as any coupon) until a paid charge has used it. The one place a renewal's
+        price is decided."""
+        quote = Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
+        if self.retention_coupon is not None:
+            return quote.with_coupon(self.retention_coupon[1])
+        return quote
+
+    @property
+    def renews_at(self) -> datetime | None:
+        """When the next period is charged by itself, if the subscription renews (a retry is no renewal)."""
+        return self.paid_until if self.status is SubscriptionStatus.ACTIVE else None
+
+    # The reminder before a renewal (domain/subscriptions/reminders.py).
+
+    def remind_renewal(self, now: datetime) -> bool:
+        """Record the reminder of the next renewal when it falls due and was not recorded for that period; True
+        when recorded now."""
+        renews_at = self.renews_at
+        if renews_at is None or self.reminded_period > self.period:
+            return False
+        length = period_length(self.life)
+        if not reminder_due(renews_at, length, now):
+            return False
+        quote = self.renewal_quote
+        self.trigger_event(
+            RenewalReminded,
+            timestamp=now,
+            period=self.period + 1,
+            renews_at=renews_at,
+            amount=quote.amount,
+            currency=quote.currency,
+            lead_days=reminder_lead(length).days,
+        )
+        return True
+
+    # The honest exit: one retention offer, at most (domain/subscriptions/exit.py).
+
+    @property
+    def retention_offer_open(self) -> bool:
+        """May the subscriber be shown the retention offer now? Only while renewing, and only once: after it was
+        taken or declined, stopping auto-renewal asks only why."""
+        return self.status is SubscriptionStatus.ACTIVE and not self.retention_offer_used
+
+    def accept_retention_offer(
+        self, *, code: str, group_id: UUID, factor: Decimal, reasons: list[str], comment: str, at: datetime
+    ) -> None:
+        """Take the retention offer: the next period is charged less ``factor`` and auto-renewal stays on (-612
+        when the offer was taken or declined before, -604 when the subscription does not renew)."""
+        if self.retention_offer_used:
+            raise DomainError(ErrorCode.PROMOTION_ALREADY_USED, "the retention offer was already answered")
+        if not self.retention_offer_open:
+            raise DomainError(ErrorCode.CODE_CANNOT_BE_USED, "only a renewing subscription is offered to stay")
+        self.trigger_event(
+            RetentionOfferAccepted,
+            timestamp=at,
+            coupon_code=code,
+            group_id=group_id,
+            factor=factor,
+            reasons=list(reasons),
+            comment=comment,
+        )
 
     def allowed_actions(self, now: datetime, licence_state: str = "active") -> set[Action]:
         """What the subscriber may do now (``licence_state``: the state of the licence it keeps alive); nothing
@@ -426,6 +492,7 @@ class Subscription(Aggregate):
                 period_start=at,
                 paid_until=at + period_length(self.life),
             )
+            self._spend_retention_coupon(attempt, at)
             return
         self.trigger_event(
             SubscriptionRenewed,
@@ -437,6 +504,19 @@ class Subscription(Aggregate):
             paid_at=at,
             paid_until=self.paid_until + period_length(self.life),
         )
+        self._spend_retention_coupon(attempt, at)
+
+    def _spend_retention_coupon(self, attempt: ChargeAttempt, at: datetime) -> None:
+        if self.retention_coupon is not None and any(
+            item.kind is DiscountKind.COUPON for item in attempt.quote.factors
+        ):
+            self.trigger_event(
+                RetentionCouponSpent,
+                timestamp=at,
+                coupon_code=self.retention_coupon[0],
+                period=attempt.period,
+                merchant_uid=attempt.merchant_uid,
+            )
 
     def _record_declined(self, attempt: ChargeAttempt, reason: str, at: datetime) -> None:
         if attempt.kind is ChargeKind.UPGRADE:
@@ -470,10 +550,22 @@ class Subscription(Aggregate):
 
     # What the subscriber asks for.
 
-    def cancel_auto_renewal(self, at: datetime) -> None:
-        """Stop renewing (spec: isScheduled false); past due, the subscription ends now."""
+    def cancel_auto_renewal(
+        self, at: datetime, *, reasons: list[str] | None = None, comment: str = "", offer_declined: bool = False
+    ) -> None:
+        """Stop renewing (spec: isScheduled false); past due, the subscription ends now. ``reasons`` and
+        ``comment``: why, as the subscriber answered (optional); ``offer_declined``: the retention offer was shown
+        with the question and declined (it is not shown again)."""
         if self.status is SubscriptionStatus.ACTIVE:
-            self.trigger_event(AutoRenewalCancelled, timestamp=at, cancelled_at=at, runs_out_at=self.paid_until)
+            self.trigger_event(
+                AutoRenewalCancelled,
+                timestamp=at,
+                cancelled_at=at,
+                runs_out_at=self.paid_until,
+                reasons=list(reasons or []),
+                comment=comment,
+                offer_declined=offer_declined and self.retention_offer_open,
+            )
         elif self.status is SubscriptionStatus.PAST_DUE:
             self.trigger_event(SubscriptionEnded, timestamp=at, reason="cancelled while past due", ended_at=at)
         else:
@@ -575,6 +667,21 @@ class Subscription(Aggregate):
     @when.register
     def _cancelled(self, event: AutoRenewalCancelled) -> None:
         self.status = SubscriptionStatus.CANCELLED
+        if event.offer_declined:
+            self.retention_offer_used = True
+
+    @when.register
+    def _reminded(self, event: RenewalReminded) -> None:
+        self.reminded_period = event.period
+
+    @when.register
+    def _offer_accepted(self, event: RetentionOfferAccepted) -> None:
+        self.retention_offer_used = True
+        self.retention_coupon = (event.coupon_code, event.factor)
+
+    @when.register
+    def _coupon_spent(self, event: RetentionCouponSpent) -> None:
+        self.retention_coupon = None
 
     @when.register
     def _resumed(self, event: AutoRenewalResumed) -> None:

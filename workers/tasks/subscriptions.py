@@ -10,11 +10,13 @@ from celery import shared_task
 
 from bootstrap import Services
 from domain.accounts.account import Account
+from domain.links import SiteLinks
 from domain.payments.gateway import GatewayUnreachableError
-from domain.subscriptions.mails import render_subscription_mail
+from domain.subscriptions.mails import card_text, render_subscription_mail
+from domain.subscriptions.reminders import LONGEST_REMINDER_LEAD
+from domain.subscriptions.renewal import remind_renewals, renew_if_due
 from domain.subscriptions.renewal import renew_batch as renew_subscriptions
-from domain.subscriptions.renewal import renew_if_due
-from domain.subscriptions.subscription import RENEWAL_NOTICE, YEARLY_LIFE, Subscription
+from domain.subscriptions.subscription import Subscription
 from projections.subscriptions import due_subscription_pages, upcoming_renewals
 from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
@@ -86,52 +88,67 @@ def deliver_subscription_mail(
     kind: str,
     reason: str = "",
     when: datetime | None = None,
+    amount: int | None = None,
 ) -> bool:
-    """Mail the subscriber (once per task id)."""
+    """Mail the subscriber (once per task id); ``amount``: what the event said is charged (else the renewal price)."""
     subscription: Subscription = services.store.repository.get(subscription_id)
     account: Account = services.store.repository.get(subscription.account_id)
     if account.deleted:
         return False
+    links = SiteLinks(services.settings.base_url)
+    language, licence = account.language, subscription.user_licence_id
+    link = {
+        "renewal-failed": links.pay_past_due(language, licence),
+        "renewal-upcoming": links.stop_auto_renewal(language, licence),
+        "auto-renewal-cancelled": links.resume_auto_renewal(language, licence),
+    }.get(kind, "")
     message = render_subscription_mail(
         kind,
         to=account.email,
-        language=account.language,
+        language=language,
         name=subscription.name,
-        amount=subscription.amount,
+        amount=subscription.amount if amount is None else amount,
         currency=subscription.currency,
         reason=reason,
         when=when,
+        card=card_text(subscription.card_name, subscription.card_number, language),
+        link=link,
     )
     return send_once(services.views, services.mailer, services.clock, task_id, kind, message)
 
 
-def remind_upcoming_annual_renewals(services: Services) -> int:
-    """Mail every yearly subscriber whose renewal is within a week (once per period); how many were mailed."""
+def record_due_reminders(services: Services) -> int:
+    """Record the reminder of every renewal whose reminder falls due now (7 days ahead of a yearly one, 3 of a
+    monthly one; once per period): the reactor mails each from the log. How many were recorded."""
     now = services.clock.now()
-    mailed = 0
-    for row in upcoming_renewals(services.views, now, now + RENEWAL_NOTICE, life=YEARLY_LIFE):
-        task_id = f"upcoming-{row['subscription_id']}-{row['paid_until']}"
-        due = datetime.fromisoformat(row["paid_until"])
-        if deliver_subscription_mail(
-            services, task_id=task_id, subscription_id=UUID(row["subscription_id"]), kind="renewal-upcoming", when=due
-        ):
-            mailed += 1
-    return mailed
+    candidates = upcoming_renewals(services.views, now, now + LONGEST_REMINDER_LEAD)
+    return remind_renewals(services.store, services.clock, candidates)
 
 
 @retried_task("subscriptions.send_mail")
 def send_subscription_mail(
-    self: ServicesTask, subscription_id: str, kind: str, reason: str = "", when: str | None = None
+    self: ServicesTask,
+    subscription_id: str,
+    kind: str,
+    reason: str = "",
+    when: str | None = None,
+    amount: int | None = None,
 ) -> bool:
-    """Celery entry point of the dunning mails."""
+    """Celery entry point of the subscription mails (reminders, dunning, cancellation), started from the log."""
     task_id = str(self.request.id or f"adhoc-{subscription_id}-{kind}")
     moment = datetime.fromisoformat(when) if when else None
     return deliver_subscription_mail(
-        self.services, task_id=task_id, subscription_id=UUID(subscription_id), kind=kind, reason=reason, when=moment
+        self.services,
+        task_id=task_id,
+        subscription_id=UUID(subscription_id),
+        kind=kind,
+        reason=reason,
+        when=moment,
+        amount=amount,
     )
 
 
 @shared_task(name="subscriptions.remind_upcoming", base=ServicesTask, bind=True)
 def remind_upcoming(self: ServicesTask) -> int:
-    """Beat, hourly: the week's notice before a yearly renewal."""
-    return remind_upcoming_annual_renewals(self.services)
+    """Beat, hourly: record the reminders that fell due (the mails follow from the log)."""
+    return record_due_reminders(self.services)

@@ -123,8 +123,9 @@ class Desk:
                         task_id=f"Storefront-{notification.id}-{index}",
                         subscription_id=UUID(call.kwargs["subscription_id"]),
                         kind=call.kwargs["kind"],
-                        reason=call.kwargs["reason"],
+                        reason=call.kwargs.get("reason", ""),
                         when=datetime.fromisoformat(when) if when else None,
+                        amount=call.kwargs.get("amount"),
                     )
         return [mail_subject(path) for path in self.services.settings.outbox_dir.glob("*.eml")]
 

@@ -10,8 +10,8 @@ import pytest
 
 from domain.coupons.admin import open_group
 from domain.coupons.group import UNLIMITED_USES, ConstraintType, GroupRules, GroupType
-from tests.integration.purchases.desk import GOOD_CARD, SOON_BROKE, Desk, mail_subject
-from workers.tasks.subscriptions import remind_upcoming_annual_renewals
+from tests.integration.purchases.desk import GOOD_CARD, SOON_BROKE, Desk
+from workers.tasks.subscriptions import record_due_reminders
 
 pytestmark = pytest.mark.integration
 
@@ -100,20 +100,24 @@ def test_a_card_that_starts_failing_goes_through_dunning_and_the_subscription_en
 
 
 def test_a_yearly_subscriber_is_told_a_week_before_the_renewal_once(desk: Desk) -> None:
-    desk.call(
+    state = desk.call(
         "POST",
         "/payments/licenses/subscribe/new/new-billingkey",
         json={"licenseId": 121, "countryCode": "KR", "card": GOOD_CARD},
-    )
+    ).json()
     desk.views_caught_up()
     desk.clock.advance(timedelta(days=350))
-    assert remind_upcoming_annual_renewals(desk.services) == 0
+    assert record_due_reminders(desk.services) == 0
     desk.clock.advance(timedelta(days=10))
-    assert remind_upcoming_annual_renewals(desk.services) == 1
-    assert remind_upcoming_annual_renewals(desk.services) == 0
+    assert record_due_reminders(desk.services) == 1
+    assert record_due_reminders(desk.services) == 0
+    [subject] = desk.deliver_mails()
+    assert subject.startswith("[애드블록 유니콘] 구독 자동 갱신 안내")
     [mail] = list(desk.services.settings.outbox_dir.glob("*.eml"))
-    assert mail_subject(mail) == "[애드블록 유니콘] 연간 구독 갱신 안내"
-    assert "24,360원" in email.message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
+    text = email.message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
+    assert "24,360원" in text
+    assert state["cardNumber"] in text, "the card as the store shows it"
+    assert f"/ko/license/{state['userLicenseId']}?subscription=stop" in text
 
 
 def test_billing_key_errors_answer_with_the_spec_codes(desk: Desk) -> None:

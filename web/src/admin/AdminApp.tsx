@@ -18,6 +18,8 @@ import {
   staffCall,
 } from './api';
 import { DataTable } from './DataTable';
+import CancellationReasons from './exit/CancellationReasons';
+import { useExitT } from './exit/i18n';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
 import { useTaxInvoicesT } from './papers/i18n';
@@ -458,6 +460,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
   const t = useT();
   const papersT = useTaxInvoicesT();
   const me = useMe();
+  const exitT = useExitT();
   const client = useQueryClient();
   const [location] = useLocation();
   const member = me.data?.member;
@@ -474,7 +477,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
           <nav>
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
             {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}{' '}
-            {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}
+            {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}{' '}
+            {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}
           </nav>
         ) : null}
         <label>
@@ -505,6 +509,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/refund-requests" component={RefundRequestsPage} />
             <Route path="/staff" component={StaffPage} />
             <Route path="/tax-invoices" component={TaxInvoicesPage} />
+            <Route path="/cancellation-reasons" component={CancellationReasons} />
             <Route component={CustomersPage} />
           </Switch>
         )}

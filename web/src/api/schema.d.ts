@@ -1079,6 +1079,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/subscribe/{user_license_id}/exit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Question
+         * @description What to ask before auto-renewal stops: the reasons to choose from, and the one retention offer if open.
+         */
+        get: operations["question_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__exit_get"];
+        put?: never;
+        /**
+         * Leave
+         * @description Stop auto-renewal with the subscriber's answers (as DELETE /payments/licenses/subscribe/{id} does); the
+         *     licence runs to the paid date (past due: it ends now). A confirmation mail follows.
+         */
+        post: operations["leave_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__exit_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/subscribe/{user_license_id}/exit/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stay
+         * @description Take the one retention offer instead of leaving: the next renewal is charged the offered price, auto-renewal
+         *     stays on (-612 when the offer was answered before, -604 when none is open).
+         */
+        post: operations["stay_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__exit_offer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/subscribe/{user_license_id}/pay": {
         parameters: {
             query?: never;
@@ -1461,6 +1507,26 @@ export interface paths {
          * @description Check one image before the report form adds it (-1401 type, -1402 size).
          */
         post: operations["validate_image_web_unicornpro_v1_reports_validate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/cancellation-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cancellation Reasons
+         * @description Why subscribers stopped auto-renewal (or took the retention offer instead), read from the log.
+         */
+        get: operations["cancellation_reasons_web_unicornpro_v1_staff_cancellation_reasons_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2332,6 +2398,24 @@ export interface components {
             pg: string;
         };
         /**
+         * CancellationReasonsOut
+         * @description What leaving subscribers said in the period: counts per reason, outcomes, and the latest comments.
+         */
+        CancellationReasonsOut: {
+            /** Cancelled */
+            cancelled: number;
+            /** Comments */
+            comments: components["schemas"]["ExitCommentOut"][];
+            /** Offersdeclined */
+            offersDeclined: number;
+            /** Reasons */
+            reasons: components["schemas"]["ReasonCount"][];
+            /** Stayed */
+            stayed: number;
+            /** Unanswered */
+            unanswered: number;
+        };
+        /**
          * CardForm
          * @description The card entry fields (spec section 5). They go to the gateway and are dropped.
          */
@@ -2879,6 +2963,62 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * ExitAnswersIn
+         * @description Why the subscriber leaves: any of the reason codes, and free text; both optional.
+         */
+        ExitAnswersIn: {
+            /**
+             * Comment
+             * @default
+             */
+            comment: string;
+            /** Reasons */
+            reasons?: string[];
+        };
+        /** ExitCommentOut */
+        ExitCommentOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Comment */
+            comment: string;
+            /** Outcome */
+            outcome: string;
+            /** Reasons */
+            reasons: string[];
+        };
+        /**
+         * ExitIn
+         * @description Stop auto-renewal with the answers; ``offerDeclined``: the offer was shown and declined.
+         */
+        ExitIn: {
+            /**
+             * Comment
+             * @default
+             */
+            comment: string;
+            /**
+             * Offerdeclined
+             * @default false
+             */
+            offerDeclined: boolean;
+            /** Reasons */
+            reasons?: string[];
+        };
+        /**
+         * ExitQuestionOut
+         * @description What the exit dialog asks (reason codes; ko/en/ja labels are the web's) and the offer, when one is open.
+         */
+        ExitQuestionOut: {
+            /** Commentlimit */
+            commentLimit: number;
+            offer: components["schemas"]["RetentionOfferOut"] | null;
+            /** Reasons */
+            reasons: string[];
+        };
         /** ExtendIn */
         ExtendIn: {
             /** Days */
@@ -3379,6 +3519,18 @@ export interface components {
             /** Productcode */
             productCode: string;
         };
+        /**
+         * ReasonCount
+         * @description One reason: how many who stopped renewing chose it, and how many who took the offer instead.
+         */
+        ReasonCount: {
+            /** Cancelled */
+            cancelled: number;
+            /** Reason */
+            reason: string;
+            /** Stayed */
+            stayed: number;
+        };
         /** ReasonIn */
         ReasonIn: {
             /** Reason */
@@ -3542,6 +3694,27 @@ export interface components {
              */
             userLicenseId: string;
         };
+        /**
+         * RetentionOfferOut
+         * @description The one offer: ``percentOff`` off the renewal at ``renewsAt`` (``price`` → ``offeredPrice``).
+         */
+        RetentionOfferOut: {
+            /** Currency */
+            currency: string;
+            /** Factor */
+            factor: string;
+            /** Offeredprice */
+            offeredPrice: number;
+            /** Percentoff */
+            percentOff: number;
+            /** Price */
+            price: number;
+            /**
+             * Renewsat
+             * Format: date-time
+             */
+            renewsAt: string;
+        };
         /** RolesIn */
         RolesIn: {
             /** Reason */
@@ -3639,6 +3812,11 @@ export interface components {
             licenseName: string;
             /** Nextpaymentat */
             nextPaymentAt: string | null;
+            /**
+             * Nextrenewalprice
+             * @description what the next renewal charges, when the subscription renews (less an accepted retention offer)
+             */
+            nextRenewalPrice?: number | null;
             /**
              * Paiduntil
              * Format: date-time
@@ -9421,6 +9599,309 @@ export interface operations {
             };
         };
     };
+    question_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__exit_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExitQuestionOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    leave_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__exit_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    stay_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__exit_offer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitAnswersIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-604` This code cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -604;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-612` This promotion code has already been used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -612;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     pay_past_due_period_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__pay_post: {
         parameters: {
             query?: never;
@@ -11246,6 +11727,140 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    cancellation_reasons_web_unicornpro_v1_staff_cancellation_reasons_get: {
+        parameters: {
+            query?: {
+                /** @description from this moment on (ISO 8601) */
+                since?: string | null;
+                /** @description before this moment (ISO 8601) */
+                until?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationReasonsOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };

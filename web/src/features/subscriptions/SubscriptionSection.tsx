@@ -26,12 +26,10 @@ import { formatDateTime, readTime } from '../../display/serverTimes';
 import { featureErrorMessage, isSilentLoadError, toFeatureError, type FeatureError } from '../../errors/featureError';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import {
   addBillingKey,
-  cancelAutoRenewal,
   getBillingKeys,
   getSubscription,
   payNow,
@@ -39,7 +37,9 @@ import {
   resumeWithPreviousCard,
 } from './api';
 import { paymentMethodText, subscriptionDate } from './display';
+import { ExitDialog } from './ExitDialog';
 import { KeyWindowButtons } from './KeyWindowButtons';
+import { EXIT_TEXT } from './exitText';
 import { useReveal } from '../../ui/useReveal';
 import '../../ui/kit.css';
 
@@ -90,6 +90,17 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `fail` is re-created by every render; the licence says when to load.
   }, [userLicenseId]);
+
+  // A mailed link opens the licence page with what it is for (domain/links.py): the exit dialog (a renewal
+  // reminder's), the card change that pays a past-due period at once (a failed renewal's). Once, when it loads.
+  const intent = new URLSearchParams(useCurrentLocation().search).get('subscription');
+  const [intentDone, setIntentDone] = useState(false);
+  useEffect(() => {
+    if (!subscription || intentDone) return;
+    setIntentDone(true);
+    if (intent === 'stop' && subscription.allowedActions.includes('cancelAutoRenewal')) setConfirming(true);
+    if (intent === 'pay' && subscription.allowedActions.includes('changePaymentMethod')) setPanel('changeMethod');
+  }, [subscription, intent, intentDone]);
 
   // A closed card form (or a return from a PG window) leaves the outcome off screen: the section's heading and
   // notice come into view once both are there.
@@ -156,6 +167,14 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
           )}
           <dt>{t.subscriptions.price}</dt>
           <dd>{formatPrice(subscription.price, subscription.currency, lang)}</dd>
+          {subscription.nextRenewalPrice != null && subscription.nextRenewalPrice !== subscription.price && (
+            <>
+              <dt>{EXIT_TEXT[lang].nextRenewalPrice}</dt>
+              <dd data-testid="subscription-next-renewal-price">
+                {formatPrice(subscription.nextRenewalPrice, subscription.currency, lang)}
+              </dd>
+            </>
+          )}
           <dt>{t.subscriptions.paymentMethod}</dt>
           <dd data-testid="subscription-card">{paymentMethodText(subscription, t.subscriptions.noCard)}</dd>
           <dt>{t.subscriptions.autoRenewal}</dt>
@@ -240,17 +259,22 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
         />
       )}
 
-      <ConfirmDialog
-        message={
-          confirming ? (pastDue ? t.subscriptions.cancelPastDueConfirm : format(t.subscriptions.cancelConfirm, { date: paidUntilText })) : null
-        }
-        confirmLabel={t.subscriptions.cancel}
-        cancelLabel={t.subscriptions.keepRenewing}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          void run('cancel', async (token) => {
-            const next = await cancelAutoRenewal(userLicenseId, token);
+      {confirming && (
+        <ExitDialog
+          userLicenseId={userLicenseId}
+          message={pastDue ? t.subscriptions.cancelPastDueConfirm : format(t.subscriptions.cancelConfirm, { date: paidUntilText })}
+          onClose={() => setConfirming(false)}
+          onFailed={(error) => {
+            setConfirming(false);
+            fail('cancel', error);
+          }}
+          onDone={(outcome) => {
+            setConfirming(false);
+            const next = outcome.subscription;
+            if (outcome.kind === 'stayed') {
+              updated(next, outcome.message);
+              return;
+            }
             const until = readTime(next.paidUntil);
             updated(
               next,
@@ -258,9 +282,9 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
                 ? t.subscriptions.cancelledNow
                 : format(t.subscriptions.cancelled, { date: until ? formatDateTime(until) : paidUntilText }),
             );
-          });
-        }}
-      />
+          }}
+        />
+      )}
       <AlertDialog alert={alert} onClose={close} />
     </section>
   );

@@ -236,6 +236,11 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    # Support's reports, proofs and mails (api/routers/staff_reports.py, staff_proofs.py, support.py).
+    "GET /staff/reports": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/reports/{report_id}/close": Access.STAFF_HELP_CUSTOMERS,
+    "GET /staff/proofs/{notification_id}": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/licences/{user_licence_id}/resend-licence-key": Access.STAFF_HELP_CUSTOMERS,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }

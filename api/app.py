@@ -34,6 +34,8 @@ from api.routers import (
     payments,
     reports,
     staff,
+    staff_proofs,
+    staff_reports,
     subscriptions,
     support,
     test_harness,
@@ -111,6 +113,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         integrations.router,
         staff.router,
         support.router,
+        staff_reports.router,
+        staff_proofs.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -21,6 +21,7 @@ TASK_MODULES = [
     "workers.tasks.mail",
     "workers.tasks.payments",
     "workers.tasks.subscriptions",
+    "workers.tasks.support_mails",
 ]
 
 

@@ -35,6 +35,7 @@ from events.staff import (
     StaffSignedIn,
     StaffSignedOut,
     StaffSuspended,
+    StaffTotpCodeUsed,
     StaffTotpEnrolled,
 )
 
@@ -147,6 +148,14 @@ class StaffMember(Aggregate):
         self.check_active()
         self.trigger_event(StaffTotpEnrolled, timestamp=at, sealed_secret=sealed_secret)
 
+    def use_totp_step(self, step: int, at: datetime) -> None:
+        """Spend a one-time code's time step: a code of this step or an earlier one is refused from now on (401), so
+        no code is accepted twice, even within its window."""
+        self.check_active()
+        if self.last_totp_step is not None and step <= self.last_totp_step:
+            raise DomainError(ErrorCode.UNAUTHORIZED, "the code was used already")
+        self.trigger_event(StaffTotpCodeUsed, timestamp=at, step=step)
+
     def sign_in(
         self,
         session_id: str,
@@ -206,6 +215,7 @@ class StaffMember(Aggregate):
         self.created_by = event.actor_id
         self.passkeys: dict[str, Passkey] = {}
         self.totp_secret: str | None = None
+        self.last_totp_step: int | None = None
         self.sessions: set[str] = set()
         self.ended: set[str] = set()
         self.last_acted_at: datetime | None = None
@@ -232,6 +242,10 @@ class StaffMember(Aggregate):
     @when.register
     def _totp_enrolled(self, event: StaffTotpEnrolled) -> None:
         self.totp_secret = event.sealed_secret
+
+    @when.register
+    def _totp_code_used(self, event: StaffTotpCodeUsed) -> None:
+        self.last_totp_step = event.step
 
     @when.register
     def _signed_in(self, event: StaffSignedIn) -> None:

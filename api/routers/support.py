@@ -156,7 +156,7 @@ def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> 
     owned = customer_aggregates(services.views, account_id)
     ids = [
         account_id,
-        *(UUID(value) for key in ("licences", "subscriptions", "refund_requests") for value in owned[key]),
+        *(UUID(value) for key in ("licences", "subscriptions", "refund_requests", "reports") for value in owned[key]),
     ]
     ids += [Payment.id_for(merchant_uid) for merchant_uid in owned["payments"]]
     entries = timeline(services.store, ids, account_id)

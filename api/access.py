@@ -243,6 +243,7 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/licences/{user_licence_id}/resend-licence-key": Access.STAFF_HELP_CUSTOMERS,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
+    "GET /payments/money-back": Access.CONFIRMED,
 }
 
 

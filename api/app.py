@@ -29,6 +29,7 @@ from api.routers import (
     integrations,
     licence_links,
     licences,
+    money_back,
     open_beta,
     operator,
     payments,
@@ -115,6 +116,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         support.router,
         staff_reports.router,
         staff_proofs.router,
+        money_back.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

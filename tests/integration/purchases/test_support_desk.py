@@ -259,3 +259,33 @@ def test_a_key_seen_on_too_many_devices_is_flagged_on_the_customer_page(desk: De
         7,
     )
     assert "licence.Flagged" in [entry["topic"] for entry in page["timeline"]]
+
+
+def test_the_customer_sees_each_money_back_request_waiting_refunded_or_refused(desk: Desk) -> None:
+    desk.services.settings = desk.services.settings.model_copy(update={"money_back_auto_limits": "USD=3000"})
+    account_id = find_account_id(desk.services.store, SUBSCRIBER)
+    assert account_id is not None
+    old_uid, _, _ = buy(desk, account_id)
+    desk.clock.advance(timedelta(days=31))
+    waiting_uid, _, _ = buy(desk, account_id)
+    declined_uid, _, _ = buy(desk, account_id)
+    assert desk.call("GET", "/payments/money-back").json() == []
+
+    for merchant_uid in (old_uid, waiting_uid, declined_uid):
+        assert desk.call("POST", f"/payments/licenses/{merchant_uid}/money-back").status_code == 200
+    owner = first_owner(desk)
+    desk.views_caught_up()
+    [request] = [row for row in owner.call("GET", "/refund-requests").json() if row["merchantUid"] == declined_uid]
+    declined = owner.call("POST", f"/refund-requests/{request['requestId']}/decline", json={"reason": "used 9 months"})
+    assert declined.status_code == 204, declined.text
+    desk.views_caught_up()
+
+    states = {row["merchantUid"]: row for row in desk.call("GET", "/payments/money-back").json()}
+    assert {uid: (row["state"], row["refused"]) for uid, row in states.items()} == {
+        old_uid: ("refused", "too-late"),
+        waiting_uid: ("waiting", None),  # $49.99 is above the $30.00 auto-approve limit: support decides
+        declined_uid: ("refused", "used 9 months"),
+    }
+    assert states[waiting_uid]["amount"] == 4999
+    desk.register("other@example.com")
+    assert desk.call("GET", "/payments/money-back", as_email="other@example.com").json() == []

@@ -192,6 +192,7 @@ POLICY: Mapping[str, Access] = {
     "GET /test-harness/clock": Access.TEST_HARNESS,
     "POST /test-harness/clock/advance": Access.TEST_HARNESS,
     "POST /test-harness/renewals/run": Access.TEST_HARNESS,
+    "POST /test-harness/staff/members": Access.TEST_HARNESS,
     "POST /test-harness/admin/auth/login": Access.TEST_HARNESS,
     "POST /test-harness/admin/coupons/group": Access.TEST_HARNESS,
     "PATCH /test-harness/admin/coupons/group": Access.TEST_HARNESS,

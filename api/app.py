@@ -40,6 +40,7 @@ from api.routers import (
     subscriptions,
     support,
     test_harness,
+    test_harness_staff,
     upgrades,
 )
 from api.security_headers import SecurityHeaders
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]
+        routers += [test_harness_staff.router]
     check_every_route_is_declared(routers)
     for router in routers:
         app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)

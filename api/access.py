@@ -197,6 +197,7 @@ POLICY: Mapping[str, Access] = {
     "GET /test-harness/clock": Access.TEST_HARNESS,
     "POST /test-harness/clock/advance": Access.TEST_HARNESS,
     "POST /test-harness/renewals/run": Access.TEST_HARNESS,
+    "POST /test-harness/staff/members": Access.TEST_HARNESS,
     "POST /test-harness/admin/auth/login": Access.TEST_HARNESS,
     "POST /test-harness/admin/coupons/group": Access.TEST_HARNESS,
     "PATCH /test-harness/admin/coupons/group": Access.TEST_HARNESS,
@@ -251,6 +252,12 @@ POLICY: Mapping[str, Access] = {
     "POST /payments/licenses/{merchant_uid}/tax-invoice": Access.OWNER,
     "GET /staff/finance/tax-invoices": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/tax-invoices.csv": Access.STAFF_READ_LEDGER,
+    # Support's reports, proofs and mails (api/routers/staff_reports.py, staff_proofs.py, support.py).
+    "GET /staff/reports": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/reports/{report_id}/close": Access.STAFF_HELP_CUSTOMERS,
+    "GET /staff/proofs/{notification_id}": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/licences/{user_licence_id}/resend-licence-key": Access.STAFF_HELP_CUSTOMERS,
+    "GET /payments/money-back": Access.CONFIRMED,
 }
 
 

@@ -29,16 +29,20 @@ from api.routers import (
     integrations,
     licence_links,
     licences,
+    money_back,
     open_beta,
     operator,
     papers,
     payments,
     reports,
     staff,
+    staff_proofs,
+    staff_reports,
     subscription_exit,
     subscriptions,
     support,
     test_harness,
+    test_harness_staff,
     upgrades,
 )
 from api.security_headers import SecurityHeaders
@@ -117,9 +121,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         papers.router,
         papers.finance,
         subscription_exit.reasons,
+        staff_reports.router,
+        staff_proofs.router,
+        money_back.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]
+        routers += [test_harness_staff.router]
     check_every_route_is_declared(routers)
     for router in routers:
         app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)

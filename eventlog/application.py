@@ -68,6 +68,38 @@ class EventLog(Application[Any]):
             found = cursor.fetchone()
         return None if found is None or found["last"] is None else int(found["last"])
 
+    def positions_of(self, originator_ids: Iterable[UUID]) -> dict[tuple[UUID, int], int]:
+        """The log position (notification id) of every event of the aggregates, by (aggregate id, version)."""
+        ids = list(dict.fromkeys(originator_ids))
+        if not ids:
+            return {}
+        recorder = self.recorder
+        found: dict[tuple[UUID, int], int] = {}
+        if isinstance(recorder, PostgresAggregateRecorder):
+            statement = SQL(
+                "SELECT originator_id, originator_version, notification_id FROM {schema}.{table} "
+                "WHERE originator_id = ANY(%s)"
+            ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
+            with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+                cursor.execute(statement, [ids])
+                for row in cursor.fetchall():
+                    found[(UUID(str(row["originator_id"])), int(row["originator_version"]))] = int(
+                        row["notification_id"]
+                    )
+            return found
+        table = recorder.events_table_name  # type: ignore[attr-defined]
+        keys = [form for originator_id in ids for form in (originator_id.hex, str(originator_id))]
+        marks = ", ".join("?" for _ in keys)
+        with recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+            cursor.execute(
+                f"SELECT originator_id, originator_version, rowid AS position FROM {table} "
+                f"WHERE originator_id IN ({marks})",
+                keys,
+            )
+            for row in cursor.fetchall():
+                found[(UUID(str(row["originator_id"])), int(row["originator_version"]))] = int(row["position"])
+        return found
+
     def get_many(self, aggregate_ids: Iterable[UUID]) -> dict[UUID, Any]:
         """The current state of several aggregates, read in one query on PostgreSQL (one read each elsewhere);
         an id nobody recorded is left out. Every event is replayed (snapshots only shorten single reads)."""

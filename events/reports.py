@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from events.contract import StoredCreation
+from events.contract import StoredCreation, StoredEvent
 
 
 class ReportSubmitted(StoredCreation):
@@ -33,3 +33,12 @@ class ReportSubmitted(StoredCreation):
     os_version: str | None
     checked: bool
     images: list[dict[str, str | int]]
+
+
+class ReportHandled(StoredEvent):
+    """A staff member closed the report as handled: ``actor_id`` who, ``reason`` what was done (a filter fixed, a
+    reply sent, nothing to do); the ``timestamp`` is when. The member's ``staff.Acted`` is saved with it."""
+
+    TOPIC = "report.Handled"
+    actor_id: UUID
+    reason: str

@@ -143,3 +143,11 @@ class RefundRefused(StoredEvent):
     TOPIC = "refund.Refused"
     actor_id: UUID | None
     reason: str
+
+
+class StaffTotpCodeUsed(StoredEvent):
+    """A one-time code of the member's app was accepted: ``step`` is its time step (Unix time // 30). A code of that
+    step or an earlier one is never accepted again, so a code seen over a shoulder cannot be replayed in its window."""
+
+    TOPIC = "staff.TotpCodeUsed"
+    step: int

@@ -1,4 +1,5 @@
-"""The reports view: one row per submitted report, for support to list and export (oldest first)."""
+"""The reports view: one row per submitted report, for support to list and export (oldest first), and whether
+and how a staff member closed it as handled."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import UTC, datetime
 from functools import singledispatchmethod
 from typing import Any
 
-from events.reports import ReportSubmitted
+from events.reports import ReportHandled, ReportSubmitted
 from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
 
@@ -41,6 +42,7 @@ class ReportsView(View):
 
     name = "reports"
     tables = ("reports_view",)
+    version = 2  # 2: closed as handled (when, by whom, how)
 
     def schema(self) -> list[str]:
         texts = ", ".join(f"{column} TEXT" for column in TEXT_COLUMNS)
@@ -48,7 +50,8 @@ class ReportsView(View):
             "CREATE TABLE IF NOT EXISTS reports_view ("
             "report_id TEXT PRIMARY KEY, submitted_at TEXT NOT NULL, account_id TEXT, "
             f"{texts}, adult BOOLEAN NOT NULL, checked BOOLEAN NOT NULL, "
-            "filters TEXT NOT NULL, custom_filters TEXT NOT NULL, images TEXT NOT NULL)",
+            "filters TEXT NOT NULL, custom_filters TEXT NOT NULL, images TEXT NOT NULL, "
+            "handled_at TEXT, handled_by TEXT, handled_reason TEXT)",
             "CREATE INDEX IF NOT EXISTS reports_view_submitted ON reports_view (submitted_at, report_id)",
         ]
 
@@ -71,15 +74,30 @@ class ReportsView(View):
         values = ", ".join(f"%({column})s" for column in row)
         cursor.execute(f"INSERT INTO reports_view ({columns}) VALUES ({values})", row)
 
+    @apply.register
+    def _handled(self, event: ReportHandled, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE reports_view SET handled_at = %(at)s, handled_by = %(by)s, handled_reason = %(reason)s "
+            "WHERE report_id = %(id)s",
+            {
+                "id": str(event.originator_id),
+                "at": utc_text(event.timestamp),
+                "by": str(event.actor_id),
+                "reason": event.reason,
+            },
+        )
+
 
 @dataclass(frozen=True)
 class ReportSelection:
-    """Which reports: submitted in ``[since, until)``, of a product, of a kind of problem."""
+    """Which reports: submitted in ``[since, until)``, of a product, of a kind of problem, open or handled (None:
+    either)."""
 
     since: datetime | None = None
     until: datetime | None = None
     product: str | None = None
     problem: str | None = None
+    handled: bool | None = None
 
     def where(self) -> tuple[str, dict[str, Any]]:
         """The SQL condition and its parameters."""
@@ -95,6 +113,8 @@ class ReportSelection:
             if value is not None:
                 conditions.append(f"{column} = %({column})s")
                 params[column] = value
+        if self.handled is not None:
+            conditions.append("handled_at IS NOT NULL" if self.handled else "handled_at IS NULL")
         return " AND ".join(conditions), params
 
 
@@ -133,3 +153,15 @@ def _decoded(row: dict[str, Any]) -> dict[str, Any]:
         decoded[column] = json.loads(row[column])
     decoded["adult"], decoded["checked"] = bool(row["adult"]), bool(row["checked"])
     return decoded
+
+
+def report_page(db: ViewDatabase, selection: ReportSelection, *, offset: int, limit: int) -> list[dict[str, Any]]:
+    """One page of the selected reports for the back office, newest first."""
+    where, params = selection.where()
+    with db.read() as cursor:
+        cursor.execute(
+            f"SELECT * FROM reports_view WHERE {where} ORDER BY submitted_at DESC, report_id DESC "
+            "LIMIT %(limit)s OFFSET %(offset)s",
+            {**params, "limit": limit, "offset": offset},
+        )
+        return [_decoded(row) for row in cursor.fetchall()]

@@ -139,7 +139,8 @@ def find_customers(db: ViewDatabase, query: str) -> list[dict[str, Any]]:
 
 
 def customer_aggregates(db: ViewDatabase, account_id: UUID) -> dict[str, list[str]]:
-    """The ids of what belongs to a customer: their licences, payments (merchantUids), subscriptions."""
+    """The ids of what belongs to a customer: their licences, payments (merchantUids), subscriptions, refund
+    requests and reports."""
     account = {"account": str(account_id)}
     with db.read() as cursor:
         cursor.execute("SELECT user_licence_id FROM licences_view WHERE account_id = %(account)s", account)
@@ -150,4 +151,12 @@ def customer_aggregates(db: ViewDatabase, account_id: UUID) -> dict[str, list[st
         subscriptions = [str(row["subscription_id"]) for row in cursor.fetchall()]
         cursor.execute("SELECT request_id FROM refund_requests_view WHERE account_id = %(account)s", account)
         requests = [str(row["request_id"]) for row in cursor.fetchall()]
-    return {"licences": licences, "payments": payments, "subscriptions": subscriptions, "refund_requests": requests}
+        cursor.execute("SELECT report_id FROM reports_view WHERE account_id = %(account)s", account)
+        reports = [str(row["report_id"]) for row in cursor.fetchall()]
+    return {
+        "licences": licences,
+        "payments": payments,
+        "subscriptions": subscriptions,
+        "refund_requests": requests,
+        "reports": reports,
+    }

@@ -22,6 +22,7 @@ TASK_MODULES = [
     "workers.tasks.payments",
     "workers.tasks.papers",
     "workers.tasks.subscriptions",
+    "workers.tasks.support_mails",
 ]
 
 

@@ -108,9 +108,22 @@ def _settled(event: PaymentSucceeded) -> list[TaskCall]:
     return _purchase_mail("receipt")(event) + _cash_receipt(event)
 
 
+def _refund_mail(event: PaymentRefunded) -> list[TaskCall]:
+    """Money went back to the buyer (a staff refund, a money-back refund, a charge given back): tell them."""
+    kwargs = {"payment_id": str(event.originator_id), "amount": event.amount, "cancel_amount": event.cancel_amount}
+    return [TaskCall("payments.send_refund_mail", kwargs)]
+
+
+def _refunded(event: PaymentRefunded) -> list[TaskCall]:
+    return _refund_mail(event) + _cash_receipt(event)
+
+
 def _staff_mail(event: StaffActed) -> list[TaskCall]:
-    """Support asked for a mail again (domain/staff/support.py): the receipt, or the address confirmation."""
+    """Support asked for a mail again (domain/staff/support.py): the receipt, the address confirmation, or the
+    licence key."""
     details = event.details or {}
+    if event.action == "resend-licence-key" and details.get("user_licence_id"):
+        return [TaskCall("licences.send_licence_key_mail", {"user_licence_id": str(details["user_licence_id"])})]
     if event.action == "resend-receipt" and details.get("payment_id"):
         return [TaskCall("payments.send_purchase_mail", {"payment_id": str(details["payment_id"]), "kind": "receipt"})]
     if event.action == "resend-confirmation" and details.get("account_id"):
@@ -166,7 +179,7 @@ REACTIONS: dict[type[Any], Reaction] = {
     PasswordChanged: _account_notice,
     PasswordResetCompleted: _account_notice,
     PaymentSucceeded: _settled,
-    PaymentRefunded: _cash_receipt,
+    PaymentRefunded: _refunded,
     PaymentReserved: _purchase_mail("virtual-account"),
     PaymentCancelled: _purchase_mail("lapsed"),
     RenewalFailed: _dunning_mail,

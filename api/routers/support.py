@@ -23,10 +23,12 @@ from domain.staff.support import (
     record_app_store_purchase_for,
     refund,
     resend_confirmation,
+    resend_licence_key,
     resend_receipt,
     resume_subscription,
 )
 from domain.staff.timeline import timeline
+from events.licences import LicenceFlagged
 from events.values import Language
 from projections.accounts import find_account
 from projections.licences import licence_statements, with_devices
@@ -36,6 +38,7 @@ from projections.support import customer_aggregates, find_customers, refund_requ
 
 router = APIRouter(prefix="/staff", tags=["staff"], responses=STAFF_ERRORS)
 
+FLAGGED = LicenceFlagged.TOPIC
 AccountId = Annotated[UUID, Path(description="the customer's account id")]
 LicenceId = Annotated[UUID, Path(description="the customer's licence id")]
 
@@ -52,13 +55,26 @@ class CustomerFound(CamelModel):
 
 
 class TimelineEntry(CamelModel):
-    """One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as."""
+    """One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as, and
+    its position in the log (``GET /staff/proofs/{notificationId}`` proves it; none for an event holding a secret)."""
 
     at: str
     topic: str
     aggregate_id: UUID
     version: int
     fields: dict[str, Any]
+    notification_id: int | None = None
+
+
+class LicenceFlag(CamelModel):
+    """A licence key seen on unusually many distinct devices lately (``licence.Flagged``): support should look."""
+
+    user_licence_id: UUID
+    licence_key: str | None
+    at: str
+    reason: str
+    distinct_devices: int
+    window_days: int
 
 
 class CustomerPage(CamelModel):
@@ -70,6 +86,7 @@ class CustomerPage(CamelModel):
     subscriptions: list[dict[str, Any]]
     refund_requests: list[dict[str, Any]]
     timeline: list[TimelineEntry]
+    flags: list[LicenceFlag] = Field(default_factory=list, description="the customer's flagged licences, newest first")
 
 
 class ReasonIn(CamelModel):
@@ -139,11 +156,24 @@ def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> 
     owned = customer_aggregates(services.views, account_id)
     ids = [
         account_id,
-        *(UUID(value) for key in ("licences", "subscriptions", "refund_requests") for value in owned[key]),
+        *(UUID(value) for key in ("licences", "subscriptions", "refund_requests", "reports") for value in owned[key]),
     ]
     ids += [Payment.id_for(merchant_uid) for merchant_uid in owned["payments"]]
     entries = timeline(services.store, ids, account_id)
     requests = [row for row in refund_requests(services.views) if row["account_id"] == str(account_id)]
+    keys = {str(row["user_licence_id"]): row.get("licence_key") for row in licences}
+    flags = [
+        LicenceFlag(
+            user_licence_id=entry.aggregate_id,
+            licence_key=keys.get(str(entry.aggregate_id)),
+            at=entry.at.isoformat(),
+            reason=str(entry.fields.get("reason", "")),
+            distinct_devices=int(entry.fields.get("distinct_devices", 0)),
+            window_days=int(entry.fields.get("window_days", 0)),
+        )
+        for entry in reversed(entries)
+        if entry.topic == FLAGGED
+    ]
     return CustomerPage(
         account={key: str(value) if isinstance(value, UUID) else value for key, value in vars(account).items()},
         licences=with_devices(licences, devices),
@@ -157,9 +187,11 @@ def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> 
                 aggregate_id=entry.aggregate_id,
                 version=entry.version,
                 fields=entry.fields,
+                notification_id=entry.notification_id,
             )
             for entry in entries
         ],
+        flags=flags,
     )
 
 
@@ -284,6 +316,16 @@ def resend_a_confirmation(
 ) -> None:
     """Mail the customer's address confirmation again."""
     resend_confirmation(services.store, services.clock, caller.member.id, account_id=account_id, reason=body.reason)
+
+
+@router.post("/licences/{user_licence_id}/resend-licence-key", status_code=204)
+def resend_a_licence_key(
+    user_licence_id: LicenceId, body: OptionalReasonIn, caller: StaffDep, services: ServicesDep
+) -> None:
+    """Mail the licence's key to its holder again."""
+    resend_licence_key(
+        services.store, services.clock, caller.member.id, user_licence_id=user_licence_id, reason=body.reason
+    )
 
 
 class AppStorePurchaseIn(CamelModel):

@@ -27,7 +27,7 @@ from domain.images import check_image_count, clean_image
 from domain.ports import ObjectStore, StoredObject
 from domain.reports.filters import FilterCatalogues
 from domain.store import Storefront
-from events.reports import ReportSubmitted
+from events.reports import ReportHandled, ReportSubmitted
 
 MAX_CUSTOM_FILTERS = 100
 
@@ -153,6 +153,21 @@ class Report(Aggregate):
             **{**fields, "filters": list(form.filters), "custom_filters": list(form.custom_filters)},
         )
 
+    @property
+    def handled(self) -> bool:
+        """Did a staff member close it?"""
+        return self.handled_at is not None
+
+    def handle(self, actor_id: UUID, reason: str, at: datetime) -> None:
+        """A staff member closes the report as handled, saying what was done (-1 without a reason, -2 when it was
+        closed already)."""
+        why = reason.strip()
+        if not why:
+            raise DomainError(ErrorCode.EMPTY_PARAMETER, "say how the report was handled")
+        if self.handled:
+            raise DomainError(ErrorCode.INVALID_VALUE, "the report was closed already")
+        self.trigger_event(ReportHandled, timestamp=at, actor_id=actor_id, reason=why)
+
     @singledispatchmethod
     def when(self, event: Any) -> None:
         raise NotImplementedError(f"{type(self).__name__} cannot apply {type(event).__name__}")
@@ -163,6 +178,13 @@ class Report(Aggregate):
         self.problem = Problem(event.problem)
         self.account_id = event.account_id
         self.images = list(event.images)
+        self.handled_at: datetime | None = None
+        self.handled_by: UUID | None = None
+
+    @when.register
+    def _handled(self, event: ReportHandled) -> None:
+        self.handled_at = event.timestamp
+        self.handled_by = event.actor_id
 
 
 def submit_report(

@@ -316,20 +316,29 @@ def totp_uri(member: StaffMember, totp_secret: str) -> str:
     return pyotp.TOTP(totp_secret).provisioning_uri(name=member.email, issuer_name=TOTP_ISSUER)
 
 
-def _code_matches(totp_secret: str, code: str, now: datetime) -> bool:
-    return pyotp.TOTP(totp_secret).verify(code.strip(), for_time=now, valid_window=1)
+def _code_step(totp_secret: str, code: str, now: datetime) -> int | None:
+    """The time step (of now, the one before or the one after) whose code this is; None when it matches none."""
+    totp = pyotp.TOTP(totp_secret)
+    typed = code.strip()
+    current = totp.timecode(now)
+    for step in (current, current - 1, current + 1):
+        if hmac.compare_digest(totp.generate_otp(step), typed):
+            return step
+    return None
 
 
 def enrol_totp(
     store: Storefront, clock: Clock, secret: str, member_id: UUID, *, totp_secret: str, code: str
 ) -> StaffMember:
     """Keep the member's code app once a code from it proves it is set up (401 for a wrong code)."""
-    if not _code_matches(totp_secret, code, clock.now()):
+    step = _code_step(totp_secret, code, clock.now())
+    if step is None:
         raise DomainError(ErrorCode.UNAUTHORIZED, "the code does not match")
 
     def attempt() -> StaffMember:
         member = load_member(store, member_id)
         member.enrol_totp(seal(secret, totp_secret), clock.now())
+        member.use_totp_step(step, clock.now())
         store.save(member)
         return member
 
@@ -346,8 +355,10 @@ def sign_in_with_code(
         member = find_member(store, email)
         if member is None or member.totp_secret is None:
             raise DomainError(ErrorCode.UNAUTHORIZED, "no such code")
-        if not _code_matches(unseal(secret, member.totp_secret), code, clock.now()):
+        step = _code_step(unseal(secret, member.totp_secret), code, clock.now())
+        if step is None:
             raise DomainError(ErrorCode.UNAUTHORIZED, "no such code")
+        member.use_totp_step(step, clock.now())  # a code already used is refused like a wrong one
         member.sign_in(sid, "totp", clock.now(), step_up=session_id is not None)
         store.save(member)
         return member

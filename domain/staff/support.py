@@ -253,6 +253,7 @@ def decline_refund(store: Storefront, clock: Clock, actor_id: UUID, *, request_i
 
 RESEND_RECEIPT = "resend-receipt"
 RESEND_CONFIRMATION = "resend-confirmation"
+RESEND_LICENCE_KEY = "resend-licence-key"
 
 
 def resend_receipt(store: Storefront, clock: Clock, actor_id: UUID, *, merchant_uid: str, reason: str) -> None:
@@ -289,6 +290,21 @@ def resend_confirmation(store: Storefront, clock: Clock, actor_id: UUID, *, acco
             clock.now(),
             {"account_id": str(account_id)},
         )
+        store.save(actor)
+
+    retry_on_conflict(attempt)
+
+
+def resend_licence_key(store: Storefront, clock: Clock, actor_id: UUID, *, user_licence_id: UUID, reason: str) -> None:
+    """Mail the licence's key to its holder again (the reactor mails it on this staff action)."""
+
+    def attempt() -> None:
+        actor, licence = load_member(store, actor_id), _licence(store, user_licence_id)
+        details: dict[str, str | int | None] = {
+            "user_licence_id": str(licence.id),
+            "account_id": str(licence.account_id),
+        }
+        actor.act(Permission.HELP_CUSTOMERS, RESEND_LICENCE_KEY, str(licence.id), reason, clock.now(), details)
         store.save(actor)
 
     retry_on_conflict(attempt)

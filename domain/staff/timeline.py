@@ -1,10 +1,15 @@
 """A customer's timeline for support: every event of their account, licences, payments, subscriptions and refund
-requests, and every staff action on them, oldest first, read from the log itself."""
+requests, and every staff action on them, oldest first, read from the log itself, each with its log position, so
+the back office links it to its inclusion proof (``GET /staff/proofs/{notificationId}``).
+
+A proof carries the event's whole stored record (the leaf is its hash), so events that hold a secret (a password
+hash, a session's secret hash, a sealed one-time-code secret) get no proof from the back office: their fields are
+hidden from support, and finance proves them with ``python -m eventlog.audit prove``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 from enum import Enum
@@ -13,21 +18,38 @@ from uuid import UUID
 
 from domain.staff.member import list_members
 from domain.store import Storefront
+from events.contract import registered_topics
 from events.staff import StaffActed
 
 # Fields a timeline never shows (the masked card number is the gateway's, but support has no need of it).
 HIDDEN = frozenset({"card_number", "password_hash", "secret_hash", "sealed_secret", "public_key"})
+# Fields that are secrets: an event holding one is never handed out whole (its proof would carry it).
+SECRETS = frozenset({"password_hash", "secret_hash", "sealed_secret"})
+
+
+def provable(topic: str) -> bool:
+    """May the back office hand out this kind of event's inclusion proof (its whole record)? Not when it holds a
+    secret, nor for a topic nobody registered."""
+    event_class = registered_topics().get(topic)
+    if event_class is None:
+        return False
+    fields: set[str] = set()
+    for klass in event_class.__mro__:
+        fields |= set(getattr(klass, "__annotations__", {}))
+    return not fields & SECRETS
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One event: when, what (its stored topic), on which aggregate, its version there, and its plain fields."""
+    """One event: when, what (its stored topic), on which aggregate, its version there, its plain fields, and its
+    position in the log (its notification id) when its proof may be handed out."""
 
     at: datetime
     topic: str
     aggregate_id: UUID
     version: int
     fields: dict[str, Any]
+    notification_id: int | None = None
 
 
 def _plain(value: Any) -> Any:
@@ -63,4 +85,11 @@ def timeline(store: Storefront, aggregate_ids: Iterable[UUID], account_id: UUID)
             details = getattr(event, "details", {}) or {}
             if details.get("account_id") == str(account_id) or getattr(event, "subject", None) in subjects:
                 entries.append(_entry(event))
-    return sorted(entries, key=lambda entry: (entry.at, str(entry.aggregate_id), entry.version))
+    positions = store.positions_of({entry.aggregate_id for entry in entries})
+    placed = [
+        replace(entry, notification_id=positions.get((entry.aggregate_id, entry.version)))
+        if provable(entry.topic)
+        else entry
+        for entry in entries
+    ]
+    return sorted(placed, key=lambda entry: (entry.at, str(entry.aggregate_id), entry.version))

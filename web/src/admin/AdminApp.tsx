@@ -24,6 +24,8 @@ import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, 
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
 import { useTaxInvoicesT } from './papers/i18n';
 import { TaxInvoicesPage } from './papers/TaxInvoices';
+import { Flags, ResendLicenceKey, Timeline } from './support/CustomerExtras';
+import { ReportsNavLink, ReportsPage } from './support/Reports';
 
 /** Set when an open session stopped working (signed out elsewhere, idle, suspended): the sign-in page says so. */
 let sessionEnded = false;
@@ -227,11 +229,15 @@ function CustomerDetail() {
       <label>
         {t('reason')} <input value={reason} onChange={(event) => setReason(event.target.value)} size={40} />
       </label>
+      <Flags flags={data.flags} />
       <h2>{t('licences')}</h2>
       {data.licences.map((licence: Row) => (
         <article key={String(licence.user_licence_id)} aria-label={String(licence.licence_key)}>
           <p>
-            {String(licence.name)} — {String(licence.licence_key)} — {String(licence.state)}
+            {String(licence.name)} — {String(licence.licence_key)} — {String(licence.state)}{' '}
+            {may(member, 'help-customers') ? (
+              <ResendLicenceKey licenceId={String(licence.user_licence_id)} licenceKey={String(licence.licence_key)} reason={reason} />
+            ) : null}
           </p>
           <ul aria-label={t('devices')}>
             {((licence.devices as Row[] | undefined) ?? []).map((device) => (
@@ -343,14 +349,7 @@ function CustomerDetail() {
       {last ? <p role="status">{last.state === 'waiting' ? t('waitingApproval') : `${t('refunded')}: ${last.refunded}`}</p> : null}
       <Outcome error={refund.error} done={false} />
       <h2>{t('timeline')}</h2>
-      <ol aria-label={t('timeline')}>
-        {data.timeline.map((entry) => (
-          <li key={`${entry.aggregateId}-${entry.version}-${entry.topic}`}>
-            {entry.at} {entry.topic}
-            {typeof entry.fields.reason === 'string' ? ` — ${entry.fields.reason}` : ''}
-          </li>
-        ))}
-      </ol>
+      <Timeline entries={data.timeline} label={t('timeline')} />
     </section>
   );
 }
@@ -478,7 +477,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
             {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}{' '}
             {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}{' '}
-            {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}
+            {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}{' '}
+            <ReportsNavLink />
           </nav>
         ) : null}
         <label>
@@ -507,6 +507,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
           <Switch>
             <Route path="/customers/:accountId" component={CustomerDetail} />
             <Route path="/refund-requests" component={RefundRequestsPage} />
+            <Route path="/reports" component={ReportsPage} />
             <Route path="/staff" component={StaffPage} />
             <Route path="/tax-invoices" component={TaxInvoicesPage} />
             <Route path="/cancellation-reasons" component={CancellationReasons} />

@@ -1369,6 +1369,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/money-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My Money Back Requests
+         * @description The caller's money-back requests, newest first.
+         */
+        get: operations["my_money_back_requests_web_unicornpro_v1_payments_money_back_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/settings": {
         parameters: {
             query?: never;
@@ -1793,6 +1813,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/licences/{user_licence_id}/resend-licence-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend A Licence Key
+         * @description Mail the licence's key to its holder again.
+         */
+        post: operations["resend_a_licence_key_web_unicornpro_v1_staff_licences__user_licence_id__resend_licence_key_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/me": {
         parameters: {
             query?: never;
@@ -1977,6 +2017,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/proofs/{notification_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proof Of Event
+         * @description The inclusion proof of one event in the latest signed checkpoint (signed now when none holds it yet), as a
+         *     file; refused (403) for an event that holds a secret.
+         */
+        get: operations["proof_of_event_web_unicornpro_v1_staff_proofs__notification_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/refund-requests": {
         parameters: {
             query?: never;
@@ -2031,6 +2092,46 @@ export interface paths {
          * @description Decline a waiting refund, with the reason.
          */
         post: operations["decline_web_unicornpro_v1_staff_refund_requests__request_id__decline_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Reports
+         * @description Reports, newest first, with their images' links (valid for an hour).
+         */
+        get: operations["list_reports_web_unicornpro_v1_staff_reports_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/reports/{report_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close
+         * @description Close the report as handled, saying what was done (-2 when it was closed already).
+         */
+        post: operations["close_web_unicornpro_v1_staff_reports__report_id__close_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2511,6 +2612,14 @@ export interface components {
             /** Email */
             email: string;
         };
+        /** CloseIn */
+        CloseIn: {
+            /**
+             * Reason
+             * @description what was done: a filter fixed, a reply sent, ...
+             */
+            reason: string;
+        };
         /** CodeIn */
         CodeIn: {
             /** Code */
@@ -2685,6 +2794,11 @@ export interface components {
             account: {
                 [key: string]: unknown;
             };
+            /**
+             * Flags
+             * @description the customer's flagged licences, newest first
+             */
+            flags?: components["schemas"]["LicenceFlag"][];
             /** Licences */
             licences: {
                 [key: string]: unknown;
@@ -3099,6 +3213,26 @@ export interface components {
             /** Width */
             width: number;
         };
+        /**
+         * InclusionProof
+         * @description One event's leaf in the tree and the audit path from it to the checkpoint's root (hashes in hex).
+         */
+        InclusionProof: {
+            /** Inclusion Path */
+            inclusion_path: string[];
+            /** Leaf Hash */
+            leaf_hash: string;
+            /** Leaf Index */
+            leaf_index: number;
+            /** Notification Id */
+            notification_id: number;
+            /** Record */
+            record: string;
+            /** Root Hash */
+            root_hash: string;
+            /** Tree Size */
+            tree_size: number;
+        };
         /** InviteIn */
         InviteIn: {
             /** Email */
@@ -3147,6 +3281,27 @@ export interface components {
          * @enum {string}
          */
         Language: "ko" | "en" | "ja";
+        /**
+         * LicenceFlag
+         * @description A licence key seen on unusually many distinct devices lately (``licence.Flagged``): support should look.
+         */
+        LicenceFlag: {
+            /** At */
+            at: string;
+            /** Distinctdevices */
+            distinctDevices: number;
+            /** Licencekey */
+            licenceKey: string | null;
+            /** Reason */
+            reason: string;
+            /**
+             * Userlicenceid
+             * Format: uuid
+             */
+            userLicenceId: string;
+            /** Windowdays */
+            windowDays: number;
+        };
         /**
          * LicenceStanding
          * @description The licence's answer for one device: ``valid``, or why not in ``status``.
@@ -3238,6 +3393,29 @@ export interface components {
              * Format: uuid
              */
             requestId: string;
+            /** State */
+            state: string;
+        };
+        /**
+         * MoneyBackState
+         * @description One payment's money-back request: ``waiting`` (for support), ``refunded`` (``amount`` came back) or
+         *     ``refused`` (``refused`` the policy's code: too-late, not-a-first-purchase, app-store, nothing-left, not-paid;
+         *     or support's words when support declined it).
+         */
+        MoneyBackState: {
+            /** Amount */
+            amount: number;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Refused */
+            refused: string | null;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
+            /** Requestedat */
+            requestedAt: string;
             /** State */
             state: string;
         };
@@ -3482,6 +3660,18 @@ export interface components {
             prefferedLanguage?: components["schemas"]["Language"] | null;
         };
         /**
+         * ProofFile
+         * @description The signed checkpoint (a signed note), the key that verifies it, and the event's inclusion proof.
+         */
+        ProofFile: {
+            /** Checkpoint */
+            checkpoint: string;
+            /** Events */
+            events: components["schemas"]["InclusionProof"][];
+            /** Verifier Key */
+            verifier_key: string;
+        };
+        /**
          * PublicKey
          * @description One Ed25519 public key as a JWK.
          */
@@ -3632,6 +3822,20 @@ export interface components {
             userId: string;
         };
         /**
+         * ReportImage
+         * @description One of the report's images: where to open it (a signed link that expires) and what it is.
+         */
+        ReportImage: {
+            /** Contenttype */
+            contentType: string;
+            /** Height */
+            height: number;
+            /** Link */
+            link: string;
+            /** Width */
+            width: number;
+        };
+        /**
          * ReportSubmitted
          * @description The recorded report.
          */
@@ -3646,6 +3850,16 @@ export interface components {
              * Format: uuid
              */
             reportId: string;
+        };
+        /**
+         * ReportsPage
+         * @description One page of the selected reports (newest first) and how many the selection holds.
+         */
+        ReportsPage: {
+            /** Reports */
+            reports: components["schemas"]["StaffReport"][];
+            /** Total */
+            total: number;
         };
         /**
          * ResetForm
@@ -3755,6 +3969,53 @@ export interface components {
              * Format: date-time
              */
             steppedUpUntil: string;
+        };
+        /**
+         * StaffReport
+         * @description A report as support reads it, with whether and how it was handled.
+         */
+        StaffReport: {
+            /** Accountid */
+            accountId: string | null;
+            /** Application */
+            application: string | null;
+            /** Comment */
+            comment: string | null;
+            /** Customfilters */
+            customFilters: string[];
+            /** Devicemodel */
+            deviceModel: string | null;
+            /** Email */
+            email: string | null;
+            /** Filters */
+            filters: number[];
+            /** Handledat */
+            handledAt: string | null;
+            /** Handledby */
+            handledBy: string | null;
+            /** Handledreason */
+            handledReason: string | null;
+            /** Images */
+            images: components["schemas"]["ReportImage"][];
+            /** Os */
+            os: string | null;
+            /** Osversion */
+            osVersion: string | null;
+            /** Problem */
+            problem: string;
+            /** Product */
+            product: string;
+            /**
+             * Reportid
+             * Format: uuid
+             */
+            reportId: string;
+            /** Submittedat */
+            submittedAt: string;
+            /** Url */
+            url: string | null;
+            /** Version */
+            version: string | null;
         };
         /**
          * SubscriptionOrder
@@ -4005,7 +4266,8 @@ export interface components {
         };
         /**
          * TimelineEntry
-         * @description One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as.
+         * @description One event of the customer's log: when, its stored topic, the aggregate and version it is in the log as, and
+         *     its position in the log (``GET /staff/proofs/{notificationId}`` proves it; none for an event holding a secret).
          */
         TimelineEntry: {
             /**
@@ -4019,6 +4281,8 @@ export interface components {
             fields: {
                 [key: string]: unknown;
             };
+            /** Notificationid */
+            notificationId?: number | null;
             /** Topic */
             topic: string;
             /** Version */
@@ -11182,6 +11446,56 @@ export interface operations {
             };
         };
     };
+    my_money_back_requests_web_unicornpro_v1_payments_money_back_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneyBackState"][];
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     payment_settings_web_unicornpro_v1_payments_settings_get: {
         parameters: {
             query?: never;
@@ -13756,6 +14070,155 @@ export interface operations {
             };
         };
     };
+    resend_a_licence_key_web_unicornpro_v1_staff_licences__user_licence_id__resend_licence_key_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's licence id */
+                user_licence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptionalReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     me_web_unicornpro_v1_staff_me_get: {
         parameters: {
             query?: never;
@@ -15184,6 +15647,138 @@ export interface operations {
             };
         };
     };
+    proof_of_event_web_unicornpro_v1_staff_proofs__notification_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event's position in the log */
+                notification_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofFile"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     list_refund_requests_web_unicornpro_v1_staff_refund_requests_get: {
         parameters: {
             query?: {
@@ -15479,6 +16074,295 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    list_reports_web_unicornpro_v1_staff_reports_get: {
+        parameters: {
+            query?: {
+                /** @description open or handled; both if left out */
+                state?: ("open" | "handled") | null;
+                problem?: ("ad" | "misblock" | "bug") | null;
+                product?: string | null;
+                /** @description submitted at or after */
+                since?: string | null;
+                /** @description submitted before */
+                until?: string | null;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportsPage"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    close_web_unicornpro_v1_staff_reports__report_id__close_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the report's id */
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseIn"];
             };
         };
         responses: {

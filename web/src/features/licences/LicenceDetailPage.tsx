@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'wouter';
 import { formatPrice } from '../../display/currency';
@@ -24,7 +24,7 @@ import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { askMoneyBack, getMyLicence, removeDevice, renameDevice } from './api';
+import { askMoneyBack, getMoneyBackRequests, getMyLicence, removeDevice, renameDevice } from './api';
 import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 import { deviceRenameMessage } from './errors';
 import { deviceNameSchema, type DeviceNameForm } from './schemas';
@@ -58,6 +58,8 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<Device['id'] | null>(null);
   const [removing, setRemoving] = useState<Device | null>(null);
+
+  const moneyBack = useMoneyBackStates();
 
   const loadFailed = (error: FeatureError) =>
     show({
@@ -215,7 +217,7 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
                   <Link to={paths.purchaseHistoryDetail(payment.merchantUid)}>{payment.name}</Link>
                   <span>{formatPrice(payment.amount, payment.currency, lang)}</span>
                   {paidAt && <span className="hint">{formatDateTime(paidAt)}</span>}
-                  <MoneyBack merchantUid={payment.merchantUid} />
+                  <MoneyBack merchantUid={payment.merchantUid} known={moneyBack[payment.merchantUid]} />
                 </li>
               );
             })}
@@ -287,10 +289,33 @@ function RenameForm({
 
 type MoneyBackState = { state: string; refused?: string | null };
 
-/** The 30-day money-back guarantee for one payment: the request and its state (docs/money-back.md). */
-function MoneyBack({ merchantUid }: { merchantUid: string }) {
+/** The caller's money-back requests by merchantUid, read once when the page opens (none until they arrive; a
+ * failed read leaves every payment's button as it was). */
+function useMoneyBackStates(): Record<string, MoneyBackState> {
+  const [states, setStates] = useState<Record<string, MoneyBackState>>({});
+  useEffect(() => {
+    let current = true;
+    void (async () => {
+      try {
+        const requests = await getMoneyBackRequests(await getAccessToken(appStore));
+        if (current) setStates(Object.fromEntries(requests.map((request) => [request.merchantUid, request])));
+      } catch {
+        // The page still offers the request; asking answers the state.
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, []);
+  return states;
+}
+
+/** The 30-day money-back guarantee for one payment: the request and its state (docs/money-back.md), whether asked
+ * now or before (`known`, from the customer's requests). */
+function MoneyBack({ merchantUid, known }: { merchantUid: string; known?: MoneyBackState }) {
   const t = useT();
-  const [answer, setAnswer] = useState<MoneyBackState | null>(null);
+  const [asked, setAnswer] = useState<MoneyBackState | null>(null);
+  const answer = asked ?? known ?? null;
   const [failed, setFailed] = useState<string | null>(null);
   const ask = async () => {
     try {
@@ -302,12 +327,16 @@ function MoneyBack({ merchantUid }: { merchantUid: string }) {
   const texts = t.licences.moneyBack;
   if (answer) {
     const reasons: Record<string, string> = texts.reasons;
+    const code = answer.refused ?? '';
+    // The policy's refusals have a code the page explains; anything else is support's own words.
     const text =
       answer.state === 'refunded'
         ? texts.refunded
         : answer.state === 'waiting'
           ? texts.waiting
-          : format(texts.refused, { reason: reasons[answer.refused ?? ''] ?? answer.refused ?? '' });
+          : code in reasons
+            ? format(texts.refused, { reason: reasons[code] ?? code })
+            : format(texts.declined, { reason: code });
     return <StatusLine>{text}</StatusLine>;
   }
   return (

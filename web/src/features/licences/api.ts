@@ -53,3 +53,9 @@ export function joinOpenBeta(token: string | null, client?: ApiClient) {
 export function askMoneyBack(merchantUid: string, token: string | null, client?: ApiClient) {
   return apiPost('/payments/licenses/{merchant_uid}/money-back', { params: { merchant_uid: merchantUid }, token, client });
 }
+
+/** GET /payments/money-back: the caller's money-back requests (newest first), each payment's state for the licence
+ * page: waiting for support, refunded, or refused with the policy's reason or support's words. */
+export function getMoneyBackRequests(token: string | null, client?: ApiClient) {
+  return apiGet('/payments/money-back', { token, client });
+}

@@ -275,6 +275,7 @@ export const enPages: PagesCatalogue = {
       refunded: 'Refunded under the 30-day money-back guarantee.',
       waiting: 'Your request is with our support team; we will answer by mail.',
       refused: 'This payment is not covered by the 30-day money-back guarantee: {reason}',
+      declined: 'Our support team declined this request: {reason}',
       reasons: {
         'too-late': 'it was made more than 30 days ago.',
         'not-a-first-purchase': 'only the first purchase of a licence is covered, not renewals or upgrades.',

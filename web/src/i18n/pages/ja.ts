@@ -274,6 +274,7 @@ export const jaPages: PagesCatalogue = {
       refunded: '30日間返金保証により返金しました。',
       waiting: 'リクエストはサポートチームに届きました。メールでご連絡します。',
       refused: 'この支払いは30日間返金保証の対象外です: {reason}',
+      declined: 'サポートチームがこのリクエストをお断りしました: {reason}',
       reasons: {
         'too-late': '支払いから30日を過ぎています。',
         'not-a-first-purchase': 'ライセンスの初回購入のみが対象で、更新やアップグレードは対象外です。',

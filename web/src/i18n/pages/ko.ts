@@ -277,6 +277,7 @@ export const koPages = {
       refunded: '30일 환불 보장에 따라 환불되었습니다.',
       waiting: '요청이 고객지원팀에 전달되었습니다. 메일로 답변드리겠습니다.',
       refused: '이 결제는 30일 환불 보장 대상이 아닙니다: {reason}',
+      declined: '고객지원팀이 이 요청을 거절했습니다: {reason}',
       reasons: {
         'too-late': '결제한 지 30일이 지났습니다.',
         'not-a-first-purchase': '라이선스의 첫 구매만 대상이며 갱신과 업그레이드는 제외됩니다.',

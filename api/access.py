@@ -68,6 +68,7 @@ class Access(Enum):
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
+    STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance, owners)")
 
     @property
     def needs_staff(self) -> bool:
@@ -101,6 +102,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
+    Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
 }
 
 
@@ -236,6 +238,27 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    # Finance (api/routers/finance.py, docs/finance.md): the ledger, reconciliation, integrity, exports, as it was.
+    "GET /staff/finance/ledger": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/ledger/entries": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/payments/{merchant_uid}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/proofs/payments/{merchant_uid}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/proofs/events/{notification_id}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/reconciliation": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/reconciliation/{day}/run": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/reconciliation/{day}/explain": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/reconciliation/{day}/refund-request": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/integrity": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/alarm": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/integrity/verify": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/integrity/consistency": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/exports": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/close-packs": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/jobs": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/jobs/{job_id}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/jobs/{job_id}/files/{name}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/as-of/{kind}/{key}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/staff-actions": Access.STAFF_READ_LEDGER,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }

@@ -4,7 +4,7 @@
  */
 import { QueryCache, QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ColumnDef } from '@tanstack/react-table';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useMemo, useState } from 'react';
 import { Link, Route, Router, Switch, useLocation, useParams, useSearch } from 'wouter';
 import {
   type CustomerFound,
@@ -18,11 +18,15 @@ import {
   staffCall,
 } from './api';
 import { DataTable } from './DataTable';
+import { AlarmBanner } from './finance/AlarmBanner';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
 
 /** Set when an open session stopped working (signed out elsewhere, idle, suspended): the sign-in page says so. */
 let sessionEnded = false;
+
+/** Finance's pages, in a chunk of their own (Chart.js with them). */
+const FinanceArea = lazy(() => import('./finance/FinanceArea'));
 
 /** A 401 on any call: the session is over; forget who was signed in (the shell shows the sign-in page). */
 function endedOn(error: unknown): void {
@@ -471,6 +475,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
           <nav>
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
             {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}
+            {may(member, 'read-ledger') ? <Link href="/finance">{t('finance')}</Link> : null}
           </nav>
         ) : null}
         <label>
@@ -490,6 +495,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
           </>
         ) : null}
       </header>
+      {may(member, 'read-ledger') ? <AlarmBanner /> : null}
       <main>
         {location.startsWith('/enrol') ? (
           <EnrolPage />
@@ -500,6 +506,11 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/customers/:accountId" component={CustomerDetail} />
             <Route path="/refund-requests" component={RefundRequestsPage} />
             <Route path="/staff" component={StaffPage} />
+            <Route path="/finance" nest>
+              <Suspense fallback={null}>
+                <FinanceArea />
+              </Suspense>
+            </Route>
             <Route component={CustomersPage} />
           </Switch>
         )}

@@ -27,10 +27,11 @@ STALL_AFTER = timedelta(minutes=10)
 PROGRESS_EVERY = 500
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS finance_jobs ("
-    "job_id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, done BIGINT NOT NULL, total BIGINT NOT NULL, "
+    "job_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, done BIGINT NOT NULL, "
+    "total BIGINT NOT NULL, "
     "params TEXT NOT NULL, result TEXT, files TEXT NOT NULL, actor_id TEXT, created_at TEXT NOT NULL, "
     "moved_at TEXT NOT NULL, finished_at TEXT)",
-    "CREATE INDEX IF NOT EXISTS finance_jobs_kind ON finance_jobs (kind, created_at)",
+    "CREATE INDEX IF NOT EXISTS finance_jobs_kind ON finance_jobs (kind, seq)",
 )
 
 
@@ -96,9 +97,10 @@ class FinanceJobs:
         now = self.clock.now().isoformat()
         with self.db.transaction() as cursor:
             cursor.execute(
-                "INSERT INTO finance_jobs (job_id, kind, state, done, total, params, result, files, actor_id, "
-                "created_at, moved_at, finished_at) VALUES (%(id)s, %(kind)s, 'running', 0, 0, %(params)s, NULL, "
-                "'[]', %(actor)s, %(now)s, %(now)s, NULL)",
+                "INSERT INTO finance_jobs (job_id, seq, kind, state, done, total, params, result, files, actor_id, "
+                "created_at, moved_at, finished_at) SELECT %(id)s, COALESCE(MAX(seq), 0) + 1, %(kind)s, 'running', "
+                "0, 0, %(params)s, NULL, "
+                "'[]', %(actor)s, %(now)s, %(now)s, NULL FROM finance_jobs",
                 {
                     "id": str(job_id),
                     "kind": kind,
@@ -173,8 +175,7 @@ class FinanceJobs:
         self.setup()
         with self.db.read() as cursor:
             cursor.execute(
-                "SELECT * FROM finance_jobs WHERE %(kind)s = '' OR kind = %(kind)s "
-                "ORDER BY created_at DESC LIMIT %(limit)s",
+                "SELECT * FROM finance_jobs WHERE %(kind)s = '' OR kind = %(kind)s ORDER BY seq DESC LIMIT %(limit)s",
                 {"kind": kind or "", "limit": limit},
             )
             return [self._shown(row) for row in cursor.fetchall()]

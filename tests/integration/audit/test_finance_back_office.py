@@ -5,6 +5,8 @@ in the log raises the alarm naming the event, and the month-end pack's manifest 
 
 from __future__ import annotations
 
+import email
+import email.policy
 import hashlib
 import io
 import json
@@ -127,6 +129,16 @@ def revenue_in_the_log(store: Storefront, day: date) -> dict[str, int]:
     return revenue
 
 
+def _mails(settings: Settings) -> list[tuple[str, str, str]]:
+    """Every mail in the outbox: to, subject, text."""
+    found = []
+    for path in settings.outbox_dir.glob("*.eml"):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        body = message.get_body(preferencelist=("plain",))
+        found.append((str(message["To"]), str(message["Subject"]), body.get_content() if body else ""))
+    return found
+
+
 def _job(member: Member, job_id: str) -> dict[str, Any]:
     finished: dict[str, Any] = {}
 
@@ -200,8 +212,7 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         [first] = day["runs"]
         assert first["trigger"] == "schedule"
         assert {(m["merchant_uid"], m["kind"]) for m in first["mismatches"]} == {(won.merchant_uid, "cancel_amount")}
-        mails = list(settings.outbox_dir.glob("*.eml"))
-        assert any("money@example.com" in mail.read_text() and "Reconciliation" in mail.read_text() for mail in mails)
+        assert any(to == "money@example.com" and "Reconciliation" in subject for to, subject, _ in _mails(settings))
         explained = finance.call(
             "POST",
             f"{FINANCE}/reconciliation/{DAY.isoformat()}/explain",
@@ -215,7 +226,7 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         # The month-end pack: its manifest names each file's SHA-256.
         pack = _job(finance, finance.call("POST", f"{FINANCE}/close-packs", {"month": "2026-11"}).json()["jobId"])
         assert pack["state"] == "done", pack
-        archive = finance.call("GET", f"{FINANCE}/jobs/{pack['jobId']}/files/close-2026-11.zip").content
+        archive = finance.call("GET", f"{FINANCE}/jobs/{pack['job_id']}/files/close-2026-11.zip").content
         with zipfile.ZipFile(io.BytesIO(archive)) as packed:
             manifest = json.loads(packed.read("manifest.json"))
             assert set(manifest["files"]) == {"ledger.csv", "payments.csv", "refunds.csv", "checkpoint.txt"}
@@ -233,10 +244,11 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         old = b"@" if b"@" in state else state[-2:-1]
         intruder.change_one_byte(changed, old, b"#" if old != b"#" else b"!")
         failed = _job(finance, finance.call("POST", f"{FINANCE}/integrity/verify").json()["jobId"])
+        assert failed["state"] == "done", failed
         assert failed["result"]["ok"] is False and failed["result"]["badNotificationId"] == changed
         alarm = finance.call("GET", f"{FINANCE}/alarm").json()["alarm"]
         assert alarm["result"]["badNotificationId"] == changed
-        alarms = [m.read_text() for m in settings.outbox_dir.glob("*.eml") if "ALARM" in m.read_text()]
+        alarms = [body for to, subject, body in _mails(settings) if "ALARM" in subject and to == "money@example.com"]
         assert alarms and f"notification id {changed}" in alarms[0]
         verified = [
             n for n in store.recorder.select_notifications(start=1, limit=100_000) if n.topic == "finance.LogVerified"

@@ -21,7 +21,7 @@ from bootstrap.audit import open_audit
 from bootstrap.finance_jobs import FinanceJobs, Progress
 from bootstrap.services import Services
 from domain.errors import DomainError, ErrorCode
-from domain.finance.reconciliation_days import Run, record_run
+from domain.finance.reconciliation_days import Run, load_day, record_run
 from domain.finance.verifications import record_verification
 from domain.payments.payment import Payment
 from domain.payments.reconciliation import BUSINESS_TIME, GatewayRecords, OurPayment, day_window, reconcile
@@ -37,6 +37,7 @@ from projections.finance_ledger import ledger_rows
 from projections.payments import payment_by_merchant_uid, payments_ordered_between
 
 MORNING = time(9, 0)  # beat reconciles yesterday from 09:00 in Korea
+CATCH_UP_DAYS = 3  # and the mornings before it that it missed
 VERIFY = "verify"
 EXPORT = "export"
 CLOSE_PACK = "close-pack"
@@ -92,12 +93,21 @@ def reconcile_day(services: Services, day: date, actor_id: UUID | None = None, r
     return run
 
 
-def reconcile_yesterday(services: Services) -> Run | None:
-    """Beat's morning run: from 09:00 in Korea, yesterday's reconciliation once (None before then or when done)."""
+def reconcile_mornings(services: Services) -> list[Run]:
+    """Beat's morning run: from 09:00 in Korea, yesterday's reconciliation, once; and any of the ``CATCH_UP_DAYS``
+    before it whose morning run is missing (beat was down, or the clock jumped past a morning)."""
     now = services.clock.now().astimezone(BUSINESS_TIME)
-    if now.time() < MORNING:
-        return None
-    return reconcile_day(services, now.date() - timedelta(days=1))
+    latest = now.date() - timedelta(days=1 if now.time() >= MORNING else 2)
+    runs = []
+    for back in range(CATCH_UP_DAYS, -1, -1):
+        day = latest - timedelta(days=back)
+        found = load_day(services.store, day)
+        if found is not None and found.scheduled:
+            continue
+        run = reconcile_day(services, day)
+        if run is not None:
+            runs.append(run)
+    return runs
 
 
 def _mail_finance(services: Services, subject: str, text: str, key: str) -> None:

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.services import Services
 from api.staff_session import CSRF_HEADER, SESSION_COOKIE
-from bootstrap.finance import reconcile_yesterday
+from bootstrap.finance import reconcile_mornings
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.payments.reconciliation import BUSINESS_TIME
@@ -206,9 +206,9 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         assert len(outcomes) == len(opened["events"])
 
         # Beat's morning run finds the refund made behind our back; finance explains it.
-        assert reconcile_yesterday(services) is not None
-        assert reconcile_yesterday(services) is None  # once a morning
-        [day] = finance.call("GET", f"{FINANCE}/reconciliation").json()
+        assert len(reconcile_mornings(services)) == 4  # yesterday, and the three mornings before it
+        assert reconcile_mornings(services) == []  # once a morning
+        [day] = [found for found in finance.call("GET", f"{FINANCE}/reconciliation").json() if found["day"] == str(DAY)]
         [first] = day["runs"]
         assert first["trigger"] == "schedule"
         assert {(m["merchant_uid"], m["kind"]) for m in first["mismatches"]} == {(won.merchant_uid, "cancel_amount")}

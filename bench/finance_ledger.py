@@ -21,6 +21,7 @@ from pathlib import Path
 
 from bench.harness import Result
 from eventlog.database import ViewDatabase, open_view_database
+from projections.finance_daily import KEY, SUMS, FinanceDailyView
 from projections.finance_ledger import ledger_figures
 from projections.ledger import BUSINESS_TIME, LedgerView
 from projections.licences import LicencesView, licence_statements
@@ -49,6 +50,7 @@ def seed(db: ViewDatabase) -> list[str]:
     """The payments and licences; the customers' account ids."""
     chance = random.Random(2026)
     accounts = [str(uuid.UUID(int=chance.getrandbits(128))) for _ in range(CUSTOMERS)]
+    daily: dict[tuple[str, ...], dict[str, int]] = {}
     for start in range(0, PAYMENTS, BATCH):
         entries, payments, views, licences = [], [], [], []
         for n in range(start, start + BATCH):
@@ -70,6 +72,15 @@ def seed(db: ViewDatabase) -> list[str]:
             if refunded:
                 entries.append({**entries[-1], "entry_id": f"{pid}:refund-{amount}", "kind": "refund"})
             coupon = f"BENCH{n % 7}" if n % 10 == 0 else None
+            sums = daily.setdefault(
+                (at.date().isoformat(), currency, product, f"{product} annual", method), dict.fromkeys(SUMS, 0)
+            )
+            sums["revenue"] += amount
+            sums["payments"] += 1
+            sums["refunds"] += amount if refunded else 0
+            sums["refunded"] += 1 if refunded else 0
+            sums["coupon_payments"] += 1 if coupon else 0
+            sums["given_away"] += amount // 10 if coupon else 0
             views.append(
                 {"payment_id": pid, "merchant_uid": uid, "account_id": account, "buyer_email": f"c{n}@example.com"}
                 | {"licence_id": 121, "name": f"{product} annual", "purchase_type": "new", "amount": amount}
@@ -96,6 +107,7 @@ def seed(db: ViewDatabase) -> list[str]:
         _insert(db, "ledger_entries", entries)
         _insert(db, "payments_view", views)
         _insert(db, "licences_view", licences)
+    _insert(db, "finance_daily", [dict(zip(KEY, key, strict=True)) | sums for key, sums in daily.items()])
     return accounts
 
 
@@ -117,7 +129,7 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, **_:
         db = open_view_database(settings.view_store_env)
         try:
             with db.transaction() as cursor:
-                for view in (LedgerView(), PaymentsView(), LicencesView()):
+                for view in (LedgerView(), PaymentsView(), LicencesView(), FinanceDailyView()):
                     for statement in view.schema():
                         cursor.execute(statement)
             accounts = seed(db)

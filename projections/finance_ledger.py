@@ -64,37 +64,34 @@ def ledger_figures(
     db: ViewDatabase, since: date, until: date, by: str = "day", filters: Filters | None = None
 ) -> dict[str, Any]:
     """Revenue, refunds, net and counts per period and currency, and per currency by product, plan and payment
-    method, over days ``[since, until)``; and what coupons gave away."""
-    where, params = _where(since, until, filters or Filters())
+    method, over days ``[since, until)``; and what coupons gave away. Read from the daily sums
+    (projections/finance_daily.py): a few rows a day, however many payments."""
+    wanted = filters or Filters()
+    clauses = ["day >= %(since)s", "day < %(until)s"]
+    params: dict[str, Any] = {"since": since.isoformat(), "until": until.isoformat()}
+    for name in DIMENSIONS:
+        value = getattr(wanted, name)
+        if value is not None:
+            clauses.append(f"{name} = %({name})s")
+            params[name] = value
     with db.read() as cursor:
-        cursor.execute(
-            "SELECT e.day AS day, e.currency AS currency, e.product_code AS product, COALESCE(p.name, '') AS plan, "
-            "e.pay_method AS pay_method, "
-            "SUM(CASE WHEN e.kind = 'revenue' THEN e.amount ELSE 0 END) AS revenue, "
-            "SUM(CASE WHEN e.kind = 'refund' THEN e.amount ELSE 0 END) AS refunds, "
-            "SUM(CASE WHEN e.kind = 'revenue' THEN 1 ELSE 0 END) AS payments, "
-            "SUM(CASE WHEN e.kind = 'refund' THEN 1 ELSE 0 END) AS refunded "
-            "FROM ledger_entries e LEFT JOIN payments_view p ON p.merchant_uid = e.merchant_uid "
-            f"WHERE {where} GROUP BY e.day, e.currency, e.product_code, p.name, e.pay_method",
-            params,
-        )
+        cursor.execute(f"SELECT * FROM finance_daily WHERE {' AND '.join(clauses)}", params)
         grouped = cursor.fetchall()
-        cursor.execute(
-            "SELECT e.currency AS currency, COUNT(*) AS payments, "
-            "SUM(p.original_amount - p.amount) AS given_away "
-            "FROM ledger_entries e JOIN payments_view p ON p.merchant_uid = e.merchant_uid "
-            f"WHERE {where} AND e.kind = 'revenue' AND p.coupon_code IS NOT NULL AND p.coupon_code <> '' "
-            "GROUP BY e.currency",
-            params,
-        )
-        coupons = cursor.fetchall()
     series: dict[tuple[str, str], dict[str, int]] = defaultdict(_zero)
     breakdown: dict[str, dict[tuple[str, str], dict[str, int]]] = {name: defaultdict(_zero) for name in DIMENSIONS}
+    coupons: dict[str, dict[str, int]] = defaultdict(lambda: {"payments": 0, "given_away": 0})
     for row in grouped:
         figures = {key: int(row[key] or 0) for key in ("revenue", "refunds", "payments", "refunded")}
+        if wanted.kind == "revenue":
+            figures.update(refunds=0, refunded=0)
+        elif wanted.kind == "refund":
+            figures.update(revenue=0, payments=0)
         _add(series[(period_of(date.fromisoformat(row["day"]), by), row["currency"])], figures)
         for name in DIMENSIONS:
             _add(breakdown[name][(row["currency"], str(row[name] or ""))], figures)
+        if int(row["coupon_payments"]):
+            coupons[row["currency"]]["payments"] += int(row["coupon_payments"])
+            coupons[row["currency"]]["given_away"] += int(row["given_away"])
     return {
         "by": by,
         "series": [
@@ -104,16 +101,11 @@ def ledger_figures(
         "breakdown": {
             name: [
                 {"currency": currency, "key": key, **_net(figures)}
-                for (currency, key), figures in sorted(
-                    groups.items(), key=lambda item: (item[0][0], -item[1]["revenue"])
-                )
+                for (currency, key), figures in sorted(groups.items(), key=_by_currency_then_revenue)
             ]
             for name, groups in breakdown.items()
         },
-        "coupons": [
-            {"currency": row["currency"], "payments": int(row["payments"]), "given_away": int(row["given_away"] or 0)}
-            for row in coupons
-        ],
+        "coupons": [{"currency": currency, **sums} for currency, sums in sorted(coupons.items())],
     }
 
 

@@ -68,7 +68,7 @@ class Access(Enum):
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
-    STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance)")
+    STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance, owners)")
 
     @property
     def needs_staff(self) -> bool:
@@ -243,6 +243,27 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
     "GET /staff/cancellation-reasons": Access.STAFF_READ_LEDGER,
+    # Finance (api/routers/finance.py, docs/finance.md): the ledger, reconciliation, integrity, exports, as it was.
+    "GET /staff/finance/ledger": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/ledger/entries": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/payments/{merchant_uid}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/proofs/payments/{merchant_uid}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/proofs/events/{notification_id}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/reconciliation": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/reconciliation/{day}/run": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/reconciliation/{day}/explain": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/reconciliation/{day}/refund-request": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/integrity": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/alarm": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/integrity/verify": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/integrity/consistency": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/exports": Access.STAFF_READ_LEDGER,
+    "POST /staff/finance/close-packs": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/jobs": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/jobs/{job_id}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/jobs/{job_id}/files/{name}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/as-of/{kind}/{key}": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/staff-actions": Access.STAFF_READ_LEDGER,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
     # A payment's papers (docs/papers.md): the owner's documents and tax-invoice request; finance's queue.

@@ -25,6 +25,7 @@ from api.routers import (
     catalogue,
     coupons,
     devices,
+    finance,
     health,
     integrations,
     licence_links,
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         staff_reports.router,
         staff_proofs.router,
         money_back.router,
+        finance.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import app_licensing, lag, lighthouse, purchases, reads, rebuild, renewals
+from bench import app_licensing, finance_ledger, lag, lighthouse, purchases, reads, rebuild, renewals
 from bench.harness import Result, host_speed, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "lag": lag.run,
     "renewals": renewals.run,
     "lighthouse": lighthouse.run,
+    "ledger": finance_ledger.run,
 }
 
 

@@ -6,6 +6,7 @@ any process can read the whole log.
 
 from events import accounts as accounts
 from events import coupons as coupons
+from events import finance as finance
 from events import licences as licences
 from events import papers as papers
 from events import payments as payments

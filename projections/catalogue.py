@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.finance_daily import FinanceDailyView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.papers import TaxInvoicesView
@@ -22,6 +23,7 @@ def all_views() -> list[View]:
         PaymentsView(),
         SubscriptionsView(),
         LedgerView(),
+        FinanceDailyView(),
         ReportsView(),
         RevocationsView(),
         RefundRequestsView(),

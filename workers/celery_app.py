@@ -16,6 +16,7 @@ from integrations.broker import broker_transport_options
 RENEWALS_QUEUE = "renewals"
 TASK_MODULES = [
     "workers.tasks.audit",
+    "workers.tasks.finance",
     "workers.tasks.licences",
     "workers.tasks.maintenance",
     "workers.tasks.mail",
@@ -114,6 +115,12 @@ def create_celery(settings: Settings) -> StorefrontCelery:
             "release-idle-devices": {
                 "task": "licences.release_idle_devices",
                 "schedule": timedelta(hours=1),
+            },
+            # Yesterday's reconciliation with PortOne each morning: the task itself waits for 09:00 in Korea by the
+            # injected clock (so the test clock moves it too) and runs each day once.
+            "reconcile-yesterday": {
+                "task": "finance.reconcile_yesterday",
+                "schedule": timedelta(minutes=1),
             },
             "report-view-lag": {
                 "task": "maintenance.report_view_lag",

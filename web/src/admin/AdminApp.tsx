@@ -4,7 +4,7 @@
  */
 import { QueryCache, QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ColumnDef } from '@tanstack/react-table';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useMemo, useState } from 'react';
 import { Link, Route, Router, Switch, useLocation, useParams, useSearch } from 'wouter';
 import {
   type CustomerFound,
@@ -20,6 +20,7 @@ import {
 import { DataTable } from './DataTable';
 import CancellationReasons from './exit/CancellationReasons';
 import { useExitT } from './exit/i18n';
+import { AlarmBanner } from './finance/AlarmBanner';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
 import { useTaxInvoicesT } from './papers/i18n';
@@ -29,6 +30,9 @@ import { ReportsNavLink, ReportsPage } from './support/Reports';
 
 /** Set when an open session stopped working (signed out elsewhere, idle, suspended): the sign-in page says so. */
 let sessionEnded = false;
+
+/** Finance's pages, in a chunk of their own (Chart.js with them). */
+const FinanceArea = lazy(() => import('./finance/FinanceArea'));
 
 /** A 401 on any call: the session is over; forget who was signed in (the shell shows the sign-in page). */
 function endedOn(error: unknown): void {
@@ -478,7 +482,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}{' '}
             {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}{' '}
             {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}{' '}
-            <ReportsNavLink />
+            <ReportsNavLink />{' '}
+            {may(member, 'read-ledger') ? <Link href="/finance">{t('finance')}</Link> : null}
           </nav>
         ) : null}
         <label>
@@ -498,6 +503,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
           </>
         ) : null}
       </header>
+      {may(member, 'read-ledger') ? <AlarmBanner /> : null}
       <main>
         {location.startsWith('/enrol') ? (
           <EnrolPage />
@@ -511,6 +517,11 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/staff" component={StaffPage} />
             <Route path="/tax-invoices" component={TaxInvoicesPage} />
             <Route path="/cancellation-reasons" component={CancellationReasons} />
+            <Route path="/finance" nest>
+              <Suspense fallback={null}>
+                <FinanceArea />
+              </Suspense>
+            </Route>
             <Route component={CustomersPage} />
           </Switch>
         )}

@@ -1,0 +1,406 @@
+"""Finance's part of the back office (read-ledger): the ledger with its drill-down to payments, events and proofs;
+the daily reconciliation's runs and their mismatches; the log's integrity (checkpoints, verify now, consistency,
+proofs); exports and the month-end close pack as jobs with progress; a licence, subscription or payment as it was;
+and the staff actions audit. The work is bootstrap/finance.py's; the decisions domain/finance's."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timedelta
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Path, Query, Response
+from pydantic import Field
+
+from api.schemas import CamelModel
+from api.services import ServicesDep
+from api.staff_session import STAFF_ERRORS, StaffDep
+from bootstrap.finance import (
+    CLOSE_PACK,
+    EXPORT,
+    VERIFY,
+    alarm,
+    business_today,
+    checkpoints,
+    consistency,
+    finance_jobs,
+    payment_events,
+    proof_document,
+    reconcile_day,
+    staff_actions,
+    start_close_pack,
+    start_export,
+    verify_now,
+)
+from domain.errors import DomainError, ErrorCode
+from domain.finance.reconciliation_days import ReconciliationDay, explain_mismatch, load_day, refer_mismatch
+from domain.history import as_of
+from domain.payments.reconciliation import BUSINESS_TIME
+from projections.finance_ledger import Filters, ledger_figures, ledger_rows, period_window
+from projections.payments import payment_by_merchant_uid
+
+router = APIRouter(prefix="/staff/finance", tags=["finance"], responses=STAFF_ERRORS)
+
+MAX_RANGE_DAYS = 800
+Day = Annotated[date, Path(description="the business day (Korean calendar)")]
+MerchantUid = Annotated[str, Path(max_length=100)]
+
+
+def _range(since: date | None, until: date | None, services: Any) -> tuple[date, date]:
+    end = until or business_today(services) + timedelta(days=1)
+    start = since or end - timedelta(days=30)
+    if start >= end or (end - start).days > MAX_RANGE_DAYS:
+        raise DomainError(ErrorCode.INVALID_VALUE, f"since must come before until, at most {MAX_RANGE_DAYS} days")
+    return start, end
+
+
+class LedgerOut(CamelModel):
+    """Figures per period and currency, breakdowns per currency, coupons; amounts in minor units."""
+
+    since: date
+    until: date
+    by: str
+    series: list[dict[str, Any]]
+    breakdown: dict[str, list[dict[str, Any]]]
+    coupons: list[dict[str, Any]]
+
+
+@router.get("/ledger")
+def ledger(
+    caller: StaffDep,
+    services: ServicesDep,
+    since: date | None = None,
+    until: date | None = None,
+    by: Annotated[str, Query(pattern="^(day|week|month)$")] = "day",
+) -> LedgerOut:
+    """Revenue, refunds and net by Korean business day, week or month, and by currency, product, plan, payment method
+    over days ``[since, until)`` (the last 30 days by default)."""
+    start, end = _range(since, until, services)
+    figures = ledger_figures(services.views, start, end, by)
+    return LedgerOut(since=start, until=end, **figures)
+
+
+@router.get("/ledger/entries")
+def ledger_entries(
+    caller: StaffDep,
+    services: ServicesDep,
+    since: date | None = None,
+    until: date | None = None,
+    period: Annotated[str | None, Query(max_length=10)] = None,
+    by: Annotated[str, Query(pattern="^(day|week|month)$")] = "day",
+    currency: Annotated[str | None, Query(max_length=3)] = None,
+    product: Annotated[str | None, Query(max_length=100)] = None,
+    plan: Annotated[str | None, Query(max_length=200)] = None,
+    pay_method: Annotated[str | None, Query(alias="payMethod", max_length=50)] = None,
+    kind: Annotated[str | None, Query(pattern="^(revenue|refund)$")] = None,
+) -> list[dict[str, Any]]:
+    """The movements of money behind a figure (a period, or the range; narrowed by any dimension), oldest first."""
+    if period is not None:
+        try:
+            start, end = period_window(period, by)
+        except ValueError:
+            raise DomainError(ErrorCode.INVALID_VALUE, "period is a day (yyyy-mm-dd) or a month (yyyy-mm)") from None
+    else:
+        start, end = _range(since, until, services)
+    filters = Filters(currency, product, plan, pay_method, kind)
+    return ledger_rows(services.views, start, end, filters, limit=1000)
+
+
+@router.get("/payments/{merchant_uid}")
+def payment(merchant_uid: MerchantUid, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """One payment and every event of it in the log (each with its position, for its proof)."""
+    row = payment_by_merchant_uid(services.views, merchant_uid)
+    if row is None:
+        raise DomainError(ErrorCode.NOT_FOUND, f"no payment {merchant_uid}")
+    shown = {key: value for key, value in row.items() if key not in ("card_number", "refunds", "discount_factors")}
+    return {"payment": shown, "events": payment_events(services, merchant_uid)}
+
+
+def _download(document: dict[str, Any], name: str) -> Response:
+    return Response(
+        json.dumps(document, indent=2) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/proofs/payments/{merchant_uid}", response_class=Response)
+def payment_proof(merchant_uid: MerchantUid, caller: StaffDep, services: ServicesDep) -> Response:
+    """Inclusion proofs of every event of a payment in a checkpoint signed now, as a file the independent
+    verifier checks."""
+    events = [event["notification_id"] for event in payment_events(services, merchant_uid)]
+    return _download(proof_document(services, events, f"payment {merchant_uid}"), f"proof-{merchant_uid}.json")
+
+
+@router.get("/proofs/events/{notification_id}", response_class=Response)
+def event_proof(notification_id: Annotated[int, Path(ge=1)], caller: StaffDep, services: ServicesDep) -> Response:
+    """The inclusion proof of one event (by its position in the log) in a checkpoint signed now."""
+    return _download(
+        proof_document(services, [notification_id], f"event {notification_id}"), f"proof-event-{notification_id}.json"
+    )
+
+
+def _day_out(aggregate: ReconciliationDay) -> dict[str, Any]:
+    resolutions = aggregate.resolutions
+    return {
+        "day": aggregate.day.isoformat(),
+        "runs": [
+            {
+                "run": run.run,
+                "at": run.at.isoformat(),
+                "trigger": run.trigger,
+                "actorId": str(run.actor_id) if run.actor_id else None,
+                "reason": run.reason,
+                "compared": run.compared,
+                "mismatches": [
+                    {
+                        **mismatch,
+                        "resolution": _resolution(
+                            resolutions.get((run.run, mismatch["merchant_uid"], mismatch["kind"]))
+                        ),
+                    }
+                    for mismatch in run.mismatches
+                ],
+            }
+            for run in aggregate.runs
+        ],
+    }
+
+
+def _resolution(found: Any) -> dict[str, Any] | None:
+    if found is None:
+        return None
+    return {
+        "outcome": found.outcome,
+        "note": found.note,
+        "actorId": str(found.actor_id),
+        "at": found.at.isoformat(),
+        "requestId": str(found.request_id) if found.request_id else None,
+    }
+
+
+@router.get("/reconciliation")
+def reconciliation_days(
+    caller: StaffDep,
+    services: ServicesDep,
+    since: date | None = None,
+    until: date | None = None,
+) -> list[dict[str, Any]]:
+    """Every reconciled day in ``[since, until)`` (the last 14 days by default), newest first, with its runs."""
+    end = until or business_today(services) + timedelta(days=1)
+    start = since or end - timedelta(days=14)
+    if start >= end or (end - start).days > 120:
+        raise DomainError(ErrorCode.INVALID_VALUE, "since must come before until, at most 120 days")
+    days = []
+    day = end - timedelta(days=1)
+    while day >= start:
+        found = load_day(services.store, day)
+        if found is not None:
+            days.append(_day_out(found))
+        day -= timedelta(days=1)
+    return days
+
+
+class RunIn(CamelModel):
+    reason: str = Field(default="", max_length=500)
+
+
+@router.post("/reconciliation/{day}/run")
+def run_reconciliation(day: Day, body: RunIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """Reconcile a day with PortOne now (again, when it was run already); the run is recorded."""
+    if day > business_today(services):
+        raise DomainError(ErrorCode.INVALID_VALUE, "a day still to come cannot be reconciled")
+    reconcile_day(services, day, caller.member.id, body.reason or "re-run from the back office")
+    found = load_day(services.store, day)
+    assert found is not None
+    return _day_out(found)
+
+
+class ResolveIn(CamelModel):
+    """Which mismatch (run, merchantUid, kind) and the note; for a refund request, its amount."""
+
+    run: int = Field(ge=1)
+    merchant_uid: str = Field(min_length=1, max_length=100)
+    kind: str = Field(min_length=1, max_length=40)
+    note: str = Field(min_length=1, max_length=500)
+    amount: int | None = Field(default=None, ge=1)
+
+
+@router.post("/reconciliation/{day}/explain")
+def explain(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """Mark a mismatch explained, with a note."""
+    explain_mismatch(
+        services.store,
+        services.clock,
+        caller.member.id,
+        day=day,
+        run=body.run,
+        merchant_uid=body.merchant_uid,
+        kind=body.kind,
+        note=body.note,
+    )
+    found = load_day(services.store, day)
+    assert found is not None
+    return _day_out(found)
+
+
+@router.post("/reconciliation/{day}/refund-request")
+def refer(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """Open a refund request for support about a mismatch (support, or a second member, decides it)."""
+    row = payment_by_merchant_uid(services.views, body.merchant_uid)
+    if row is None:
+        raise DomainError(ErrorCode.NOT_FOUND, f"no payment {body.merchant_uid} in our log")
+    refundable = int(row["amount"]) - int(row["cancel_amount"])
+    request_id = refer_mismatch(
+        services.store,
+        services.clock,
+        caller.member.id,
+        day=day,
+        run=body.run,
+        merchant_uid=body.merchant_uid,
+        kind=body.kind,
+        note=body.note,
+        amount=body.amount or refundable,
+        currency=row["currency"],
+        account_id=UUID(row["account_id"]) if row["account_id"] else None,
+    )
+    found = load_day(services.store, day)
+    assert found is not None
+    return {**_day_out(found), "requestId": str(request_id)}
+
+
+@router.get("/integrity")
+def integrity(caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """The newest signed checkpoints, the verifier key, the tree's size, the verifications and the alarm."""
+    return {
+        **checkpoints(services),
+        "verifications": finance_jobs(services).list(VERIFY, limit=10),
+        "alarm": alarm(services),
+    }
+
+
+@router.get("/alarm")
+def current_alarm(caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """The newest verification when it failed (the back office's banner), else ``alarm`` null."""
+    return {"alarm": alarm(services)}
+
+
+@router.post("/integrity/verify", status_code=202)
+def verify(caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """Verify the whole log now, in the background (follow the job for progress); the result is recorded."""
+    job_id = verify_now(services, caller.member.id)
+    return {"jobId": str(job_id)}
+
+
+@router.get("/integrity/consistency", response_class=Response)
+def consistency_proof(
+    caller: StaffDep,
+    services: ServicesDep,
+    old: Annotated[int, Query(ge=0)],
+    new: Annotated[int, Query(ge=1)],
+) -> Response:
+    """The proof that the older signed checkpoint's tree is a prefix of the newer one's, as a file."""
+    return _download(consistency(services, old, new), f"consistency-{old}-{new}.json")
+
+
+class ExportIn(CamelModel):
+    """An export: format, time range ``[since, until)`` (ISO 8601 with offset) and topics (``payment.*``)."""
+
+    format: str = Field(pattern="^(jsonl|csv|parquet)$")
+    since: datetime | None = None
+    until: datetime | None = None
+    topics: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(default_factory=list, max_length=20)
+
+
+@router.post("/exports", status_code=202)
+def export(body: ExportIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """Export events in the background with their manifest (follow the job for progress)."""
+    for moment in (body.since, body.until):
+        if moment is not None and moment.tzinfo is None:
+            raise DomainError(ErrorCode.INVALID_VALUE, "times need their offset")
+    job_id = start_export(services, caller.member.id, body.format, body.since, body.until, list(body.topics))
+    return {"jobId": str(job_id)}
+
+
+class ClosePackIn(CamelModel):
+    month: str = Field(pattern=r"^\d{4}-\d{2}$")
+
+
+@router.post("/close-packs", status_code=202)
+def close_pack(body: ClosePackIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """Make a month's close pack in the background: ledger, payments and refunds CSV, checkpoint, manifest."""
+    job_id = start_close_pack(services, caller.member.id, body.month)
+    return {"jobId": str(job_id)}
+
+
+@router.get("/jobs")
+def jobs(
+    caller: StaffDep,
+    services: ServicesDep,
+    kind: Annotated[str | None, Query(pattern=f"^({VERIFY}|{EXPORT}|{CLOSE_PACK})$")] = None,
+) -> list[dict[str, Any]]:
+    """Finance's background jobs, newest first: state, progress, result and files."""
+    return finance_jobs(services).list(kind)
+
+
+JobId = Annotated[UUID, Path(description="the job's id")]
+
+
+@router.get("/jobs/{job_id}")
+def job(job_id: JobId, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+    """One job: its state and progress (``done`` of ``total``), result and files."""
+    found = finance_jobs(services).get(job_id)
+    if found is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "no such job")
+    return found
+
+
+@router.get("/jobs/{job_id}/files/{name}", response_class=Response)
+def job_file(
+    job_id: JobId, name: Annotated[str, Path(max_length=100)], caller: StaffDep, services: ServicesDep
+) -> Response:
+    """Download one file a job kept."""
+    stored = finance_jobs(services).file(job_id, name)
+    if stored is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "no such file")
+    return Response(
+        stored.data, media_type=stored.content_type, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@router.get("/as-of/{kind}/{key}")
+def as_it_was(
+    kind: Annotated[str, Path(pattern="^(licence|subscription|payment)$")],
+    key: Annotated[str, Path(max_length=100)],
+    at: datetime,
+    caller: StaffDep,
+    services: ServicesDep,
+) -> dict[str, Any]:
+    """A licence, subscription or payment as it was at ``at`` beside how it is now."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=BUSINESS_TIME)
+    then = as_of(services.store, kind, key, at)
+    now = as_of(services.store, kind, key, services.clock.now())
+    return {
+        "kind": kind,
+        "key": key,
+        "then": {"at": then.at.isoformat(), "version": then.version, "state": then.state},
+        "now": {"at": now.at.isoformat(), "version": now.version, "state": now.state},
+    }
+
+
+@router.get("/staff-actions")
+def staff_audit(
+    caller: StaffDep,
+    services: ServicesDep,
+    member: UUID | None = None,
+    action: Annotated[str | None, Query(max_length=60)] = None,
+    since: date | None = None,
+    until: date | None = None,
+) -> list[dict[str, Any]]:
+    """Staff events, newest first (up to 500), by member, action and Korean days ``[since, until)``; each with its
+    position for its proof."""
+    start = datetime.combine(since, datetime.min.time(), BUSINESS_TIME) if since else None
+    end = datetime.combine(until, datetime.min.time(), BUSINESS_TIME) if until else None
+    return staff_actions(services, member, action or None, start, end)

@@ -68,6 +68,7 @@ class Access(Enum):
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
+    STAFF_MARKETING = ("staff: marketing", "a staff session whose roles allow coupons and banners")
 
     @property
     def needs_staff(self) -> bool:
@@ -101,6 +102,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
+    Access.STAFF_MARKETING: Permission.MARKETING,
 }
 
 
@@ -236,6 +238,18 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    # Marketing (api/routers/marketing.py): coupon groups, their codes and redemptions, banners and notices.
+    "GET /staff/coupon-groups": Access.STAFF_MARKETING,
+    "POST /staff/coupon-groups": Access.STAFF_MARKETING,
+    "GET /staff/coupon-groups/{group_id}": Access.STAFF_MARKETING,
+    "PATCH /staff/coupon-groups/{group_id}": Access.STAFF_MARKETING,
+    "POST /staff/coupon-groups/{group_id}/disable": Access.STAFF_MARKETING,
+    "POST /staff/coupon-groups/{group_id}/codes": Access.STAFF_MARKETING,
+    "GET /staff/coupon-groups/{group_id}/codes.csv": Access.STAFF_MARKETING,
+    "GET /staff/banners": Access.STAFF_MARKETING,
+    "POST /staff/banners": Access.STAFF_MARKETING,
+    "PATCH /staff/banners/{banner_id}": Access.STAFF_MARKETING,
+    "POST /staff/banners/{banner_id}/end": Access.STAFF_MARKETING,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }

@@ -29,6 +29,7 @@ from api.routers import (
     integrations,
     licence_links,
     licences,
+    marketing,
     open_beta,
     operator,
     payments,
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         integrations.router,
         staff.router,
         support.router,
+        marketing.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.coupons import CouponsView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.payments import PaymentsView
@@ -24,4 +25,5 @@ def all_views() -> list[View]:
         ReportsView(),
         RevocationsView(),
         RefundRequestsView(),
+        CouponsView(),
     ]

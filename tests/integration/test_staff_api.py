@@ -166,6 +166,8 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
     owner, _ = desk.enrol(first_owner_link(desk.services))
     _, link = invite(desk, owner, "ads@example.com", ["marketing"])
     marketing, _ = desk.enrol(link)
+    _, link = invite(desk, owner, "help@example.com", ["support"])
+    support, _ = desk.enrol(link)
     register_confirmed(desk.client, desk.services, "customer@example.com")
     token = desk.client.post(f"{V1}/auth/login", json={"email": "customer@example.com", "pw": "abcd1234"}).json()
     customer = {"Authorization": f"Bearer {token['accessToken']}"}
@@ -183,8 +185,14 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
             and permission.value not in desk.call("GET", "/me", marketing).json()["member"]["permissions"]
         ):
             assert desk.call(method, url, marketing, json={}).status_code == 403, key
+        if (
+            permission is not None
+            and permission.value not in desk.call("GET", "/me", support).json()["member"]["permissions"]
+        ):
+            assert desk.call(method, url, support, json={}).status_code == 403, key
         walked += 1
     assert (
         walked == sum(1 for need in POLICY.values() if need.needs_staff)
         and Access.STAFF_MANAGE_STAFF in POLICY.values()
+        and Access.STAFF_MARKETING in POLICY.values()
     )

@@ -20,6 +20,7 @@ import {
 import { DataTable } from './DataTable';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
+import { BannersRoute, CouponGroupRoute, CouponGroupsRoute, MarketingNav } from './marketing/routes';
 
 /** Set when an open session stopped working (signed out elsewhere, idle, suspended): the sign-in page says so. */
 let sessionEnded = false;
@@ -470,7 +471,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
         {member ? (
           <nav>
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
-            {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}
+            {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null} <MarketingNav member={member} />
           </nav>
         ) : null}
         <label>
@@ -500,6 +501,9 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/customers/:accountId" component={CustomerDetail} />
             <Route path="/refund-requests" component={RefundRequestsPage} />
             <Route path="/staff" component={StaffPage} />
+            <Route path="/marketing/coupons/:groupId" component={CouponGroupRoute} />
+            <Route path="/marketing/coupons" component={CouponGroupsRoute} />
+            <Route path="/marketing/banners" component={BannersRoute} />
             <Route component={CustomersPage} />
           </Switch>
         )}

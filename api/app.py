@@ -38,6 +38,7 @@ from api.routers import (
     subscriptions,
     support,
     test_harness,
+    test_staff,
     upgrades,
 )
 from api.security_headers import SecurityHeaders
@@ -115,7 +116,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         marketing.router,
     ]
     if settings.test_admin_token:
-        routers += [test_harness.router, admin.router, operator.router]
+        routers += [test_harness.router, admin.router, operator.router, test_staff.router]
     check_every_route_is_declared(routers)
     for router in routers:
         app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)

@@ -69,6 +69,7 @@ class Access(Enum):
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
     STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance, owners)")
+    STAFF_MARKETING = ("staff: marketing", "a staff session whose roles allow coupons and banners")
 
     @property
     def needs_staff(self) -> bool:
@@ -103,6 +104,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
     Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
+    Access.STAFF_MARKETING: Permission.MARKETING,
 }
 
 
@@ -204,6 +206,7 @@ POLICY: Mapping[str, Access] = {
     "GET /test-harness/admin/coupons/coupon": Access.TEST_HARNESS,
     "POST /test-harness/admin/event-banners": Access.TEST_HARNESS,
     "PATCH /test-harness/admin/event-banners": Access.TEST_HARNESS,
+    "POST /test-harness/staff/members": Access.TEST_HARNESS,
     "GET /operator/history/{kind}/{key}": Access.TEST_HARNESS,
     "GET /operator/health": Access.TEST_HARNESS,
     # The back office (api/routers/staff.py): staff sign in by enrolment link, passkey or one-time code, and act
@@ -264,6 +267,18 @@ POLICY: Mapping[str, Access] = {
     "GET /staff/finance/jobs/{job_id}/files/{name}": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/as-of/{kind}/{key}": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/staff-actions": Access.STAFF_READ_LEDGER,
+    # Marketing (api/routers/marketing.py): coupon groups, their codes and redemptions, banners and notices.
+    "GET /staff/coupon-groups": Access.STAFF_MARKETING,
+    "POST /staff/coupon-groups": Access.STAFF_MARKETING,
+    "GET /staff/coupon-groups/{group_id}": Access.STAFF_MARKETING,
+    "PATCH /staff/coupon-groups/{group_id}": Access.STAFF_MARKETING,
+    "POST /staff/coupon-groups/{group_id}/disable": Access.STAFF_MARKETING,
+    "POST /staff/coupon-groups/{group_id}/codes": Access.STAFF_MARKETING,
+    "GET /staff/coupon-groups/{group_id}/codes.csv": Access.STAFF_MARKETING,
+    "GET /staff/banners": Access.STAFF_MARKETING,
+    "POST /staff/banners": Access.STAFF_MARKETING,
+    "PATCH /staff/banners/{banner_id}": Access.STAFF_MARKETING,
+    "POST /staff/banners/{banner_id}/end": Access.STAFF_MARKETING,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
     # A payment's papers (docs/papers.md): the owner's documents and tax-invoice request; finance's queue.

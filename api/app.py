@@ -30,6 +30,7 @@ from api.routers import (
     integrations,
     licence_links,
     licences,
+    marketing,
     money_back,
     open_beta,
     operator,
@@ -126,10 +127,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         staff_proofs.router,
         money_back.router,
         finance.router,
+        marketing.router,
     ]
     if settings.test_admin_token:
-        routers += [test_harness.router, admin.router, operator.router]
-        routers += [test_harness_staff.router]
+        routers += [test_harness.router, admin.router, operator.router, test_harness_staff.router]
     check_every_route_is_declared(routers)
     for router in routers:
         app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.coupons import CouponsView
 from projections.finance_daily import FinanceDailyView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
@@ -28,4 +29,5 @@ def all_views() -> list[View]:
         RevocationsView(),
         RefundRequestsView(),
         TaxInvoicesView(),
+        CouponsView(),
     ]

@@ -6,35 +6,28 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
-import uuid
 from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any
 from uuid import UUID
 
-import anyio
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import Field, ValidationError
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
+from api.banner_forms import MULTIPART_DOC, banner_form
 from api.error_docs import errors
 from api.schemas import CamelModel
 from api.schemas.coupons import BannerOut, CouponGroupOut
 from api.services import Services, ServicesDep
-from api.uploads import read_image_form
 from domain.banners.board import change_banner, post_banner
 from domain.coupons.admin import GroupCodes, change_group, group_codes, open_group
 from domain.coupons.group import GroupRules
 from domain.errors import DomainError, ErrorCode
-from domain.images import CleanImage, check_image_count, clean_image
-from domain.ports import StoredObject
 
 router = APIRouter(prefix="/test-harness/admin", tags=["test harness"])
 _bearer = HTTPBearer(auto_error=False)
-
-IMAGE_FIELDS = {"backgroundImage": "background_image_url", "pcImage": "pc_image_url", "mobileImage": "mobile_image_url"}
 
 
 def _admin_token(services: Services) -> str:
@@ -210,90 +203,6 @@ def coupon_codes(
     return answer
 
 
-class BannerLocalizationIn(CamelModel):
-    """A banner's content in one language (image urls may also come as uploaded files)."""
-
-    lang_code: str = Field(pattern="^(ko|en|ja)$")
-    text: str | None = None
-    sub_text: str | None = None
-    text_color: str | None = None
-    sub_text_color: str | None = None
-    background_color: str | None = None
-    background_image_url: str | None = None
-    pc_image_url: str | None = None
-    mobile_image_url: str | None = None
-    close_button_color: str | None = None
-    url: str | None = None
-
-
-class BannerIn(CamelModel):
-    """The ``eventBanner`` JSON part (``id`` only when changing one)."""
-
-    id: int | None = None
-    type: str = Field(default="event", pattern="^(event|notice)$")
-    active: bool = True
-    start_at: datetime | None = None
-    end_at: datetime | None = None
-    apply_country: list[str] = Field(default_factory=list)
-    coupon_group_id: UUID | None = None
-    localizations: list[BannerLocalizationIn] = Field(default_factory=list)
-
-
-MULTIPART_DOC: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["eventBanner"],
-                    "properties": {
-                        "eventBanner": {"type": "string", "description": "the banner as JSON (BannerIn)"},
-                    },
-                    "additionalProperties": {
-                        "type": "string",
-                        "format": "binary",
-                        "description": "an image named <langCode>.<backgroundImage|pcImage|mobileImage>",
-                    },
-                }
-            }
-        },
-    }
-}
-
-
-async def _banner_form(request: Request, services: Services) -> dict[str, Any]:
-    """The banner of a multipart request, with each uploaded image stored and its url filled in."""
-    form = await read_image_form(request)
-    raw = form.text("eventBanner")
-    if raw is None:
-        raise DomainError(ErrorCode.EMPTY_PARAMETER, "the eventBanner JSON part is missing")
-    try:
-        banner = BannerIn.model_validate(json.loads(raw))
-    except (json.JSONDecodeError, ValidationError):
-        raise DomainError(ErrorCode.INVALID_VALUE, "eventBanner is not a banner") from None
-    check_image_count(len(form.images))
-    localizations = {item.lang_code: item.model_dump(by_alias=False) for item in banner.localizations}
-    for (name, _), data in zip(form.images, await form.image_bytes(), strict=True):
-        lang, _, slot = name.partition(".")
-        if slot not in IMAGE_FIELDS or lang not in ("ko", "en", "ja"):
-            raise DomainError(ErrorCode.INVALID_VALUE, f"an image part is named <langCode>.<slot>, not {name!r}")
-        image = await anyio.to_thread.run_sync(clean_image, data, limiter=services.image_decodes)
-        url = _store_image(services, image, request)
-        localizations.setdefault(lang, {"lang_code": lang})[IMAGE_FIELDS[slot]] = url
-    record = banner.model_dump(by_alias=False, exclude={"id", "localizations"}, exclude_unset=banner.id is not None)
-    record["localizations"] = list(localizations.values())
-    record["id"] = banner.id
-    return record
-
-
-def _store_image(services: Services, image: CleanImage, request: Request) -> str:
-    """Keep a cleaned image (a real jpg, png or gif, -1401, -1402 otherwise); answers its url."""
-    name = f"{uuid.uuid4().hex}.{image.kind.extension}"
-    services.objects.put(f"banners/{name}", StoredObject(image.data, image.kind.content_type))
-    return str(request.url_for("banner_image", name=name).path)
-
-
 BANNER_ERRORS = errors(
     ErrorCode.UNAUTHORIZED,
     ErrorCode.NOT_FOUND,
@@ -312,8 +221,9 @@ BANNER_ERRORS = errors(
 )
 async def create_banner(request: Request, services: ServicesDep) -> BannerOut:
     """Post an event banner or a notice (multipart: the ``eventBanner`` JSON and its images)."""
-    record = await _banner_form(request, services)
+    record = await banner_form(request, services)
     record.pop("id")
+    record.pop("reason")
     return BannerOut.of(await run_in_threadpool(post_banner, services.store, services.clock.now(), record))
 
 
@@ -326,7 +236,8 @@ async def create_banner(request: Request, services: ServicesDep) -> BannerOut:
 )
 async def change_banner_route(request: Request, services: ServicesDep) -> BannerOut:
     """Change a banner (the ``eventBanner`` JSON carries its ``id`` and the fields to change; images replace)."""
-    record = await _banner_form(request, services)
+    record = await banner_form(request, services)
+    record.pop("reason")
     banner_id = record.pop("id")
     if banner_id is None:
         raise DomainError(ErrorCode.EMPTY_PARAMETER, "eventBanner.id names the banner to change")

@@ -8,7 +8,7 @@ date (spec section 9).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta, timezone
 from enum import Enum
@@ -206,19 +206,32 @@ def showing(store: Storefront, now: datetime, country_code: str | None, group_id
     return Showing(events[0] if events else None, notices[0] if notices else None)
 
 
-def post_banner(store: Storefront, now: datetime, record: Mapping[str, Any]) -> Banner:
+# Aggregates to save with a banner's change (a staff member's record of it), given the banner as it now is.
+BannerWitness = Callable[[Banner], Sequence[Aggregate]]
+
+
+def post_banner(
+    store: Storefront, now: datetime, record: Mapping[str, Any], *, recorded_with: BannerWitness | None = None
+) -> Banner:
     """Post a banner (opening the board on the first one)."""
 
     def attempt() -> Banner:
         board = load_board(store) or BannerBoard.open(now)
         banner = board.post(record, now)
-        store.save(board)
+        store.save(board, *(recorded_with(banner) if recorded_with else ()))
         return banner
 
     return retry_on_conflict(attempt)
 
 
-def change_banner(store: Storefront, now: datetime, banner_id: int, changes: Mapping[str, Any]) -> Banner:
+def change_banner(
+    store: Storefront,
+    now: datetime,
+    banner_id: int,
+    changes: Mapping[str, Any],
+    *,
+    recorded_with: BannerWitness | None = None,
+) -> Banner:
     """Change a banner's fields."""
 
     def attempt() -> Banner:
@@ -226,7 +239,7 @@ def change_banner(store: Storefront, now: datetime, banner_id: int, changes: Map
         if board is None:
             raise DomainError(ErrorCode.NOT_FOUND, f"no banner {banner_id}")
         banner = board.change(banner_id, changes, now)
-        store.save(board)
+        store.save(board, *(recorded_with(banner) if recorded_with else ()))
         return banner
 
     return retry_on_conflict(attempt)

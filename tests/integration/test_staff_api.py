@@ -195,4 +195,5 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
         and Access.STAFF_READ_LEDGER in POLICY.values()  # finance's tax-invoice queue (docs/papers.md)
         and POLICY["GET /staff/finance/ledger"] is Access.STAFF_READ_LEDGER
         and "read-ledger" not in may_support
+        and Access.STAFF_MARKETING in POLICY.values()
     )

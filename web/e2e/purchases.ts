@@ -8,20 +8,22 @@ export interface Bought {
   licenseKey: string;
   userLicenseId: string;
   merchantUid: string;
+  amount: number;
 }
 
 /**
  * Buys catalogue licence `licenseId` (default 121: an annual one-device Android licence) by card: as a guest with
- * `email`, or as the member of `accessToken` (whose address the window is given as `email`).
+ * `email`, or as the member of `accessToken` (whose address the window is given as `email`); with a coupon `code`
+ * when given (the amount is then the coupon's price, in `amount`).
  */
 export async function buyByCard(
   request: APIRequestContext,
-  { email, accessToken, licenseId = 121 }: { email: string; accessToken?: string; licenseId?: number },
+  { email, accessToken, licenseId = 121, code }: { email: string; accessToken?: string; licenseId?: number; code?: string },
 ): Promise<Bought> {
   const headers = accessToken ? { Authorization: `Bearer ${accessToken}` } : undefined;
   const order = await request.post(`${API}/payments/licenses/new`, {
     headers,
-    data: { licenseId, paymentMethod: 'creditCard', ...(accessToken ? {} : { email }) },
+    data: { licenseId, paymentMethod: 'creditCard', ...(accessToken ? {} : { email }), ...(code ? { code } : {}) },
   });
   expect(order.ok(), await order.text()).toBe(true);
   const placed = await order.json();
@@ -42,5 +44,5 @@ export async function buyByCard(
     data: { impUid: (await paid.json()).imp_uid, merchantUid: placed.merchantUid },
   });
   expect(confirmed.ok(), await confirmed.text()).toBe(true);
-  return { ...(await confirmed.json()), merchantUid: placed.merchantUid } as Bought;
+  return { ...(await confirmed.json()), merchantUid: placed.merchantUid, amount: placed.amount } as Bought;
 }

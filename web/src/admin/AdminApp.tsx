@@ -27,6 +27,7 @@ import { useTaxInvoicesT } from './papers/i18n';
 import { TaxInvoicesPage } from './papers/TaxInvoices';
 import { Flags, ResendLicenceKey, Timeline } from './support/CustomerExtras';
 import { ReportsNavLink, ReportsPage } from './support/Reports';
+import { BannersRoute, CouponGroupRoute, CouponGroupsRoute, MarketingNav } from './marketing/routes';
 
 /** Set when an open session stopped working (signed out elsewhere, idle, suspended): the sign-in page says so. */
 let sessionEnded = false;
@@ -483,7 +484,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}{' '}
             {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}{' '}
             <ReportsNavLink />{' '}
-            {may(member, 'read-ledger') ? <Link href="/finance">{t('finance')}</Link> : null}
+            {may(member, 'read-ledger') ? <Link href="/finance">{t('finance')}</Link> : null}{' '}
+            <MarketingNav member={member} />
           </nav>
         ) : null}
         <label>
@@ -522,6 +524,9 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
                 <FinanceArea />
               </Suspense>
             </Route>
+            <Route path="/marketing/coupons/:groupId" component={CouponGroupRoute} />
+            <Route path="/marketing/coupons" component={CouponGroupsRoute} />
+            <Route path="/marketing/banners" component={BannersRoute} />
             <Route component={CustomersPage} />
           </Switch>
         )}

@@ -206,7 +206,6 @@ POLICY: Mapping[str, Access] = {
     "GET /test-harness/admin/coupons/coupon": Access.TEST_HARNESS,
     "POST /test-harness/admin/event-banners": Access.TEST_HARNESS,
     "PATCH /test-harness/admin/event-banners": Access.TEST_HARNESS,
-    "POST /test-harness/staff/members": Access.TEST_HARNESS,
     "GET /operator/history/{kind}/{key}": Access.TEST_HARNESS,
     "GET /operator/health": Access.TEST_HARNESS,
     # The back office (api/routers/staff.py): staff sign in by enrolment link, passkey or one-time code, and act

@@ -68,6 +68,7 @@ class Access(Enum):
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
+    STAFF_CHANGE_PRICES = ("staff: change-prices", "a staff session whose roles allow changing the catalogue")
 
     @property
     def needs_staff(self) -> bool:
@@ -101,6 +102,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
+    Access.STAFF_CHANGE_PRICES: Permission.CHANGE_PRICES,
 }
 
 
@@ -236,6 +238,9 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    # The catalogue's versions (api/routers/catalogue_admin.py, docs/catalogue.md).
+    "GET /staff/catalogue": Access.STAFF_CHANGE_PRICES,
+    "POST /staff/catalogue/versions": Access.STAFF_CHANGE_PRICES,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
 }

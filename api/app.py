@@ -23,6 +23,7 @@ from api.routers import (
     auth,
     billing_keys,
     catalogue,
+    catalogue_admin,
     coupons,
     devices,
     health,
@@ -43,6 +44,7 @@ from api.security_headers import SecurityHeaders
 from api.services import Services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
+from domain.catalogue.versions import seed_catalogue
 from integrations.observability import init_sentry
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     settings = settings or (services.settings if services else load_settings())
     init_sentry(settings)
     wired = services or Services.build(settings)
+    if services is None:  # a process of its own starting: a fresh install's first catalogue version is the shipped one
+        seed_catalogue(wired.store, wired.clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -111,6 +115,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         integrations.router,
         staff.router,
         support.router,
+        catalogue_admin.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router]

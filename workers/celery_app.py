@@ -20,6 +20,7 @@ TASK_MODULES = [
     "workers.tasks.maintenance",
     "workers.tasks.mail",
     "workers.tasks.payments",
+    "workers.tasks.price_notices",
     "workers.tasks.subscriptions",
 ]
 
@@ -108,6 +109,10 @@ def create_celery(settings: Settings) -> StorefrontCelery:
             "sign-log-checkpoint": {
                 "task": "audit.sign_checkpoint",
                 "schedule": timedelta(minutes=settings.audit_checkpoint_minutes),
+            },
+            "notice-price-rises": {
+                "task": "catalogue.notice_price_rises",
+                "schedule": timedelta(hours=1),
             },
             "release-idle-devices": {
                 "task": "licences.release_idle_devices",

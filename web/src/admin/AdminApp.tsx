@@ -17,6 +17,7 @@ import {
   StaffApiError,
   staffCall,
 } from './api';
+import { CatalogueNavLink, CataloguePage } from './catalogue/CataloguePage';
 import { DataTable } from './DataTable';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
 import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './passkeys';
@@ -470,7 +471,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
         {member ? (
           <nav>
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
-            {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}
+            {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}{' '}
+            {may(member, 'change-prices') ? <CatalogueNavLink /> : null}
           </nav>
         ) : null}
         <label>
@@ -500,6 +502,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/customers/:accountId" component={CustomerDetail} />
             <Route path="/refund-requests" component={RefundRequestsPage} />
             <Route path="/staff" component={StaffPage} />
+            <Route path="/catalogue" component={CataloguePage} />
             <Route component={CustomersPage} />
           </Switch>
         )}

@@ -1387,6 +1387,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Catalogue Versions
+         * @description Every catalogue version, and which is in force now.
+         */
+        get: operations["catalogue_versions_web_unicornpro_v1_staff_catalogue_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/catalogue/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule A Version
+         * @description Schedule a new catalogue version from ``effectiveAt`` (now or later; -2 for the past or an invalid catalogue).
+         */
+        post: operations["schedule_a_version_web_unicornpro_v1_staff_catalogue_versions_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/customers": {
         parameters: {
             query?: never;
@@ -2237,6 +2277,48 @@ export interface components {
             password: string;
         };
         /**
+         * CatalogueOut
+         * @description Every version, newest first, and the one in force now.
+         */
+        CatalogueOut: {
+            /** Inforce */
+            inForce: number;
+            /**
+             * Now
+             * Format: date-time
+             */
+            now: string;
+            /** Versions */
+            versions: components["schemas"]["CatalogueVersionOut"][];
+        };
+        /**
+         * CatalogueVersionOut
+         * @description One catalogue version: its licences in the shipped JSON's shape (prices per country, localizations, base
+         *     discounts), when it takes effect, and who made it and why (no actor: the shipped version).
+         */
+        CatalogueVersionOut: {
+            /** Actorid */
+            actorId: string | null;
+            /**
+             * Effectiveat
+             * Format: date-time
+             */
+            effectiveAt: string;
+            /** Licences */
+            licences: {
+                [key: string]: unknown;
+            }[];
+            /** Reason */
+            reason: string;
+            /**
+             * Recordedat
+             * Format: date-time
+             */
+            recordedAt: string;
+            /** Version */
+            version: number;
+        };
+        /**
          * Ceremony
          * @description WebAuthn options for ``navigator.credentials`` (as JSON) and the signed ceremony to send back.
          */
@@ -3035,6 +3117,8 @@ export interface components {
             cardName: string | null;
             /** Cardnumber */
             cardNumber: string | null;
+            /** Catalogueversion */
+            catalogueVersion?: number | null;
             /** Couponcode */
             couponCode?: string | null;
             /** Currency */
@@ -3809,6 +3893,23 @@ export interface components {
             /** Startsat */
             startsAt: string | null;
             state: components["schemas"]["LicenceState"];
+        };
+        /**
+         * VersionIn
+         * @description A new version: the whole catalogue (the latest version's licences, edited), from when, and why.
+         */
+        VersionIn: {
+            /**
+             * Effectiveat
+             * Format: date-time
+             */
+            effectiveAt: string;
+            /** Licences */
+            licences: {
+                [key: string]: unknown;
+            }[];
+            /** Reason */
+            reason: string;
         };
         /**
          * VirtualAccount
@@ -10604,6 +10705,281 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -1 | -2 | -1401 | -1402 | -1403;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    catalogue_versions_web_unicornpro_v1_staff_catalogue_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    schedule_a_version_web_unicornpro_v1_staff_catalogue_versions_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueVersionOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };

@@ -70,6 +70,7 @@ class Access(Enum):
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
     STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance, owners)")
     STAFF_MARKETING = ("staff: marketing", "a staff session whose roles allow coupons and banners")
+    STAFF_CHANGE_PRICES = ("staff: change-prices", "a staff session whose roles allow changing the catalogue")
 
     @property
     def needs_staff(self) -> bool:
@@ -105,6 +106,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
     Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
     Access.STAFF_MARKETING: Permission.MARKETING,
+    Access.STAFF_CHANGE_PRICES: Permission.CHANGE_PRICES,
 }
 
 
@@ -278,6 +280,9 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/banners": Access.STAFF_MARKETING,
     "PATCH /staff/banners/{banner_id}": Access.STAFF_MARKETING,
     "POST /staff/banners/{banner_id}/end": Access.STAFF_MARKETING,
+    # The catalogue's versions (api/routers/catalogue_admin.py, docs/catalogue.md).
+    "GET /staff/catalogue": Access.STAFF_CHANGE_PRICES,
+    "POST /staff/catalogue/versions": Access.STAFF_CHANGE_PRICES,
     # The customer's 30-day money-back guarantee (docs/money-back.md).
     "POST /payments/licenses/{merchant_uid}/money-back": Access.OWNER,
     # A payment's papers (docs/papers.md): the owner's documents and tax-invoice request; finance's queue.

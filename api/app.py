@@ -23,6 +23,7 @@ from api.routers import (
     auth,
     billing_keys,
     catalogue,
+    catalogue_admin,
     coupons,
     devices,
     finance,
@@ -51,6 +52,7 @@ from api.security_headers import SecurityHeaders
 from api.services import Services
 from api.spa import install_spa
 from config.settings import Settings, load_settings
+from domain.catalogue.versions import seed_catalogue
 from integrations.observability import init_sentry
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     settings = settings or (services.settings if services else load_settings())
     init_sentry(settings)
     wired = services or Services.build(settings)
+    if services is None:  # a process of its own starting: a fresh install's first catalogue version is the shipped one
+        seed_catalogue(wired.store, wired.clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -128,6 +132,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         money_back.router,
         finance.router,
         marketing.router,
+        catalogue_admin.router,
     ]
     if settings.test_admin_token:
         routers += [test_harness.router, admin.router, operator.router, test_harness_staff.router]

@@ -10,7 +10,8 @@ from typing import Self
 from limits.storage import MemoryStorage, RedisStorage, Storage
 
 from config.settings import Settings, load_settings
-from domain.catalogue.licences import Catalogue, load_catalogue
+from domain.catalogue.licences import Catalogue
+from domain.catalogue.versions import FollowedCatalogue
 from domain.clock import Clock
 from domain.links import SiteLinks
 from domain.payments.gateway import PaymentGateway
@@ -44,10 +45,15 @@ class Services:
     payments: PaymentGateway
     mailer: Mailer
     hasher: PasswordHasher
-    catalogue: Catalogue
+    catalogues: FollowedCatalogue
     filters: FilterCatalogues
     rate_limits: Storage
     objects: ObjectStore
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The catalogue version in force at the clock's time (following the log: a change shows within seconds)."""
+        return self.catalogues.in_force(self.clock.now())
 
     @property
     def links(self) -> SiteLinks:
@@ -81,7 +87,7 @@ class Services:
             payments=payments or portone_gateway(settings),
             mailer=mailer or mailer_from_settings(settings),
             hasher=hasher or Argon2Hasher(),
-            catalogue=load_catalogue(),
+            catalogues=FollowedCatalogue(store),
             filters=load_filter_catalogues(),
             rate_limits=rate_limit_storage(settings),
             objects=object_store(settings),

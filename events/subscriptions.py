@@ -19,7 +19,7 @@ class SubscriptionStarted(StoredCreation):
     """
 
     TOPIC = "subscription.Started"
-    class_version = 2
+    class_version = 3
     account_id: UUID
     user_licence_id: UUID
     licence_id: int
@@ -36,6 +36,7 @@ class SubscriptionStarted(StoredCreation):
     list_price: int
     country_code: str
     discount_factors: list[DiscountRecord]
+    catalogue_version: int
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -43,6 +44,11 @@ class SubscriptionStarted(StoredCreation):
         state["list_price"] = state["amount"]
         state["country_code"] = ""
         state["discount_factors"] = []
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Version 2 was written before the catalogue had versions: it was priced under the shipped one, version 1."""
+        state["catalogue_version"] = 1
 
 
 class SubscriptionRenewed(StoredEvent):
@@ -239,3 +245,35 @@ class SubscriptionReplacedByLifetime(StoredEvent):
     credit: int
     ended_at: datetime
     expires_at: datetime
+
+
+class SubscriptionPriceRiseNoticed(StoredEvent):
+    """The subscriber was told (by the mail this event sends) that catalogue version ``catalogue_version`` raises
+    their plan from ``previous_amount`` to ``amount`` (``list_price`` in ``country_code`` less ``discount_factors``)
+    from ``effective_at``. Under docs/catalogue.md's rule the new price is charged only at a renewal at least 30
+    days after ``noticed_at``."""
+
+    TOPIC = "subscription.PriceRiseNoticed"
+    catalogue_version: int
+    licence_id: int
+    country_code: str
+    currency: str
+    list_price: int
+    discount_factors: list[DiscountRecord]
+    amount: int
+    previous_amount: int
+    effective_at: datetime
+    noticed_at: datetime
+
+
+class SubscriptionRepriced(StoredEvent):
+    """From period ``period`` on, the subscription renews at catalogue version ``catalogue_version``'s price:
+    ``list_price`` in ``country_code`` less ``discount_factors`` (``amount``), by docs/catalogue.md's rule."""
+
+    TOPIC = "subscription.Repriced"
+    period: int
+    catalogue_version: int
+    list_price: int
+    country_code: str
+    discount_factors: list[DiscountRecord]
+    amount: int

@@ -59,6 +59,7 @@ _COLUMNS = (
     "coupon_code",
     "apple_transaction_id",
     "upgrade_credit",
+    "catalogue_version",
 )
 
 
@@ -67,7 +68,8 @@ class PaymentsView(View):
 
     name = "payments"
     tables = ("payments_view",)
-    version = 4  # 3: coupon codes (coupons) and App Store ids with upgrade credits (upgrades); 4: both
+    # 3: coupon codes (coupons) and App Store ids with upgrade credits (upgrades); 4: both; 5: catalogue versions
+    version = 5
 
     def schema(self) -> list[str]:
         return [
@@ -80,7 +82,8 @@ class PaymentsView(View):
             "ordered_at TEXT NOT NULL, paid_at TEXT, failed_at TEXT, fail_reason TEXT, receipt_url TEXT, "
             "card_name TEXT, card_number TEXT, bank_name TEXT, vbank_code TEXT, vbank_name TEXT, vbank_num TEXT, "
             "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL, "
-            "discount_factors TEXT NOT NULL, coupon_code TEXT, apple_transaction_id TEXT, upgrade_credit BIGINT)",
+            "discount_factors TEXT NOT NULL, coupon_code TEXT, apple_transaction_id TEXT, upgrade_credit BIGINT, "
+            "catalogue_version INTEGER)",
             "CREATE INDEX IF NOT EXISTS payments_view_account ON payments_view (account_id)",
             "CREATE INDEX IF NOT EXISTS payments_view_deadline ON payments_view (state, vbank_date)",
         ]
@@ -110,6 +113,7 @@ class PaymentsView(View):
             refunds="[]",
             user_licence_id=str(event.user_licence_id) if event.user_licence_id else None,
             coupon_code=event.coupon_code,
+            catalogue_version=event.catalogue_version,
             discount_factors=json.dumps(
                 [{"type": item["type"], "factor": str(item["factor"])} for item in event.discount_factors]
             ),

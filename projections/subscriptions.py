@@ -16,6 +16,7 @@ from events.subscriptions import (
     SubscriptionEnded,
     SubscriptionRenewed,
     SubscriptionReplacedByLifetime,
+    SubscriptionRepriced,
     SubscriptionResubscribed,
     SubscriptionStarted,
     SubscriptionUpgraded,
@@ -70,6 +71,10 @@ class SubscriptionsView(View):
                 "until": _moment(event.paid_until),
             },
         )
+
+    @apply.register
+    def _repriced(self, event: SubscriptionRepriced, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, amount=event.amount)
 
     @apply.register
     def _renewed(self, event: SubscriptionRenewed, cursor: ViewCursor) -> None:
@@ -246,3 +251,20 @@ def upcoming_renewals(db: ViewDatabase, start: datetime, end: datetime) -> list[
             {"start": _moment(start), "end": _moment(end)},
         )
         return [UUID(row["subscription_id"]) for row in cursor.fetchall()]
+
+
+def renewing_subscription_pages(db: ViewDatabase, page_size: int = 1000) -> Iterator[list[UUID]]:
+    """The ids of every renewing subscription (active or past due), a page at a time, by id."""
+    after = ""
+    while True:
+        with db.read() as cursor:
+            cursor.execute(
+                "SELECT subscription_id FROM subscriptions_view WHERE status IN ('active', 'past_due') "
+                "AND subscription_id > %(after)s ORDER BY subscription_id LIMIT %(size)s",
+                {"after": after, "size": page_size},
+            )
+            page = [row["subscription_id"] for row in cursor.fetchall()]
+        if not page:
+            return
+        yield [UUID(key) for key in page]
+        after = page[-1]

@@ -22,6 +22,7 @@ TASK_MODULES = [
     "workers.tasks.mail",
     "workers.tasks.payments",
     "workers.tasks.papers",
+    "workers.tasks.price_notices",
     "workers.tasks.subscriptions",
     "workers.tasks.support_mails",
 ]
@@ -111,6 +112,10 @@ def create_celery(settings: Settings) -> StorefrontCelery:
             "sign-log-checkpoint": {
                 "task": "audit.sign_checkpoint",
                 "schedule": timedelta(minutes=settings.audit_checkpoint_minutes),
+            },
+            "notice-price-rises": {
+                "task": "catalogue.notice_price_rises",
+                "schedule": timedelta(hours=1),
             },
             "release-idle-devices": {
                 "task": "licences.release_idle_devices",

@@ -17,6 +17,7 @@ from celery import Celery
 
 from domain.accounts.notices import NOTICE_OF
 from domain.papers.cash_receipts import CASH_PAY_METHODS
+from domain.subscriptions.price_rule import NOTICE_PERIOD
 from eventlog.passed_over import PassedOver
 from events.accounts import (
     AccountClaimRequested,
@@ -28,9 +29,10 @@ from events.accounts import (
     PasswordResetCompleted,
     PasswordResetRequested,
 )
+from events.catalogue import CatalogueVersionScheduled
 from events.payments import PaymentCancelled, PaymentRefunded, PaymentReserved, PaymentSucceeded
 from events.staff import StaffActed
-from events.subscriptions import AutoRenewalCancelled, RenewalFailed, RenewalReminded
+from events.subscriptions import AutoRenewalCancelled, RenewalFailed, RenewalReminded, SubscriptionPriceRiseNoticed
 from projections.database import ViewDatabase
 from projections.tracking import PositionMovedError, advance, ensure_tracking_row
 
@@ -163,6 +165,22 @@ def _cancellation_mail(event: AutoRenewalCancelled) -> list[TaskCall]:
     return [TaskCall("subscriptions.send_mail", kwargs)]
 
 
+def _price_rise_notices(event: CatalogueVersionScheduled) -> list[TaskCall]:
+    """A new catalogue version: notice every subscriber whose price it raises (docs/catalogue.md)."""
+    return [] if event.version == 1 else [TaskCall("catalogue.notice_price_rises")]
+
+
+def _price_rise_mail(event: SubscriptionPriceRiseNoticed) -> list[TaskCall]:
+    applies_from = max(event.effective_at, event.noticed_at + NOTICE_PERIOD)
+    kwargs = {
+        "subscription_id": str(event.originator_id),
+        "previous_amount": event.previous_amount,
+        "amount": event.amount,
+        "applies_from": applies_from.isoformat(),
+    }
+    return [TaskCall("subscriptions.send_price_rise_notice", kwargs)]
+
+
 # Tasks that the events of one batch of the log start together as one task of their own (same arguments, with
 # each one's task id, in a list): a renewal pass records hundreds of payments at once, each with its receipt.
 TOGETHER = {"payments.send_purchase_mail": "payments.send_purchase_mails"}
@@ -186,6 +204,8 @@ REACTIONS: dict[type[Any], Reaction] = {
     RenewalReminded: _reminder_mail,
     AutoRenewalCancelled: _cancellation_mail,
     StaffActed: _staff_mail,
+    CatalogueVersionScheduled: _price_rise_notices,
+    SubscriptionPriceRiseNoticed: _price_rise_mail,
 }
 
 

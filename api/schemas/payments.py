@@ -77,6 +77,7 @@ class PaymentRecord(CamelModel):
     license_id: int
     user_license_id: UUID | None
     apple_transaction_id: str | None = None
+    catalogue_version: int | None = None  # the catalogue version the payment was priced under (docs/catalogue.md)
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> PaymentRecord:
@@ -114,4 +115,5 @@ class PaymentRecord(CamelModel):
             license_id=row["licence_id"],
             user_license_id=row["user_licence_id"],
             apple_transaction_id=row.get("apple_transaction_id"),
+            catalogue_version=row.get("catalogue_version"),
         )

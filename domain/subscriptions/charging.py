@@ -31,6 +31,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.accounts.account import Account
+from domain.catalogue.versions import load_versions
 from domain.clock import Clock
 from domain.coupons import redemption as coupons
 from domain.coupons.codes import CouponCode
@@ -110,9 +111,11 @@ def charge_subscription(
         if account_id is not None:
             raise DomainError(ErrorCode.LICENCE_REFUNDED, "the licence was refunded")
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
-    attempt = decide(subscription, clock.now())
+    now = clock.now()
+    attempt = decide(subscription, now)
     if attempt is None:
         return Charged(subscription.id, None, False, subscription.status, store.max_notification_id())
+    attempt = subscription.priced(attempt, load_versions(store), now)  # the renewal price rule
     (outcome,) = charge_decided(store, clock, gateway, [DecidedCharge(subscription, licence, attempt)])
     if isinstance(outcome, Exception):
         raise outcome
@@ -457,7 +460,7 @@ def _payment_record(
         at=at,
         quote=attempt.quote,
         terms=terms,
-        catalogue_version=0,
+        catalogue_version=attempt.catalogue_version,
         account_id=account_id,
         buyer_email=subscriber.email,
         purchase_type=attempt.kind.purchase_type,

@@ -188,7 +188,7 @@ def _start(
             user_licence_id=UserLicence.id_for_payment(order_id(subscription_id, 1, 1)),
         )
         code = coupon.code
-    attempt = Subscription.first_charge(subscription_id, key.customer_uid, quote)
+    attempt = Subscription.first_charge(subscription_id, key.customer_uid, quote, catalogue.version)
     subscription, user_licence, position = start_subscription(
         store,
         clock,

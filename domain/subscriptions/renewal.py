@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+from domain.catalogue.versions import load_versions
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, UserLicence
@@ -86,6 +87,7 @@ def renew_batch(
             outcomes[key] = DomainError(ErrorCode.NOT_FOUND, f"no subscription {key}")
     related = store.get_many([key for item in subscriptions for key in (item.user_licence_id, item.account_id)])
     now = clock.now()
+    versions = load_versions(store)  # what the renewal price rule reads: the catalogue in force now
     due: list[DecidedCharge] = []
     for subscription in subscriptions:
         licence: UserLicence = related[subscription.user_licence_id]
@@ -97,6 +99,7 @@ def renew_batch(
         if attempt is None:
             outcomes[subscription.id] = Charged(subscription.id, None, False, subscription.status, 0)
             continue
+        attempt = subscription.priced(attempt, versions, now)
         due.append(DecidedCharge(subscription, licence, attempt, related.get(subscription.account_id)))
     for item, outcome in zip(due, charge_decided(store, clock, gateway, due, each=each), strict=True):
         outcomes[item.subscription.id] = outcome

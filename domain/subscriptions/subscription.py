@@ -23,7 +23,7 @@ the dunning schedule as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import Enum
@@ -33,12 +33,14 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.versions import CatalogueVersions
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action
 from domain.licences.licence import LicenceTerms
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.wallet import BillingKey
 from domain.pricing.quotes import DiscountFactor, DiscountKind, Quote, factors_from_records
+from domain.subscriptions.price_rule import DueNotice, PriceNotice, renewal_price
 from domain.subscriptions.reminders import reminder_due, reminder_lead
 from events.subscriptions import (
     AutoRenewalCancelled,
@@ -51,8 +53,10 @@ from events.subscriptions import (
     RetentionCouponSpent,
     RetentionOfferAccepted,
     SubscriptionEnded,
+    SubscriptionPriceRiseNoticed,
     SubscriptionRenewed,
     SubscriptionReplacedByLifetime,
+    SubscriptionRepriced,
     SubscriptionResubscribed,
     SubscriptionStarted,
     SubscriptionUpgraded,
@@ -163,6 +167,7 @@ class ChargeAttempt:
     card_name: str | None = None  # the card's mask, when the attempt charges another key than the current one
     card_number: str | None = None
     upgrade: UpgradeTarget | None = None  # an upgrade charge's target plan
+    catalogue_version: int = 0  # the catalogue version ``quote`` was priced under (0: not known)
 
     @property
     def amount(self) -> int:
@@ -186,6 +191,8 @@ class Subscription(Aggregate):
     reminded_period = 0  # the last period whose renewal the subscriber was reminded of
     retention_offer_used = False  # the one retention offer was taken or declined (docs/subscriptions.md)
     retention_coupon: tuple[str, Decimal] | None = None  # an accepted offer's code and factor, until a charge uses it
+    catalogue_version = 1  # the catalogue version the renewal quote was priced under
+    price_notices: tuple[PriceNotice, ...] = ()  # price-rise notices mailed since the price last moved
 
     @staticmethod
     def id_for_window_key(customer_uid: str) -> UUID:
@@ -193,9 +200,19 @@ class Subscription(Aggregate):
         return uuid5(NAMESPACE_URL, f"/subscriptions/window/{customer_uid}")
 
     @staticmethod
-    def first_charge(subscription_id: UUID, customer_uid: str, quote: Quote) -> ChargeAttempt:
-        """The charge of the first period of a subscription not started yet."""
-        return ChargeAttempt(ChargeKind.FIRST, 1, order_id(subscription_id, 1, 1), customer_uid, quote)
+    def first_charge(
+        subscription_id: UUID, customer_uid: str, quote: Quote, catalogue_version: int = 0
+    ) -> ChargeAttempt:
+        """The charge of the first period of a subscription not started yet (``quote`` priced under
+        ``catalogue_version``)."""
+        return ChargeAttempt(
+            ChargeKind.FIRST,
+            1,
+            order_id(subscription_id, 1, 1),
+            customer_uid,
+            quote,
+            catalogue_version=catalogue_version,
+        )
 
     @classmethod
     def start(
@@ -236,6 +253,7 @@ class Subscription(Aggregate):
             list_price=quote.list_price,
             country_code=quote.country_code,
             discount_factors=quote.factor_records(),
+            catalogue_version=attempt.catalogue_version or 1,
         )
 
     @staticmethod
@@ -363,7 +381,9 @@ class Subscription(Aggregate):
             raise DomainError(ErrorCode.SUBSCRIPTION_NOT_ENDED, "the subscription has not ended")
         return self._charge(ChargeKind.RESUBSCRIPTION, f"r{self.resubscribe_attempts + 1}", key)
 
-    def upgrade_charge(self, quote: Quote, target: UpgradeTarget, key: BillingKey | None = None) -> ChargeAttempt:
+    def upgrade_charge(
+        self, quote: Quote, target: UpgradeTarget, key: BillingKey | None = None, catalogue_version: int = 0
+    ) -> ChargeAttempt:
         """Move to a bigger plan now: its first period (or, for a lifetime plan, the licence for good) at
         ``quote`` (the target's, less the unused value of the current period as its remaining step). Only a
         renewing subscription upgrades (-302 otherwise)."""
@@ -379,6 +399,7 @@ class Subscription(Aggregate):
             attempt.card_name,
             attempt.card_number,
             target,
+            catalogue_version,
         )
 
     def _next_period_charge(self, kind: ChargeKind, key: BillingKey | None = None) -> ChargeAttempt:
@@ -387,10 +408,69 @@ class Subscription(Aggregate):
     def _charge(self, kind: ChargeKind, attempt: int | str, key: BillingKey | None) -> ChargeAttempt:
         period = self.period + 1
         merchant_uid = order_id(self.id, period, attempt)
+        version = self.catalogue_version
         if key is None or key.customer_uid == self.customer_uid:
-            return ChargeAttempt(kind, period, merchant_uid, self.customer_uid, self.renewal_quote)
+            return ChargeAttempt(
+                kind, period, merchant_uid, self.customer_uid, self.renewal_quote, catalogue_version=version
+            )
         return ChargeAttempt(
-            kind, period, merchant_uid, key.customer_uid, self.renewal_quote, key.card_name, key.card_number
+            kind,
+            period,
+            merchant_uid,
+            key.customer_uid,
+            self.renewal_quote,
+            key.card_name,
+            key.card_number,
+            catalogue_version=version,
+        )
+
+    def priced(self, attempt: ChargeAttempt, versions: CatalogueVersions, at: datetime) -> ChargeAttempt:
+        """``attempt`` at the price the renewal rule gives (``domain.subscriptions.price_rule``) when it charges a
+        new period (a renewal, a retry, paying now, re-subscribing); a first or upgrade charge is priced already."""
+        if attempt.kind in (ChargeKind.FIRST, ChargeKind.UPGRADE):
+            return attempt
+        decided = renewal_price(
+            self.renewal_quote, self.catalogue_version, versions.in_force(at), self.price_notices, at
+        )
+        return replace(attempt, quote=decided.quote, catalogue_version=decided.catalogue_version)
+
+    def price_rise_noticed(self, due: DueNotice, at: datetime) -> None:
+        """Record the price-rise notice the subscriber is owed (the event sends the mail)."""
+        if self.status not in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE, SubscriptionStatus.CANCELLED):
+            raise DomainError(ErrorCode.INVALID_VALUE, "an ended subscription is told nothing")
+        self.trigger_event(
+            SubscriptionPriceRiseNoticed,
+            timestamp=at,
+            catalogue_version=due.version.version,
+            licence_id=due.quote.licence_id,
+            country_code=due.quote.country_code,
+            currency=due.quote.currency.value,
+            list_price=due.quote.list_price,
+            discount_factors=due.quote.factor_records(),
+            amount=due.quote.amount,
+            previous_amount=self.renewal_quote.amount,
+            effective_at=due.version.effective_at,
+            noticed_at=at,
+        )
+
+    def _note_price(self, attempt: ChargeAttempt, at: datetime) -> None:
+        """A period charged at another price than the one kept (the rule moved it): renewals charge it from now."""
+        quote = attempt.quote
+        kept = self.renewal_quote
+        if attempt.catalogue_version in (0, self.catalogue_version) and (quote.list_price, quote.factors) == (
+            kept.list_price,
+            kept.factors,
+        ):
+            return
+        self.trigger_event(
+            SubscriptionRepriced,
+            timestamp=at,
+            period=attempt.period,
+            catalogue_version=attempt.catalogue_version or self.catalogue_version,
+            list_price=quote.list_price,
+            country_code=quote.country_code,
+            discount_factors=quote.factor_records(),
+            amount=quote.amount,
         )
 
     def is_current(self, attempt: ChargeAttempt, now: datetime) -> bool:
@@ -479,7 +559,19 @@ class Subscription(Aggregate):
                 period_start=at,
                 paid_until=at + period_length(terms.life),
             )
+            if attempt.catalogue_version and attempt.catalogue_version != self.catalogue_version:
+                self.trigger_event(
+                    SubscriptionRepriced,
+                    timestamp=at,
+                    period=attempt.period,
+                    catalogue_version=attempt.catalogue_version,
+                    list_price=renewal.list_price,
+                    country_code=renewal.country_code,
+                    discount_factors=renewal.factor_records(),
+                    amount=renewal.amount,
+                )
             return
+        self._note_price(attempt, at)
         if attempt.kind is ChargeKind.RESUBSCRIPTION:
             self.run_out(at)
             self.trigger_event(
@@ -630,6 +722,7 @@ class Subscription(Aggregate):
         self.card_name = event.card_name
         self.card_number = event.card_number
         self.first_merchant_uid = event.first_merchant_uid
+        self.catalogue_version = event.catalogue_version
         self.period_merchant_uid = event.first_merchant_uid  # the payment of the period running now
         self.status = SubscriptionStatus.ACTIVE
         self.period = 1
@@ -726,6 +819,7 @@ class Subscription(Aggregate):
         self.country_code = event.country_code
         self.discount_factors = factors_from_records(event.discount_factors)
         self.amount = event.renewal_amount
+        self.price_notices = ()  # a new plan: notices were about the old one
         self._new_period()
 
     @when.register
@@ -745,3 +839,17 @@ class Subscription(Aggregate):
     @when.register
     def _upgrade_failed(self, event: SubscriptionUpgradeFailed) -> None:
         self.upgrade_attempts += 1
+
+    @when.register
+    def _price_rise_noticed(self, event: SubscriptionPriceRiseNoticed) -> None:
+        notice = PriceNotice(event.catalogue_version, event.amount, event.currency, event.noticed_at)
+        self.price_notices = (*self.price_notices, notice)
+
+    @when.register
+    def _repriced(self, event: SubscriptionRepriced) -> None:
+        self.catalogue_version = event.catalogue_version
+        self.list_price = event.list_price
+        self.country_code = event.country_code
+        self.discount_factors = factors_from_records(event.discount_factors)
+        self.amount = event.amount
+        self.price_notices = ()  # the price moved: a later rise needs a notice of its own

@@ -117,7 +117,7 @@ def upgrade_subscription(
     )
 
     def decide(current: Subscription, _now: datetime) -> ChargeAttempt:
-        return current.upgrade_charge(chosen.quote, target, key)
+        return current.upgrade_charge(chosen.quote, target, key, catalogue.version)
 
     charged = charge_subscription(
         store, clock, gateway, subscription_id=subscription_id, decide=decide, account_id=account_id

@@ -164,11 +164,12 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
     desk: Desk,
 ) -> None:
     owner, _ = desk.enrol(first_owner_link(desk.services))
-    _, link = invite(desk, owner, "ads@example.com", ["marketing"])
-    marketing, _ = desk.enrol(link)
-    _, link = invite(desk, owner, "desk@example.com", ["support"])
-    support, _ = desk.enrol(link)
-    may_support = desk.call("GET", "/me", support).json()["member"]["permissions"]
+    members = {}
+    for role in ("marketing", "support", "finance"):
+        _, link = invite(desk, owner, f"{role}@example.com", [role])
+        members[role], _ = desk.enrol(link)
+    marketing = members["marketing"]
+    may_support = desk.call("GET", "/me", members["support"]).json()["member"]["permissions"]
     register_confirmed(desk.client, desk.services, "customer@example.com")
     token = desk.client.post(f"{V1}/auth/login", json={"email": "customer@example.com", "pw": "abcd1234"}).json()
     customer = {"Authorization": f"Bearer {token['accessToken']}"}
@@ -181,13 +182,12 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
         assert desk.call(method, url, None).status_code == 401, key
         assert desk.call(method, url, None, headers=customer).status_code == 401, key
         permission = need.staff_permission
-        if (
-            permission is not None
-            and permission.value not in desk.call("GET", "/me", marketing).json()["member"]["permissions"]
-        ):
-            assert desk.call(method, url, marketing, json={}).status_code == 403, key
-        if permission is not None and permission.value not in may_support:  # support never sees the ledger
-            assert desk.call(method, url, support, json={}).status_code == 403, key
+        for role, member in members.items():
+            if (
+                permission is not None
+                and permission.value not in desk.call("GET", "/me", member).json()["member"]["permissions"]
+            ):
+                assert desk.call(method, url, member, json={}).status_code == 403, (role, key)
         walked += 1
     assert (
         walked == sum(1 for need in POLICY.values() if need.needs_staff)
@@ -197,3 +197,10 @@ def test_every_staff_operation_refuses_anonymous_callers_customers_and_members_w
         and "read-ledger" not in may_support
         and Access.STAFF_MARKETING in POLICY.values()
     )
+    # Prices are marketing's (and owners'): support and finance cannot change them, nor read the versions.
+    change = {"licences": [{"id": 1}], "effectiveAt": "2030-01-01T00:00:00+09:00", "reason": "a rise"}
+    for role in ("support", "finance"):
+        assert desk.call("POST", "/catalogue/versions", members[role], json=change).status_code == 403, role
+        assert desk.call("GET", "/catalogue", members[role]).status_code == 403, role
+    assert desk.call("POST", "/catalogue/versions", marketing, json=change).json()["errorCode"] == -2
+    assert desk.call("GET", "/catalogue", marketing).json()["inForce"] == 1

@@ -17,6 +17,7 @@ import {
   StaffApiError,
   staffCall,
 } from './api';
+import { CatalogueNavLink, CataloguePage } from './catalogue/CataloguePage';
 import { DataTable } from './DataTable';
 import CancellationReasons from './exit/CancellationReasons';
 import { useExitT } from './exit/i18n';
@@ -485,7 +486,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}{' '}
             <ReportsNavLink />{' '}
             {may(member, 'read-ledger') ? <Link href="/finance">{t('finance')}</Link> : null}{' '}
-            <MarketingNav member={member} />
+            <MarketingNav member={member} />{' '}
+            {may(member, 'change-prices') ? <CatalogueNavLink /> : null}
           </nav>
         ) : null}
         <label>
@@ -527,6 +529,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/marketing/coupons/:groupId" component={CouponGroupRoute} />
             <Route path="/marketing/coupons" component={CouponGroupsRoute} />
             <Route path="/marketing/banners" component={BannersRoute} />
+            <Route path="/catalogue" component={CataloguePage} />
             <Route component={CustomersPage} />
           </Switch>
         )}

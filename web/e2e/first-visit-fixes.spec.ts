@@ -30,14 +30,17 @@ function address(kind: string, project: string): string {
   return `e2e-first-${kind}-${project}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Words (runs without spaces) inside `root` that the layout broke across two lines ("업그레이/드"). */
+/**
+ * Words inside `root` that the layout broke across two lines ("업그레이/드", "보/기"): runs of letters and digits, since
+ * a line may break at a space, a hyphen or before a bracket ("신용카드/(으)로").
+ */
 function wordsBrokenInside(root: Locator): Promise<string[]> {
   return root.evaluate((element) => {
     const broken: string[] = [];
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent ?? '';
-      const word = /\S+/g;
+      const word = /[\p{L}\p{N}]+/gu;
       for (let found = word.exec(text); found; found = word.exec(text)) {
         const range = document.createRange();
         range.setStart(node, found.index);

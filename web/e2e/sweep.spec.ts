@@ -59,10 +59,10 @@ function inspect(page: Page, lang: string): Promise<Finding[]> {
       if (foreign(text, language)) findings.push({ kind: 'language', where: describe(parent), text });
       // A Korean word is never broken inside itself ("차단합/니다"): all of it on one line.
       if (language === 'ko' && HANGUL.test(text)) {
+        // A run of Hangul syllables: a line may break at a space, a hyphen or before a bracket, never inside one.
         const whole = node.textContent ?? '';
-        const word = /\S+/g;
+        const word = /[\uac00-\ud7a3]+/g;
         for (let found = word.exec(whole); found; found = word.exec(whole)) {
-          if (!HANGUL.test(found[0])) continue;
           const range = document.createRange();
           range.setStart(node, found.index);
           range.setEnd(node, found.index + found[0].length);

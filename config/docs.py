@@ -105,6 +105,14 @@ DESCRIPTIONS: dict[str, str] = {
     "Production: required.",
     "COMPANY_MAIL_ORDER_NUMBER": "The mail-order business registration number (통신판매업 신고번호) in the footer's "
     "company block. Production: required.",
+    "APP_DOWNLOAD_ANDROID_URL": "Where the Android app is downloaded (its Google Play page): the licence page, the "
+    "purchase-complete page and the account menu link there. The default searches the store; set the app's own page.",
+    "APP_DOWNLOAD_IOS_URL": "Where the iOS app is downloaded (its App Store page), shown as "
+    "`APP_DOWNLOAD_ANDROID_URL`.",
+    "APP_DOWNLOAD_MAC_URL": "Where the Mac app is downloaded (its Mac App Store page or installer), shown as "
+    "`APP_DOWNLOAD_ANDROID_URL`.",
+    "APP_DOWNLOAD_WINDOWS_URL": "Where the Windows app is downloaded (its Microsoft Store page or installer), shown as "
+    "`APP_DOWNLOAD_ANDROID_URL`.",
     "OPEN_BETA_ENDS_AT": "When joining the open beta closes (ISO 8601 with its offset).",
     "RECEIPT_FONT_KO": "The TrueType font receipts and refund notes (PDF) are set in for Korean and Latin text, "
     "embedded as a subset; `make install` installs Debian's fonts-nanum (docs/papers.md).",

@@ -25,6 +25,14 @@ COMPANY_SETTINGS = (
     "company_mail_order_number",
 )
 
+# Where each platform's app is downloaded (APP_DOWNLOAD_*_URL).
+APP_DOWNLOAD_SETTINGS = (
+    "app_download_android_url",
+    "app_download_ios_url",
+    "app_download_mac_url",
+    "app_download_windows_url",
+)
+
 
 def parse_limits(value: str) -> dict[str, int]:
     """``KRW=100000,USD=10000`` as amounts in minor units by currency (ValueError for anything else)."""
@@ -57,7 +65,7 @@ class Settings(BaseSettings):
     sentry_dsn: str = Field(default="", alias="SENTRY_DSN")
     sentry_environment: str = Field(default="", alias="SENTRY_ENVIRONMENT")
     smtp_url: str = Field(default="", alias="SMTP_URL")
-    mail_from: str = Field(default="AdBlock Unicorn <no-reply@unicornpro.local>", alias="MAIL_FROM")
+    mail_from: str = Field(default="Unicorn <no-reply@unicornpro.local>", alias="MAIL_FROM")
     request_budget_seconds: float = Field(default=15.0, alias="REQUEST_BUDGET_SECONDS")
     view_wait_seconds: float = Field(default=2.0, alias="VIEW_WAIT_SECONDS")
     projector_poll_seconds: float = Field(default=0.1, alias="PROJECTOR_POLL_SECONDS")
@@ -138,6 +146,20 @@ class Settings(BaseSettings):
     receipt_font_ja: Path = Field(
         default=Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"), alias="RECEIPT_FONT_JA"
     )
+    # Where each app is downloaded (its store page or installer): the licence page, the purchase-complete page and
+    # the account menu's products link there. The defaults search the stores for the app; set each app's own page.
+    app_download_android_url: str = Field(
+        default="https://play.google.com/store/search?q=Unicorn%20adblock&c=apps", alias="APP_DOWNLOAD_ANDROID_URL"
+    )
+    app_download_ios_url: str = Field(
+        default="https://apps.apple.com/search?term=Unicorn%20adblock", alias="APP_DOWNLOAD_IOS_URL"
+    )
+    app_download_mac_url: str = Field(
+        default="https://apps.apple.com/search?term=Unicorn%20adblock%20mac", alias="APP_DOWNLOAD_MAC_URL"
+    )
+    app_download_windows_url: str = Field(
+        default="https://apps.microsoft.com/search?query=Unicorn%20adblock", alias="APP_DOWNLOAD_WINDOWS_URL"
+    )
     open_beta_ends_at: datetime = Field(
         default=datetime(2027, 3, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=9))), alias="OPEN_BETA_ENDS_AT"
     )
@@ -165,6 +187,22 @@ class Settings(BaseSettings):
     def money_back_limits(self) -> dict[str, int]:
         """A money-back request within policy and up to its currency's limit is refunded at once."""
         return parse_limits(self.money_back_auto_limits)
+
+    @field_validator(*APP_DOWNLOAD_SETTINGS)
+    @classmethod
+    def _downloads_are_web_addresses(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
+            raise ValueError(f"an app's download address is an http(s) address (its store page), not {value!r}")
+        return value
+
+    @property
+    def app_downloads(self) -> dict[str, str]:
+        """Each platform's download address (android, ios, mac, windows)."""
+        return {
+            name.removeprefix("app_download_").removesuffix("_url"): getattr(self, name)
+            for name in APP_DOWNLOAD_SETTINGS
+        }
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -23,9 +23,18 @@ class CompanyBlock(CamelModel):
     mail_order_number: str
 
 
+class AppDownloads(CamelModel):
+    """Where each platform's app is downloaded (APP_DOWNLOAD_*_URL settings): its store page or installer."""
+
+    android: str
+    ios: str
+    mac: str
+    windows: str
+
+
 class WebIntegrations(CamelModel):
     """Addresses and public keys for the web app; empty strings mean the service is off. Also the footer's company
-    block, which the deployment sets."""
+    block and where each app is downloaded, which the deployment sets."""
 
     desk_url: str
     chat_script_url: str
@@ -33,6 +42,7 @@ class WebIntegrations(CamelModel):
     sentry_dsn: str
     sentry_environment: str
     company: CompanyBlock
+    downloads: AppDownloads
 
 
 class ChatMember(CamelModel):
@@ -44,8 +54,8 @@ class ChatMember(CamelModel):
 
 @router.get("/settings", response_model=WebIntegrations)
 def web_integrations(services: ServicesDep, response: Response) -> WebIntegrations:
-    """Desk address, chat script and plugin key, the browser's Sentry DSN and the footer's company block (read once
-    at start)."""
+    """Desk address, chat script and plugin key, the browser's Sentry DSN, the footer's company block and the apps'
+    download addresses (read once at start)."""
     settings = services.settings
     response.headers["Cache-Control"] = "public, max-age=300"
     return WebIntegrations(
@@ -61,6 +71,7 @@ def web_integrations(services: ServicesDep, response: Response) -> WebIntegratio
             business_number=settings.company_business_number,
             mail_order_number=settings.company_mail_order_number,
         ),
+        downloads=AppDownloads(**settings.app_downloads),
     )
 
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
 
 WELCOME = MailMessage(
     to="haneul@example.com",
-    subject="[애드블록 유니콘] 이메일 인증",
+    subject="[유니콘] 이메일 인증",
     text="아래 링크를 눌러 인증해 주세요: http://127.0.0.1:8000/register/confirm?email=haneul%40example.com",
     html="<p>아래 링크를 눌러 인증해 주세요</p>",
 )

@@ -106,7 +106,9 @@ def test_the_web_app_reads_the_integration_settings_and_the_policy_allows_their_
     company = answer.json().pop("company")
     assert company["businessNumber"] == desk_site.settings.company_business_number
     assert company["mailOrderNumber"] == desk_site.settings.company_mail_order_number
-    assert {k: v for k, v in answer.json().items() if k != "company"} == {
+    assert answer.json()["downloads"] == desk_site.settings.app_downloads
+    assert set(desk_site.settings.app_downloads) == {"android", "ios", "mac", "windows"}
+    assert {k: v for k, v in answer.json().items() if k not in ("company", "downloads")} == {
         "deskUrl": DESK,
         "chatScriptUrl": "https://chat.example.net/plugin/web.js",
         "chatPluginKey": "plugin-key-1",

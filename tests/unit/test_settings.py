@@ -146,3 +146,15 @@ def test_production_refuses_to_start_without_the_company_block(tmp_path: Path, n
     with pytest.raises(ValidationError, match=name):
         make_settings(tmp_path, **without, **{name: "  "})
     assert make_settings(tmp_path, **PRODUCTION).company_address == PRODUCTION["COMPANY_ADDRESS"]
+
+
+def test_each_app_has_a_download_address_and_only_a_web_one(tmp_path: Path) -> None:
+    """Issue 29, finding 11: the store links to the apps it sells; a deployment names each app's own page."""
+    defaults = make_settings(tmp_path).app_downloads
+    assert set(defaults) == {"android", "ios", "mac", "windows"}
+    assert all(address.startswith("https://") for address in defaults.values())
+    own = make_settings(tmp_path, APP_DOWNLOAD_MAC_URL="https://downloads.example.com/unicorn.dmg")
+    assert own.app_downloads["mac"] == "https://downloads.example.com/unicorn.dmg"
+    for bad in ("javascript:alert(1)", "unicorn.dmg", ""):
+        with pytest.raises(ValidationError, match="APP_DOWNLOAD_IOS_URL"):
+            make_settings(tmp_path, APP_DOWNLOAD_IOS_URL=bad)

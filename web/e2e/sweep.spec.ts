@@ -1,6 +1,7 @@
 /**
  * Issue 29, the sweep: every route in ko, en and ja, at desktop and phone width, fails on text that overflows its
- * box (or a page wider than the window) and on visible text in another language than the page's. Text marked with
+ * box (or a page wider than the window), on visible text in another language than the page's and on a Korean word
+ * the layout broke across two lines. Text marked with
  * its own language (`lang="ko"` on the company block, the language switcher's names) is that language's.
  */
 import { type Page } from '@playwright/test';
@@ -12,7 +13,7 @@ import { routePatterns } from '../src/routing/paths';
 const ROUTES = ['', ...Object.values(routePatterns).map((pattern) => pattern.replace(/:\w+/g, 'x1'))];
 
 interface Finding {
-  kind: 'overflow' | 'language';
+  kind: 'overflow' | 'language' | 'broken word';
   where: string;
   text: string;
 }
@@ -56,6 +57,23 @@ function inspect(page: Page, lang: string): Promise<Finding[]> {
       if (!visible(parent)) continue;
       const language = parent.closest('[lang]')?.getAttribute('lang') ?? pageLang;
       if (foreign(text, language)) findings.push({ kind: 'language', where: describe(parent), text });
+      // A Korean word is never broken inside itself ("차단합/니다"): all of it on one line.
+      if (language === 'ko' && HANGUL.test(text)) {
+        // A run of Hangul syllables: a line may break at a space, a hyphen or before a bracket, never inside one.
+        const whole = node.textContent ?? '';
+        const word = /[\uac00-\ud7a3]+/g;
+        for (let found = word.exec(whole); found; found = word.exec(whole)) {
+          const range = document.createRange();
+          range.setStart(node, found.index);
+          range.setEnd(node, found.index + found[0].length);
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((rect) => rect.width > 0)
+              .map((rect) => Math.round(rect.top)),
+          );
+          if (lines.size > 1) findings.push({ kind: 'broken word', where: describe(parent), text: found[0] });
+        }
+      }
       if (checked.has(parent)) continue;
       checked.add(parent);
       const style = getComputedStyle(parent);

@@ -16,8 +16,8 @@ from tests.integration.purchases.desk import GOOD_CARD, SOON_BROKE, Desk
 pytestmark = pytest.mark.integration
 
 ANOTHER_GOOD_CARD = {**GOOD_CARD, "cardNumber": "5555444433332222"}
-DUNNING_FAILED = "[애드블록 유니콘] 정기 결제에 실패했습니다"
-ENDED = "[애드블록 유니콘] 구독이 종료되었습니다"
+DUNNING_FAILED = "[유니콘] 정기 결제에 실패했습니다"
+ENDED = "[유니콘] 구독이 종료되었습니다"
 
 
 def _past_due(desk: Desk) -> dict[str, Any]:

@@ -48,7 +48,7 @@ __all__ = ["client", "stack_settings"]
 pytestmark = pytest.mark.integration
 
 MONTHLY = 111
-NOTICE_SUBJECT = "[애드블록 유니콘] 구독 가격 변경 안내"
+NOTICE_SUBJECT = "[유니콘] 구독 가격 변경 안내"
 
 
 class _Inbox:

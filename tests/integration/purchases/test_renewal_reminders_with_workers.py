@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[3]
 V1 = "/web/unicornpro/v1"
 ADMIN = {"X-Admin-Token": "harness-secret"}
 CARD = {"cardNumber": "4111111111111111", "expiryYear": 2030, "expiryMonth": 6, "password": "12", "birth": "900101"}
-REMINDER = "[애드블록 유니콘] 구독 자동 갱신 안내"
-CANCELLED = "[애드블록 유니콘] 자동 갱신이 해지되었습니다"
+REMINDER = "[유니콘] 구독 자동 갱신 안내"
+CANCELLED = "[유니콘] 자동 갱신이 해지되었습니다"
 
 
 @pytest.fixture

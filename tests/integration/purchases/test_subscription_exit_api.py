@@ -62,7 +62,7 @@ def test_one_leaves_declining_the_offer_another_stays_and_the_next_renewal_charg
     assert (kept.json()["status"], kept.json()["price"], kept.json()["nextRenewalPrice"]) == ("active", 2900, 2030)
 
     [subject] = [subject for subject in desk.deliver_mails() if "해지" in subject]
-    assert subject == "[애드블록 유니콘] 자동 갱신이 해지되었습니다"
+    assert subject == "[유니콘] 자동 갱신이 해지되었습니다"
     [mail] = [
         email.message_from_bytes(path.read_bytes())
         for path in desk.services.settings.outbox_dir.glob("*.eml")

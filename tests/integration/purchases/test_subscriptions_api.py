@@ -95,7 +95,7 @@ def test_a_card_that_starts_failing_goes_through_dunning_and_the_subscription_en
     assert len(failed) == 4
     assert all(r["failReason"] == "insufficient funds" for r in failed)
     subjects = sorted(desk.deliver_mails())
-    assert subjects == ["[애드블록 유니콘] 구독이 종료되었습니다"] + ["[애드블록 유니콘] 정기 결제에 실패했습니다"] * 3
+    assert subjects == ["[유니콘] 구독이 종료되었습니다"] + ["[유니콘] 정기 결제에 실패했습니다"] * 3
     assert sorted(desk.deliver_mails()) == subjects  # the reactor delivering again sends nothing new
 
 
@@ -112,7 +112,7 @@ def test_a_yearly_subscriber_is_told_a_week_before_the_renewal_once(desk: Desk) 
     assert record_due_reminders(desk.services) == 1
     assert record_due_reminders(desk.services) == 0
     [subject] = desk.deliver_mails()
-    assert subject.startswith("[애드블록 유니콘] 구독 자동 갱신 안내")
+    assert subject.startswith("[유니콘] 구독 자동 갱신 안내")
     [mail] = list(desk.services.settings.outbox_dir.glob("*.eml"))
     text = email.message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
     assert "24,360원" in text

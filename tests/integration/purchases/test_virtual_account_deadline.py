@@ -105,7 +105,7 @@ def test_an_unpaid_virtual_account_is_swept_at_its_deadline_and_the_buyer_is_mai
         _run_reactions(services, position)
         subjects = sorted(_subject(mail) for mail in _mails(settings.outbox_dir))
         assert subjects == [
-            "[애드블록 유니콘] 가상계좌 입금 안내",
-            "[애드블록 유니콘] 입금 기한이 지나 주문이 취소되었습니다",
+            "[유니콘] 가상계좌 입금 안내",
+            "[유니콘] 입금 기한이 지나 주문이 취소되었습니다",
         ]
     services.close()

@@ -651,8 +651,8 @@ export interface paths {
         };
         /**
          * Web Integrations
-         * @description Desk address, chat script and plugin key, the browser's Sentry DSN and the footer's company block (read once
-         *     at start).
+         * @description Desk address, chat script and plugin key, the browser's Sentry DSN, the footer's company block and the apps'
+         *     download addresses (read once at start).
          */
         get: operations["web_integrations_web_unicornpro_v1_integrations_settings_get"];
         put?: never;
@@ -2100,6 +2100,20 @@ export interface components {
          * @enum {string}
          */
         Action: "registerDevice" | "renameDevice" | "removeDevice" | "upgrade" | "cancelAutoRenewal" | "resume" | "resubscribe" | "changePaymentMethod" | "payNow";
+        /**
+         * AppDownloads
+         * @description Where each platform's app is downloaded (APP_DOWNLOAD_*_URL settings): its store page or installer.
+         */
+        AppDownloads: {
+            /** Android */
+            android: string;
+            /** Ios */
+            ios: string;
+            /** Mac */
+            mac: string;
+            /** Windows */
+            windows: string;
+        };
         /**
          * AppStorePurchaseIn
          * @description A purchase the customer made in Apple's App Store: the catalogue licence and Apple's transaction id.
@@ -3938,7 +3952,7 @@ export interface components {
         /**
          * WebIntegrations
          * @description Addresses and public keys for the web app; empty strings mean the service is off. Also the footer's company
-         *     block, which the deployment sets.
+         *     block and where each app is downloaded, which the deployment sets.
          */
         WebIntegrations: {
             /** Chatpluginkey */
@@ -3948,6 +3962,7 @@ export interface components {
             company: components["schemas"]["CompanyBlock"];
             /** Deskurl */
             deskUrl: string;
+            downloads: components["schemas"]["AppDownloads"];
             /** Sentrydsn */
             sentryDsn: string;
             /** Sentryenvironment */

@@ -6,6 +6,7 @@ import { AppLayout } from '../layout/AppLayout';
 import { loadCatalogue } from '../i18n/catalogues';
 import { LanguageGate } from '../routing/LanguageGate';
 import { LanguageRedirect } from '../routing/LanguageRedirect';
+import { useLang } from '../routing/useLang';
 import { routePatterns } from '../routing/paths';
 import { languageOfPath, readBrowserLanguageHints } from '../routing/preferredLanguage';
 
@@ -100,6 +101,27 @@ const UNDER_A_LANGUAGE = '/:lang/*?';
 const fullPattern = (pattern: string) => (pattern ? `/:lang/${pattern}` : '/:lang');
 
 /**
+ * The page of the address. Keyed by the language: switching language starts the page afresh, so nothing it said in
+ * the old language stays (issue 29, finding 16: a status line kept its English after a switch to Korean), and what
+ * the server words by language (plan names) is read again.
+ */
+function PageSwitch() {
+  const lang = useLang();
+  return (
+    <Switch key={lang}>
+      {pages.map(([pattern, Page]) => (
+        <Route key={pattern} path={fullPattern(pattern)}>
+          <Page />
+        </Route>
+      ))}
+      <Route>
+        <NotFoundPage />
+      </Route>
+    </Switch>
+  );
+}
+
+/**
  * The route table. Every page lives under /:lang; `/` and any path whose first segment is not a language are
  * redirected by LanguageGate / LanguageRedirect to the same path with a language prefix.
  */
@@ -109,16 +131,7 @@ export function AppRoutes() {
       <Route path={UNDER_A_LANGUAGE}>
         <LanguageGate>
           <AppLayout>
-            <Switch>
-              {pages.map(([pattern, Page]) => (
-                <Route key={pattern} path={fullPattern(pattern)}>
-                  <Page />
-                </Route>
-              ))}
-              <Route>
-                <NotFoundPage />
-              </Route>
-            </Switch>
+            <PageSwitch />
           </AppLayout>
         </LanguageGate>
       </Route>

@@ -1,5 +1,6 @@
 /**
- * The outside services the browser talks to (support desk, chat widget, error reporting), read once
+ * The outside services the browser talks to (support desk, chat widget, error reporting) and where the apps are
+ * downloaded, read once
  * per page load from GET /integrations/settings. Empty addresses mean the service is off; a failed
  * read turns them all off rather than breaking the page.
  */
@@ -15,9 +16,12 @@ export const INTEGRATIONS_OFF: WebIntegrations = {
   sentryDsn: '',
   sentryEnvironment: '',
   company: { name: '', representative: '', address: '', businessNumber: '', mailOrderNumber: '' },
+  downloads: { android: '', ios: '', mac: '', windows: '' },
 };
 
 export type CompanyBlock = WebIntegrations['company'];
+/** Where each platform's app is downloaded (APP_DOWNLOAD_*_URL); an empty address is not linked. */
+export type AppDownloads = WebIntegrations['downloads'];
 
 let pending: Promise<WebIntegrations> | null = null;
 

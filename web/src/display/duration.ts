@@ -37,3 +37,14 @@ export function durationText(display: DurationDisplay, lifetimeLabel: string): s
       return `${display.start} ~`;
   }
 }
+
+/** How a period is named: a monthly or annual subscription, a lifetime licence, or a number of days. */
+export type PeriodKind = 'monthly' | 'annual' | 'lifetime' | 'days';
+
+/** The kind of a licence life (30, 365, 36500 days; anything else is named by its days). */
+export function periodKind(life: number): PeriodKind {
+  if (life === LIFETIME_DAYS) return 'lifetime';
+  if (life === YEAR_DAYS) return 'annual';
+  if (life === 30) return 'monthly';
+  return 'days';
+}

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type RefObject } from 'react';
 import { Link } from 'wouter';
+import { APP_PLATFORMS, useAppDownloads, type AppPlatform } from '../../config/useAppDownloads';
 import { format } from '../../i18n/catalogues';
 import { useShellT } from '../../i18n/useT';
 import { NavLink, useCurrentLocation, useNavigate } from '../../routing/location';
@@ -20,13 +21,8 @@ function AccountIcon() {
   );
 }
 
-/** The menu's products and the home page's entry of each (`#product-{code}`). */
-const PRODUCTS = [
-  ['android', 'uncea'],
-  ['ios', 'uncei'],
-  ['mac', 'uncem'],
-  ['windows', 'uncpw'],
-] as const;
+/** Each menu product's entry on the home page (`#product-{code}`). */
+const HOME_ENTRIES: Record<AppPlatform, string> = { android: 'uncea', ios: 'uncei', mac: 'uncem', windows: 'uncpw' };
 
 /** The signed-in user's menu: product dropdown, account settings, licences, purchase history, logout. */
 function UserMenu({ id, email, menuRef }: { id: string; email: string; menuRef: RefObject<HTMLDivElement | null> }) {
@@ -35,6 +31,7 @@ function UserMenu({ id, email, menuRef }: { id: string; email: string; menuRef: 
   const logout = useLogout();
   const closeMenus = useAppStore((s) => s.closeMenus);
   const [productsOpen, setProductsOpen] = useState(false);
+  const downloads = useAppDownloads();
   const productsId = useId();
 
   return (
@@ -52,11 +49,30 @@ function UserMenu({ id, email, menuRef }: { id: string; email: string; menuRef: 
       </button>
       {productsOpen && (
         <ul id={productsId} className="user-menu__products">
-          {PRODUCTS.map(([product, code]) => (
-            <li key={product}>
-              <Link className="user-menu__item" to={`${paths.home()}#product-${code}`} onClick={closeMenus}>
-                {t.menu.productNames[product]}
-              </Link>
+          {/* Each product leads to its own app's download (APP_DOWNLOAD_*_URL); before the addresses are read, or
+              where one is not configured, to its entry on the home page (issue 29, finding 11). */}
+          {APP_PLATFORMS.map((platform) => (
+            <li key={platform}>
+              {downloads?.[platform] ? (
+                <a
+                  className="user-menu__item"
+                  href={downloads[platform]}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-platform={platform}
+                  onClick={closeMenus}
+                >
+                  {t.menu.productNames[platform]}
+                </a>
+              ) : (
+                <Link
+                  className="user-menu__item"
+                  to={`${paths.home()}#product-${HOME_ENTRIES[platform]}`}
+                  onClick={closeMenus}
+                >
+                  {t.menu.productNames[platform]}
+                </Link>
+              )}
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
+import { format } from '../../i18n/catalogues';
 import { LANGUAGES } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';
 import { useNavigate, useSearchParams } from '../../routing/location';
@@ -43,6 +44,9 @@ export default function RegisterPage() {
   const userLicenseKey = params.get('userLicenseKey') ?? undefined;
   // The receipt's register link signs the address it was mailed to: sent along, it proves the mailbox.
   const receiptToken = params.get('t') ?? undefined;
+  // From the receipt of a guest's purchase: the buyer gave the four agreements on the purchase page, for the same
+  // documents; the page carries them instead of asking again (docs/guest-registration.md).
+  const fromReceipt = receiptToken !== undefined && userLicenseKey !== undefined;
   const loading = useAppStore((s) => s.operations.register?.status === 'request' || s.operations.login?.status === 'request');
   const { alert, show, close } = useAlert();
   const text = (error: FieldErrorLike) => fieldErrorText(error, t.auth.validation);
@@ -62,10 +66,10 @@ export default function RegisterPage() {
       pwConfirm: '',
       language: lang,
       marketingPushEnabled: false,
-      agreeTerms: false,
-      agreePurchase: false,
-      agreePersonal: false,
-      agreePrivacy: false,
+      agreeTerms: fromReceipt,
+      agreePurchase: fromReceipt,
+      agreePersonal: fromReceipt,
+      agreePrivacy: fromReceipt,
     },
   });
 
@@ -124,17 +128,23 @@ export default function RegisterPage() {
   /** Validation keys are translated; server messages (type "server") are shown as they are. */
   const emailError = text(errors.email);
 
-  const agreementRows: { name: AgreementName; label: string; href: string }[] = [
-    { name: 'agreeTerms', label: t.auth.register.termsOfUse, href: paths.terms() },
-    { name: 'agreePurchase', label: t.auth.register.purchasePolicy, href: paths.terms() },
-    { name: 'agreePersonal', label: t.auth.register.personalInfo, href: paths.privacyPolicy() },
-    { name: 'agreePrivacy', label: t.auth.register.privacyPolicy, href: paths.privacyPolicy() },
+  const docs = t.auth.register.documents;
+  const agreementRows: { name: AgreementName; label: string; document: string; href: string }[] = [
+    { name: 'agreeTerms', label: t.auth.register.termsOfUse, document: docs.termsOfUse, href: paths.terms() },
+    { name: 'agreePurchase', label: t.auth.register.purchasePolicy, document: docs.purchasePolicy, href: paths.terms() },
+    { name: 'agreePersonal', label: t.auth.register.personalInfo, document: docs.personalInfo, href: paths.privacyPolicy() },
+    { name: 'agreePrivacy', label: t.auth.register.privacyPolicy, document: docs.privacyPolicy, href: paths.privacyPolicy() },
   ];
 
   return (
     <section className="form-page">
-      <PageMeta title={t.auth.register.heading} />
-      <h1 className="page__heading">{t.auth.register.heading}</h1>
+      <PageMeta title={fromReceipt ? t.auth.register.fromReceipt.heading : t.auth.register.heading} />
+      <h1 className="page__heading">{fromReceipt ? t.auth.register.fromReceipt.heading : t.auth.register.heading}</h1>
+      {fromReceipt && (
+        <p className="form-page__lead" data-testid="register-licence-note">
+          {format(t.auth.register.fromReceipt.lead, { key: userLicenseKey, email: params.get('email') ?? '' })}
+        </p>
+      )}
       <form className="form-stack" noValidate onSubmit={onSubmit}>
         <TextField
           label={t.auth.fields.email}
@@ -174,18 +184,35 @@ export default function RegisterPage() {
           {t.auth.register.marketing}
         </label>
 
-        <AgreementsFieldset
-          legend={t.auth.register.agreementsHeading}
-          agreeAllLabel={t.auth.register.agreeAll}
-          allChecked={allAgreed}
-          onAllChange={setAll}
-          rows={agreementRows.map((row) => ({ label: row.label, href: row.href, input: register(row.name) }))}
-          viewLabel={t.auth.register.view}
-          error={text(agreementError)}
-          errorId="register-agreements-error"
-        />
+        {fromReceipt ? (
+          <div className="agreements agreements--given" data-testid="register-agreements-given">
+            <p className="hint">{t.auth.register.fromReceipt.agreed}</p>
+            <ul className="agreements__given">
+              {agreementRows.map((row) => (
+                <li key={row.name}>
+                  <a href={row.href} target="_blank" rel="noreferrer">
+                    {row.document}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          <AgreementsFieldset
+            legend={t.auth.register.agreementsHeading}
+            agreeAllLabel={t.auth.register.agreeAll}
+            allChecked={allAgreed}
+            onAllChange={setAll}
+            rows={agreementRows.map((row) => ({ label: row.label, href: row.href, input: register(row.name) }))}
+            viewLabel={t.auth.register.view}
+            error={text(agreementError)}
+            errorId="register-agreements-error"
+          />
+        )}
 
-        <Button type="submit" loading={loading}>{t.auth.register.submit}</Button>
+        <Button type="submit" loading={loading}>
+          {fromReceipt ? t.auth.register.fromReceipt.submit : t.auth.register.submit}
+        </Button>
       </form>
       <div className="form-links">
         <span>

@@ -23,6 +23,7 @@ import { myLicences } from './preload';
 import { licencePeriod, licencePeriodText, stateLabel } from './display';
 import { openBetaMessage } from './errors';
 import { KeyFormCard } from './KeyFormCard';
+import { AppDownloads } from '../../ui/AppDownloads';
 import { licenceLinkStep, serverLinkCalls, type LinkStep } from './licenceLink';
 import './licences.css';
 import '../../ui/kit.css';
@@ -216,6 +217,7 @@ function LicenceList() {
           </div>
         </div>
       )}
+      {licences !== null && <AppDownloads />}
       <AlertDialog alert={alert} onClose={close} />
     </section>
   );

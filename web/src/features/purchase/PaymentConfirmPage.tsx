@@ -18,6 +18,7 @@ import { clearPendingOrder, readPendingOrder, redirectOutcome } from '../../bill
 import { formatDateTime, readTime } from '../../display/serverTimes';
 import { featureErrorMessage } from '../../errors/featureError';
 import { StatusLine } from '../../ui/StatusLine';
+import { AppDownloads } from '../../ui/AppDownloads';
 import { postPurchaseConfirm } from './api';
 import { settlePayment } from './flow';
 import '../../ui/kit.css';
@@ -185,6 +186,7 @@ export default function PaymentConfirmPage() {
       {confirmation.accountCreated && (
         <StatusLine>{format(t.payments.confirm.accountCreated, { email: confirmation.email })}</StatusLine>
       )}
+      {!reserved && <AppDownloads />}
 
       <div className="actions">
         {/* A guest's new account has no password yet: login says to set it from the mail first (issue 29, finding 9). */}
@@ -270,6 +272,7 @@ function SubscriptionStarted({ subscription, upgraded }: { subscription: Subscri
           )}
         </dl>
       </div>
+      <AppDownloads />
       <div className="actions">
         <Link className="button button--primary" to={paths.license()}>
           {c.goLicences}

@@ -113,14 +113,7 @@ export function selectionOfLicence(licences: readonly PurchasableLicence[], lice
   return licence && { productCode: licence.productCode, life: licence.life, maxDevicesCount: licence.maxDevicesCount };
 }
 
-export type PeriodKind = 'monthly' | 'annual' | 'lifetime' | 'days';
-
-export function periodKind(life: number): PeriodKind {
-  if (life === LIFETIME_LIFE) return 'lifetime';
-  if (life === ANNUAL_LIFE) return 'annual';
-  if (life === MONTHLY_LIFE) return 'monthly';
-  return 'days';
-}
+export { periodKind, type PeriodKind } from '../../display/duration';
 
 /** Whether a period renews (monthly or annual subscription) rather than being bought once. */
 export function isSubscriptionLife(life: number): boolean {

@@ -19,10 +19,10 @@ import { useCoupon } from '../../billing/useCoupon';
 import { browserKeyWindow } from '../../billing/browserKeyWindow';
 import { runKeyWindow } from '../../billing/keyWindow';
 import { keyWindowDestination } from '../../billing/keyWindowDestination';
-import { KEY_REQUEST_TYPES, PAYMENT_METHODS, type KeyRequestType, type PaymentMethod } from '../../billing/paymentMethods';
+import { PAYMENT_METHODS, type KeyRequestType, type PaymentMethod } from '../../billing/paymentMethods';
 import { payOutcome, requestPay, savePendingOrder } from '../../billing/portone';
 import { formatPrice } from '../../display/currency';
-import { durationDisplay, durationText, LIFETIME_DAYS } from '../../display/duration';
+import { LIFETIME_DAYS, periodKind } from '../../display/duration';
 import { featureErrorMessage, isNotFoundGoingHome, toFeatureError, type FeatureError } from '../../errors/featureError';
 import { AGREEMENTS, missingAgreement, type AgreementName } from '../../forms/fields';
 import { format } from '../../i18n/catalogues';
@@ -49,7 +49,17 @@ import {
   postUpgradeConfirm,
 } from './api';
 import { isCouponRefusal } from './coupon';
-import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelection, type UpgradeSelection } from './choice';
+import {
+  devicesForLife,
+  payChoiceKey,
+  payChoices,
+  paymentWays,
+  planFor,
+  priceLines,
+  resolveUpgradeSelection,
+  type PayChoice,
+  type UpgradeSelection,
+} from './choice';
 import '../../ui/kit.css';
 import './upgrade.css';
 
@@ -79,7 +89,7 @@ function Upgrade() {
   const member = useAppStore((s) => s.user);
   const { alert, show, close } = useAlert();
   const [wanted, setWanted] = useState<Partial<UpgradeSelection>>({});
-  const [method, setMethod] = useState<PaymentMethod>('creditCard');
+  const [chosen, setChosen] = useState<string | null>(null);
   const [paying, setPaying] = useState<string | null>(null);
 
   const refused = (error: FeatureError) =>
@@ -156,6 +166,9 @@ function Upgrade() {
   const lines = plan ? priceLines(plan, lang) : undefined;
   const ways = paymentWays(options.upgradeMethod);
   const amount = lines ? formatPrice(lines.total, lines.currency, lang) : '';
+  const choices = payChoices(options.upgradeMethod, upgradeMethods(options.paymentMethods));
+  const choice = choices.find((candidate) => payChoiceKey(candidate) === chosen) ?? choices[0];
+  const method: PaymentMethod = choice?.kind === 'window' ? choice.method : 'creditCard';
 
   const payInWindow = whenAgreed('window', async () => {
     if (!plan) return;
@@ -268,6 +281,43 @@ function Upgrade() {
     { name: 'agreePrivacy' as const, label: t.purchase.privacyPolicy, href: paths.privacyPolicy() },
   ];
 
+  const choiceLabel = (candidate: PayChoice) => {
+    if (candidate.kind === 'window') return t.purchase.methods[candidate.method];
+    if (candidate.kind === 'keyWindow') {
+      return format(t.upgrades.payChoices.keyWindow, { method: t.purchase.methods[candidate.requestType] });
+    }
+    return t.upgrades.payChoices[candidate.kind];
+  };
+  /** The one pay button: what it says and does follows the chosen way to pay. */
+  const payButton = (() => {
+    switch (choice?.kind) {
+      case 'window':
+        return { text: format(t.upgrades.payWindow, { amount }), pay: payInWindow };
+      case 'currentCard':
+        return { text: format(t.upgrades.payCurrentCard, { amount }), pay: payWithCurrentCard };
+      case 'typedCard':
+        return { text: format(t.upgrades.payTypedCard, { amount }), pay: payWithTypedCard };
+      case 'keyWindow':
+        return {
+          text: format(t.upgrades.payKeyWindow, { method: t.purchase.methods[choice.requestType] }),
+          pay: payWithNewKey(choice.requestType),
+        };
+      default:
+        return undefined;
+    }
+  })();
+  /** What a period costs with the devices chosen (or its fewest): the price its option shows. */
+  const periodPrice = (life: number) => {
+    const devices = devicesForLife(options, life);
+    const wantedDevices = selection && devices.includes(selection.maxDevicesCount) ? selection.maxDevicesCount : devices[0];
+    const periodPlan = wantedDevices === undefined ? undefined : planFor(options, { life, maxDevicesCount: wantedDevices });
+    return periodPlan ? formatPrice(periodPlan.requestPrice, periodPlan.currency, lang) : undefined;
+  };
+  const periodName = (life: number) => {
+    const kind = periodKind(life);
+    return kind === 'days' ? count(t.purchase.periods.days, life) : t.purchase.periods[kind];
+  };
+
   return (
     <section className="content-page">
       <PageMeta title={t.upgrades.heading} />
@@ -280,43 +330,71 @@ function Upgrade() {
           <div className="upgrade__choices">
             <fieldset className="card">
               <legend>{t.upgrades.life}</legend>
-              {options.upgradableOptions.life
-                .filter((life) => devicesForLife(options, life).length > 0)
-                .map((life) => (
-                  <label key={life} >
-                    <input
-                      type="radio"
-                      name="upgrade-life"
-                      checked={selection.life === life}
-                      onChange={() => setWanted({ ...wanted, life })}
-                    />{' '}
-                    {durationText(durationDisplay(life, new Date()), t.purchase.lifetime)}
-                  </label>
-                ))}
+              <div className="upgrade__options">
+                {options.upgradableOptions.life
+                  .filter((life) => devicesForLife(options, life).length > 0)
+                  .map((life) => (
+                    <label key={life} className="purchase-option" data-testid={`upgrade-life-${life}`}>
+                      <input
+                        type="radio"
+                        name="upgrade-life"
+                        checked={selection.life === life}
+                        onChange={() => setWanted({ ...wanted, life })}
+                      />
+                      <span className="purchase-option__name">{periodName(life)}</span>
+                      <span className="purchase-option__price">{periodPrice(life)}</span>
+                    </label>
+                  ))}
+              </div>
             </fieldset>
             <fieldset className="card">
               <legend>{t.upgrades.devices}</legend>
-              {devicesForLife(options, selection.life).map((devices) => (
-                <label key={devices} >
-                  <input
-                    type="radio"
-                    name="upgrade-devices"
-                    checked={selection.maxDevicesCount === devices}
-                    onChange={() => setWanted({ ...wanted, life: selection.life, maxDevicesCount: devices })}
-                  />{' '}
-                  {count(t.upgrades.devicesOption, devices)}
-                </label>
-              ))}
+              <div className="upgrade__options">
+                {devicesForLife(options, selection.life).map((devices) => {
+                  const devicesPlan = planFor(options, { life: selection.life, maxDevicesCount: devices });
+                  return (
+                    <label key={devices} className="purchase-option">
+                      <input
+                        type="radio"
+                        name="upgrade-devices"
+                        checked={selection.maxDevicesCount === devices}
+                        onChange={() => setWanted({ ...wanted, life: selection.life, maxDevicesCount: devices })}
+                      />
+                      <span className="purchase-option__name">{count(t.upgrades.devicesOption, devices)}</span>
+                      {devicesPlan && (
+                        <span className="purchase-option__price">
+                          {formatPrice(devicesPlan.requestPrice, devicesPlan.currency, lang)}
+                        </span>
+                      )}
+                    </label>
+                  );
+                })}
+              </div>
             </fieldset>
-            {ways.includes('window') && (
+            {choices.length > 0 && (
               <fieldset className="card">
                 <legend>{t.upgrades.method}</legend>
-                {upgradeMethods(options.paymentMethods).map((name) => (
-                  <label key={name} >
-                    <input type="radio" name="upgrade-method" checked={method === name} onChange={() => setMethod(name)} />{' '}
-                    {t.purchase.methods[name]}
-                  </label>
-                ))}
+                <div className="upgrade__options">
+                  {choices.map((candidate) => (
+                    <label key={payChoiceKey(candidate)} className="purchase-option">
+                      <input
+                        type="radio"
+                        name="upgrade-method"
+                        checked={choice !== undefined && payChoiceKey(choice) === payChoiceKey(candidate)}
+                        onChange={() => setChosen(payChoiceKey(candidate))}
+                      />
+                      <span className="purchase-option__name">{choiceLabel(candidate)}</span>
+                    </label>
+                  ))}
+                </div>
+                {options.upgradeMethod === 'subscribe' && choice?.kind !== 'currentCard' && (
+                  <p className="hint">{t.upgrades.newCardHint}</p>
+                )}
+                {choice?.kind === 'typedCard' && (
+                  <div className="upgrade__typed-card" role="group" aria-label={t.upgrades.typedCard}>
+                    <CardFields form={card} years={expiryYears(now)} />
+                  </div>
+                )}
               </fieldset>
             )}
           </div>
@@ -373,49 +451,15 @@ function Upgrade() {
               error={agreementError}
               errorId="upgrade-agreements-error"
             />
-            {ways.includes('window') && (
-              <Button loading={paying === 'window'} disabled={paying !== null} onClick={() => void payInWindow()}>
-                {format(t.upgrades.payWindow, { amount })}
-              </Button>
-            )}
-            {ways.includes('currentCard') && (
+            {payButton && (
               <Button
-                loading={paying === 'currentCard'}
+                className="upgrade__pay"
+                loading={paying !== null}
                 disabled={paying !== null}
-                onClick={() => void payWithCurrentCard()}
+                onClick={() => void payButton.pay()}
               >
-                {format(t.upgrades.payCurrentCard, { amount })}
+                {payButton.text}
               </Button>
-            )}
-            {ways.includes('keyWindow') && (
-              <>
-                <p className="hint">{t.upgrades.newCardHint}</p>
-                <fieldset className="card upgrade__typed-card">
-                  <legend>{t.upgrades.typedCard}</legend>
-                  <CardFields form={card} years={expiryYears(now)} />
-                  <Button
-                    variant="secondary"
-                    loading={paying === 'typedCard'}
-                    disabled={paying !== null}
-                    onClick={() => void payWithTypedCard()}
-                  >
-                    {format(t.upgrades.payTypedCard, { amount })}
-                  </Button>
-                </fieldset>
-                <div className="button-row">
-                  {KEY_REQUEST_TYPES.map((requestType) => (
-                    <Button
-                      key={requestType}
-                      variant="secondary"
-                      loading={paying === requestType}
-                      disabled={paying !== null}
-                      onClick={() => void payWithNewKey(requestType)()}
-                    >
-                      {format(t.upgrades.payKeyWindow, { method: t.purchase.methods[requestType] })}
-                    </Button>
-                  ))}
-                </div>
-              </>
             )}
           </aside>
         </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UpgradeOptions, UpgradePlan } from '../../api/models';
-import { devicesForLife, paymentWays, planFor, priceLines, resolveUpgradeSelection } from './choice';
+import { devicesForLife, payChoiceKey, payChoices, paymentWays, planFor, priceLines, resolveUpgradeSelection } from './choice';
 
 function plan(id: number, life: number, maxDevicesCount: number, over: Partial<UpgradePlan> = {}): UpgradePlan {
   return {
@@ -70,11 +70,15 @@ describe('choosing an upgrade', () => {
 });
 
 describe('how an upgrade price reads', () => {
-  it('shows the base discount and the remaining credit joined with +, and the total', () => {
+  it('shows the base discount and, apart and once, the remaining credit, and the total', () => {
     const lines = priceLines(plan(123, 365, 3), 'ko');
     expect(lines.remaining).toBe(1450);
     expect(lines.total).toBe(39710);
-    expect(lines.discountText).toBe('30% + 1,450원');
+    expect(lines.discountText).toBe('30%');
+  });
+
+  it('joins a coupon to the base discount, never the credit', () => {
+    expect(priceLines(plan(123, 365, 3, { coupon: '0.1' }), 'ko').discountText).toBe('30% + 10%');
   });
 
   it('leaves out a remaining discount of zero', () => {
@@ -83,8 +87,10 @@ describe('how an upgrade price reads', () => {
     expect(lines.discountText).toBe('30%');
   });
 
-  it('shows only the credit on a plan without a base discount', () => {
-    expect(priceLines(monthly.licenses[3]!, 'ko').discountText).toBe('1,450원');
+  it('has no discount line on a plan without a base discount, only the credit', () => {
+    const lines = priceLines(monthly.licenses[3]!, 'ko');
+    expect(lines.discountText).toBe('');
+    expect(lines.remaining).toBe(1450);
   });
 });
 
@@ -92,5 +98,13 @@ describe('how an upgrade is paid', () => {
   it('uses a payment window for a purchased licence and a billing key for a subscription', () => {
     expect(paymentWays('upgrade')).toEqual(['window']);
     expect(paymentWays('subscribe')).toEqual(['currentCard', 'keyWindow']);
+  });
+
+  it('offers one choice per way to pay, each with a key of its own, for one pay button', () => {
+    const windowChoices = payChoices('upgrade', ['creditCard', 'kakaopay']);
+    expect(windowChoices.map(payChoiceKey)).toEqual(['window:creditCard', 'window:kakaopay']);
+    const subscription = payChoices('subscribe', ['creditCard']).map(payChoiceKey);
+    expect(subscription).toEqual(['currentCard', 'typedCard', 'keyWindow:creditCard', 'keyWindow:kakaopay', 'keyWindow:naverpay']);
+    expect(new Set(subscription).size).toBe(subscription.length);
   });
 });

@@ -6,6 +6,7 @@
 import type { UpgradeOptions, UpgradePlan } from '../../api/models';
 import { discountText, remainingDiscount } from '../../display/discount';
 import type { Lang } from '../../i18n/languages';
+import { KEY_REQUEST_TYPES, type KeyRequestType, type PaymentMethod } from '../../billing/paymentMethods';
 
 export interface UpgradeSelection {
   life: number;
@@ -54,7 +55,8 @@ export interface UpgradePriceLines {
   remaining: number;
   /** What the upgrade charges. */
   total: number;
-  /** '30% + 1,450원': the non-zero discounts joined with ' + ' (base, remaining, coupon). */
+  /** '30% + 10%': the non-zero percent discounts (base, coupon); the credit is `remaining`, shown on its own line
+   * (issue 29, finding 10: the quote showed it twice, as '30% + 2,899원' and again as '-2,899원'). */
   discountText: string;
   currency: string;
 }
@@ -68,7 +70,7 @@ export function priceLines(plan: UpgradePlan, lang: Lang): UpgradePriceLines {
     remaining,
     total: plan.requestPrice,
     discountText: discountText(
-      { base: Number(plan.discount), remaining, coupon: Number(plan.coupon), currency: plan.currency },
+      { base: Number(plan.discount), coupon: Number(plan.coupon), currency: plan.currency },
       lang,
     ),
     currency: plan.currency,
@@ -81,4 +83,31 @@ export type UpgradePayment = 'window' | 'currentCard' | 'keyWindow';
 /** The payment ways the page offers for an upgrade method (the server's `upgradeMethod`). */
 export function paymentWays(upgradeMethod: string): UpgradePayment[] {
   return upgradeMethod === 'subscribe' ? ['currentCard', 'keyWindow'] : ['window'];
+}
+
+/**
+ * One choice of the page's single "how to pay" group, and so of its single pay button: a window method for a
+ * purchased licence; for a subscription its current card, a card typed on the page, or a billing-key window.
+ */
+export type PayChoice =
+  | { kind: 'window'; method: PaymentMethod }
+  | { kind: 'currentCard' }
+  | { kind: 'typedCard' }
+  | { kind: 'keyWindow'; requestType: KeyRequestType };
+
+/** The choices, in the order the page lists them; the first is chosen until the customer picks another. */
+export function payChoices(upgradeMethod: string, windowMethods: readonly PaymentMethod[]): PayChoice[] {
+  if (upgradeMethod !== 'subscribe') return windowMethods.map((method) => ({ kind: 'window', method }));
+  return [
+    { kind: 'currentCard' },
+    { kind: 'typedCard' },
+    ...KEY_REQUEST_TYPES.map((requestType) => ({ kind: 'keyWindow' as const, requestType })),
+  ];
+}
+
+/** A choice's radio value (unique within the group). */
+export function payChoiceKey(choice: PayChoice): string {
+  if (choice.kind === 'window') return `window:${choice.method}`;
+  if (choice.kind === 'keyWindow') return `keyWindow:${choice.requestType}`;
+  return choice.kind;
 }

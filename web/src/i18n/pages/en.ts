@@ -419,6 +419,18 @@ export const enPages: PagesCatalogue = {
       personalInfo: 'I agree to the collection and use of personal information (required)',
       privacyPolicy: 'I agree to the Privacy Policy (required)',
       view: 'View',
+      documents: {
+        termsOfUse: 'Terms of Use',
+        purchasePolicy: 'Purchase Policy',
+        personalInfo: 'Collection and use of personal information',
+        privacyPolicy: 'Privacy Policy',
+      },
+      fromReceipt: {
+        heading: 'Take your licence into your account',
+        lead: 'Choose a password to manage the licence {key} you bought with the account {email}.',
+        agreed: 'You agreed to the terms of use, the purchase policy, the collection and use of personal information and the privacy policy when you bought it; there is no need to agree again.',
+        submit: 'Set the password and get the licence',
+      },
       submit: 'Sign up',
       haveAccount: 'Already have an account?',
       login: 'Log in',
@@ -613,6 +625,12 @@ export const enPages: PagesCatalogue = {
       pay: 'Payment error',
     },
   },
+  downloads: {
+    heading: 'Download the apps',
+    lead: 'Install the app and enter your licence key to start using it.',
+    label: 'Download the app for {platform}',
+    platforms: { android: 'Android', ios: 'iOS', mac: 'Mac', windows: 'Windows' },
+  },
   upgrades: {
     heading: 'Upgrade licence',
     notice: 'An upgrade keeps your licence key and registered devices, and takes the remaining value of your current period off the price. The new period starts when you pay.',
@@ -625,6 +643,11 @@ export const enPages: PagesCatalogue = {
     remainingDiscount: 'Remaining-period discount',
     total: 'Total',
     method: 'Payment method',
+    payChoices: {
+      currentCard: "The subscription's current card",
+      typedCard: 'A new card, typed here',
+      keyWindow: 'A new {method}',
+    },
     payWindow: 'Pay {amount} and upgrade',
     payCurrentCard: 'Pay {amount} with the current card and upgrade',
     payKeyWindow: 'Pay with {method} and upgrade',

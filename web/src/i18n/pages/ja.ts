@@ -417,6 +417,18 @@ export const jaPages: PagesCatalogue = {
       personalInfo: '個人情報の収集・利用に同意する（必須）',
       privacyPolicy: 'プライバシーポリシーに同意する（必須）',
       view: '表示',
+      documents: {
+        termsOfUse: '利用規約',
+        purchasePolicy: '購入ポリシー',
+        personalInfo: '個人情報の収集・利用',
+        privacyPolicy: 'プライバシーポリシー',
+      },
+      fromReceipt: {
+        heading: 'ライセンスをアカウントへ',
+        lead: 'ご購入のライセンス {key} を {email} のアカウントで管理できるよう、パスワードを設定してください。',
+        agreed: '利用規約、購入ポリシー、個人情報の収集・利用、プライバシーポリシーにはご購入時に同意いただいています。改めて同意いただく必要はありません。',
+        submit: 'パスワードを設定してライセンスを受け取る',
+      },
       submit: '登録する',
       haveAccount: 'すでにアカウントをお持ちですか？',
       login: 'ログイン',
@@ -611,6 +623,12 @@ export const jaPages: PagesCatalogue = {
       pay: '決済エラー',
     },
   },
+  downloads: {
+    heading: 'アプリのダウンロード',
+    lead: 'アプリをインストールしてライセンスキーを入力すると、すぐにお使いいただけます。',
+    label: '{platform}版アプリをダウンロード',
+    platforms: { android: 'Android', ios: 'iOS', mac: 'Mac', windows: 'Windows' },
+  },
   upgrades: {
     heading: 'ライセンスのアップグレード',
     notice: 'アップグレードしてもライセンスキーと登録済みの端末はそのままで、現在の期間の残り価値が割引されます。新しい期間はお支払い時から始まります。',
@@ -623,6 +641,11 @@ export const jaPages: PagesCatalogue = {
     remainingDiscount: '残り期間の割引',
     total: 'お支払い金額',
     method: 'お支払い方法',
+    payChoices: {
+      currentCard: '購読中のカード',
+      typedCard: '新しいカードをここで入力',
+      keyWindow: '新しい{method}を登録',
+    },
     payWindow: '{amount}を支払ってアップグレード',
     payCurrentCard: '現在のカードで{amount}を支払ってアップグレード',
     payKeyWindow: '{method}で支払ってアップグレード',

@@ -420,6 +420,18 @@ export const koPages = {
       personalInfo: '개인정보 수집 및 이용 동의 (필수)',
       privacyPolicy: '개인정보처리방침 동의 (필수)',
       view: '보기',
+      documents: {
+        termsOfUse: '이용약관',
+        purchasePolicy: '구매 정책',
+        personalInfo: '개인정보 수집 및 이용',
+        privacyPolicy: '개인정보처리방침',
+      },
+      fromReceipt: {
+        heading: '라이선스를 내 계정으로',
+        lead: '구매하신 라이선스 {key}을(를) {email} 계정에서 관리하도록 비밀번호를 정해 주세요.',
+        agreed: '이용약관, 구매 정책, 개인정보 수집 및 이용, 개인정보처리방침에는 구매하실 때 동의하셨습니다. 다시 동의하실 필요는 없습니다.',
+        submit: '비밀번호 정하고 라이선스 받기',
+      },
       submit: '가입하기',
       haveAccount: '이미 계정이 있으신가요?',
       login: '로그인',
@@ -614,6 +626,12 @@ export const koPages = {
       pay: '결제 오류',
     },
   },
+  downloads: {
+    heading: '앱 내려받기',
+    lead: '앱을 설치하고 라이선스 키를 입력하면 바로 쓸 수 있습니다.',
+    label: '{platform}용 앱 내려받기',
+    platforms: { android: 'Android', ios: 'iOS', mac: 'Mac', windows: 'Windows' },
+  },
   upgrades: {
     heading: '라이선스 업그레이드',
     notice: '업그레이드하면 라이선스 키와 등록된 기기는 그대로이고, 지금 사용 중인 기간의 남은 가치만큼 할인됩니다. 새 이용 기간은 결제한 때부터 시작합니다.',
@@ -626,6 +644,11 @@ export const koPages = {
     remainingDiscount: '남은 기간 할인',
     total: '결제 금액',
     method: '결제 수단',
+    payChoices: {
+      currentCard: '지금 구독에 쓰는 카드',
+      typedCard: '새 카드를 여기에 입력',
+      keyWindow: '새 {method} 등록',
+    },
     payWindow: '{amount} 결제하고 업그레이드',
     payCurrentCard: '현재 카드로 {amount} 결제하고 업그레이드',
     payKeyWindow: '{method}(으)로 결제하고 업그레이드',

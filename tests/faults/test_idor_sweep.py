@@ -117,6 +117,17 @@ def sweep_requests(owned: Owned, card: dict[str, Any]) -> dict[str, dict[str, An
             "path": f"/payments/licenses/subscribe/{licence}/billingkey",
             "json": {"billingkeyId": owned.billingkey_id},
         },
+        f"GET {V1}/payments/licenses/subscribe/{{user_license_id}}/exit": {
+            "path": f"/payments/licenses/subscribe/{licence}/exit"
+        },
+        f"POST {V1}/payments/licenses/subscribe/{{user_license_id}}/exit": {
+            "path": f"/payments/licenses/subscribe/{licence}/exit",
+            "json": {"reasons": ["other"], "comment": "", "offerDeclined": True},
+        },
+        f"POST {V1}/payments/licenses/subscribe/{{user_license_id}}/exit/offer": {
+            "path": f"/payments/licenses/subscribe/{licence}/exit/offer",
+            "json": {"reasons": [], "comment": ""},
+        },
     }
 
 

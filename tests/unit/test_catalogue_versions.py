@@ -4,7 +4,7 @@ when staff said, and the renewal price rule of docs/catalogue.md decides what a 
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -22,7 +22,9 @@ from domain.catalogue.versions import (
 from domain.errors import DomainError, ErrorCode
 from domain.pricing.quotes import quote_licence
 from domain.staff.member import create_first_owner, invite_member
+from domain.subscriptions.price_mails import render_price_rise_mail
 from domain.subscriptions.price_rule import NOTICE_PERIOD, PriceNotice, price_rise_to_notice, renewal_price
+from events.values import Currency, Language
 from tests.fakes import ManualClock, in_memory_store
 from tests.support import START
 
@@ -152,3 +154,23 @@ def test_a_subscriber_is_owed_one_notice_for_the_highest_rise_ahead() -> None:
     owed = price_rise_to_notice(kept, versions, [], START)
     assert owed is not None and (owed.version.version, owed.quote.amount) == (3, 3900)
     assert price_rise_to_notice(kept, versions, [PriceNotice(3, 3900, "KRW", START)], START) is None
+
+
+def test_the_price_rise_notice_says_both_prices_and_from_when_in_each_language() -> None:
+    applies = datetime(2026, 12, 31, 15, 30, tzinfo=UTC)  # 2027-01-01 in Korea
+    texts = {
+        language: render_price_rise_mail(
+            to="a@example.com",
+            language=language,
+            name="Unicorn",
+            previous_amount=2900,
+            amount=3500,
+            currency=Currency.KRW,
+            applies_from=applies,
+        )
+        for language in Language
+    }
+    assert "2,900원" in texts[Language.KO].text and "3,500원" in texts[Language.KO].text
+    assert "2,900 KRW" in texts[Language.EN].text and "3,500 KRW" in texts[Language.EN].text
+    assert all("2027-01-01" in mail.text for mail in texts.values())
+    assert len({mail.subject for mail in texts.values()}) == 3

@@ -107,7 +107,8 @@ def seed(db: ViewDatabase) -> list[str]:
         _insert(db, "ledger_entries", entries)
         _insert(db, "payments_view", views)
         _insert(db, "licences_view", licences)
-    _insert(db, "finance_daily", [{**dict(zip(KEY, key, strict=True)), **sums} for key, sums in daily.items()])
+    rows: list[dict[str, object]] = [{**dict(zip(KEY, key, strict=True)), **sums} for key, sums in daily.items()]
+    _insert(db, "finance_daily", rows)
     return accounts
 
 

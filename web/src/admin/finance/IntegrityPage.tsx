@@ -39,7 +39,7 @@ export function IntegrityPage() {
           {job.data ? <JobProgress job={job.data} label={t('verifying')} /> : null}
           {job.data?.result ? (
             <p role={job.data.result.ok ? 'status' : 'alert'}>
-              {`${job.data.result.ok ? t('verified') : t('failedVerification')}: ${String(job.data.result.message)}`}
+              {`${job.data.result.ok ? t('verified') : t('failedVerification')}: ${String(job.data.result.message ?? job.data.result.error)}`}
             </p>
           ) : null}
           <table aria-label={t('verifications')}>
@@ -49,7 +49,7 @@ export function IntegrityPage() {
                 <tr key={found.job_id}>
                   <td>{found.finished_at ?? found.created_at}</td>
                   <td>{found.result ? (found.result.ok ? t('verified') : t('failedVerification')) : found.state}</td>
-                  <td>{found.result ? String(found.result.message) : `${found.done} / ${found.total}`}</td>
+                  <td>{found.result ? String(found.result.message ?? found.result.error) : `${found.done} / ${found.total}`}</td>
                 </tr>
               ))}
             </tbody>

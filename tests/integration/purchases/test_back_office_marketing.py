@@ -273,3 +273,13 @@ def test_support_may_not_touch_coupons_and_marketing_neither_refunds_nor_sees_ca
     assert page.status_code == 200 and page.json()["payments"][0]["merchant_uid"] == order["merchantUid"]
     assert all("card_number" not in payment for payment in page.json()["payments"])
     assert "4111" not in page.text, "no card number, not even masked"
+
+
+def test_the_test_harness_adds_a_member_of_a_role_only_with_its_credential(shop: AdminShop) -> None:
+    wanted = {"email": "story@example.com", "name": "Story", "roles": ["marketing"]}
+    assert shop.client.post(f"{V1}/test-harness/staff/members", json=wanted).status_code == 401
+    added = shop.client.post(f"{V1}/test-harness/staff/members", json=wanted, headers={"X-Admin-Token": ADMIN_TOKEN})
+    assert added.status_code == 200, added.text
+    member = Member(shop, added.json()["enrolmentLink"])  # type: ignore[arg-type]
+    assert member.call("GET", "/me").json()["member"]["roles"] == ["marketing"]
+    assert member.call("GET", "/coupon-groups").status_code == 200

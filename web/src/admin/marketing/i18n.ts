@@ -1,11 +1,11 @@
 /** Marketing's words in ko, en and ja (its own dictionary beside the back office's; a test checks the keys match). */
 import { useContext } from 'react';
 import { type AdminLanguage, LanguageContext } from '../i18n';
+import { NAV_WORDS } from './nav-words';
 
 const en = {
+  ...NAV_WORDS.en,
   marketing: 'Marketing',
-  couponGroups: 'Coupon groups',
-  banners: 'Banners and notices',
   newGroup: 'New coupon group',
   name: 'Name',
   groupType: 'Type',
@@ -87,9 +87,8 @@ const en = {
 export type MarketingKey = keyof typeof en;
 
 const ko: Record<MarketingKey, string> = {
+  ...NAV_WORDS.ko,
   marketing: '마케팅',
-  couponGroups: '쿠폰 그룹',
-  banners: '배너와 공지',
   newGroup: '새 쿠폰 그룹',
   name: '이름',
   groupType: '유형',
@@ -169,9 +168,8 @@ const ko: Record<MarketingKey, string> = {
 };
 
 const ja: Record<MarketingKey, string> = {
+  ...NAV_WORDS.ja,
   marketing: 'マーケティング',
-  couponGroups: 'クーポングループ',
-  banners: 'バナーとお知らせ',
   newGroup: '新しいクーポングループ',
   name: '名前',
   groupType: '種類',

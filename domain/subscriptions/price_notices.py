@@ -28,7 +28,7 @@ def notice_price_rises(store: Storefront, clock: Clock, subscription_ids: Sequen
     for subscription_id, subscription in found.items():
         if not isinstance(subscription, Subscription) or subscription.status not in NOTICED_STATUSES:
             continue
-        owed = price_rise_to_notice(subscription.renewal_quote, versions, subscription.price_notices, clock.now())
+        owed = price_rise_to_notice(subscription.own_quote, versions, subscription.price_notices, clock.now())
         if owed is not None and _notice(store, clock, subscription_id):
             noticed.append(subscription_id)
     return noticed
@@ -38,7 +38,7 @@ def _notice(store: Storefront, clock: Clock, subscription_id: UUID) -> bool:
     def attempt() -> bool:
         subscription: Subscription = store.repository.get(subscription_id)
         now = clock.now()
-        due = price_rise_to_notice(subscription.renewal_quote, load_versions(store), subscription.price_notices, now)
+        due = price_rise_to_notice(subscription.own_quote, load_versions(store), subscription.price_notices, now)
         if due is None or subscription.status not in NOTICED_STATUSES:
             return False
         subscription.price_rise_noticed(due, now)

@@ -290,7 +290,15 @@ class Subscription(Aggregate):
         """What the next period's charge costs: the subscription's own quote, less an accepted retention offer's
         coupon (the last discount step, as any coupon) until a paid charge has used it. The one place a renewal's
         price is decided."""
-        quote = Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
+        return self._with_retention(self.own_quote)
+
+    @property
+    def own_quote(self) -> Quote:
+        """The subscription's own price for a period, without a retention offer's coupon: the price the renewal
+        price rule keeps or moves, and price-rise notices compare against."""
+        return Quote(self.licence_id, self.country_code, self.currency, self.list_price, self.discount_factors)
+
+    def _with_retention(self, quote: Quote) -> Quote:
         if self.retention_coupon is not None:
             return quote.with_coupon(self.retention_coupon[1])
         return quote
@@ -429,10 +437,9 @@ class Subscription(Aggregate):
         new period (a renewal, a retry, paying now, re-subscribing); a first or upgrade charge is priced already."""
         if attempt.kind in (ChargeKind.FIRST, ChargeKind.UPGRADE):
             return attempt
-        decided = renewal_price(
-            self.renewal_quote, self.catalogue_version, versions.in_force(at), self.price_notices, at
-        )
-        return replace(attempt, quote=decided.quote, catalogue_version=decided.catalogue_version)
+        decided = renewal_price(self.own_quote, self.catalogue_version, versions.in_force(at), self.price_notices, at)
+        # An accepted retention offer's coupon comes off whichever price the rule gave, as its last step.
+        return replace(attempt, quote=self._with_retention(decided.quote), catalogue_version=decided.catalogue_version)
 
     def price_rise_noticed(self, due: DueNotice, at: datetime) -> None:
         """Record the price-rise notice the subscriber is owed (the event sends the mail)."""
@@ -448,7 +455,7 @@ class Subscription(Aggregate):
             list_price=due.quote.list_price,
             discount_factors=due.quote.factor_records(),
             amount=due.quote.amount,
-            previous_amount=self.renewal_quote.amount,
+            previous_amount=self.own_quote.amount,
             effective_at=due.version.effective_at,
             noticed_at=at,
         )
@@ -462,6 +469,8 @@ class Subscription(Aggregate):
             kept.factors,
         ):
             return
+        if self.retention_coupon is not None:  # the price moved; the offer's coupon is not part of the new price
+            quote = quote.with_coupon(Decimal(0))
         self.trigger_event(
             SubscriptionRepriced,
             timestamp=at,

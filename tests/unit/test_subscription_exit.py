@@ -9,6 +9,8 @@ from uuid import UUID
 
 import pytest
 
+from domain.catalogue.licences import Catalogue, load_catalogue
+from domain.catalogue.versions import CatalogueVersion, CatalogueVersions
 from domain.coupons.codes import CouponCode
 from domain.coupons.group import CouponGroup, GroupType
 from domain.errors import ErrorCode
@@ -23,8 +25,9 @@ from domain.subscriptions.exit import (
     stop_auto_renewal,
 )
 from domain.subscriptions.exit_reasons import exit_summary
+from domain.subscriptions.price_rule import price_rise_to_notice
 from domain.subscriptions.renewal import renew_if_due
-from domain.subscriptions.subscription import period_length
+from domain.subscriptions.subscription import ChargeKind, period_length
 from events.subscriptions import AutoRenewalCancelled, RetentionOfferAccepted
 from tests.support import START
 from tests.unit.billing_world import ANNUAL, GOOD_CARD, MONTHLY, World, refused
@@ -179,3 +182,23 @@ def test_a_past_due_subscriber_who_stops_ends_now_and_is_offered_nothing(world: 
     assert _offer(world, member, sid) is None
     _stop(world, member, sid, declined=declined)
     assert world.subscription(sid).status.value == "ended"
+
+
+def test_an_accepted_offer_is_no_price_rise_no_notice_is_owed_and_a_moved_price_still_takes_the_coupon_off(
+    world: World,
+) -> None:
+    member, sid = _subscribed(world)
+    _accept(world, member, sid)
+    subscription = world.subscription(sid)
+    assert (subscription.renewal_quote.amount, subscription.own_quote.amount) == (2030, 2900)
+    shipped = CatalogueVersion(1, START, load_catalogue(), None, "", START)
+    assert price_rise_to_notice(subscription.own_quote, CatalogueVersions((shipped,)), (), START) is None, (
+        "the subscriber's own price is what a rise is measured against, not the offer's"
+    )
+    licences = load_catalogue().model_dump(mode="json", by_alias=True)["licences"]
+    for price in next(licence for licence in licences if licence["id"] == MONTHLY)["prices"]:
+        price["price"] = 2500 if price["countryCode"] == "KR" else price["price"]
+    cut = Catalogue.model_validate({"version": 2, "licences": licences})
+    versions = CatalogueVersions((shipped, CatalogueVersion(2, START, cut, None, "a cut", START)))
+    attempt = subscription.priced(subscription._next_period_charge(ChargeKind.RENEWAL), versions, START + MONTH)
+    assert (attempt.quote.amount, attempt.catalogue_version) == (1750, 2), "2,500 after the cut, less the offer's 30%"

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -304,6 +304,21 @@ class Settings(BaseSettings):
     def store_kind(self) -> str:
         """'postgres' or 'sqlite'."""
         return "postgres" if self.uses_postgres else "sqlite"
+
+    def with_connections_for(self, threads: int) -> Settings:
+        """These settings with PostgreSQL connections enough for ``threads`` at once (``pool_size`` plus
+        ``max_overflow``): the projector's followers each hold one while they apply a batch, and a pool smaller than
+        the views queues them into timeouts under load. The operator's larger figures stand."""
+        if not self.uses_postgres:
+            return self
+        parts = urlsplit(self.database_url)
+        query = parse_qs(parts.query)
+        size, overflow = int(query.get("pool_size", ["5"])[0]), int(query.get("max_overflow", ["10"])[0])
+        if size + overflow >= threads:
+            return self
+        query["max_overflow"] = [str(threads - size)]
+        url = urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
+        return self.model_copy(update={"database_url": url})
 
     @cached_property
     def event_store_env(self) -> dict[str, str]:

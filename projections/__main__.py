@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from bootstrap import Services
 from bootstrap.audit import open_audit
+from config.settings import load_settings
 from eventlog.audit import Audit
 from projections.catalogue import all_views
 from projections.database import ViewDatabase
@@ -42,9 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(levelname)s %(message)s")
 
-    services = Services.build()
-    log_app, db, settings = services.store, services.views, services.settings
     views = all_views()
+    # A connection for each view's follower, the transparency log's thread, the leases and a spare.
+    services = Services.build(load_settings().with_connections_for(len(views) + 3))
+    log_app, db, settings = services.store, services.views, services.settings
     leases = _leases(db, log_app.name, [view.name for view in views]) if args.command in (None, "run") else None
     projector = Projector(log_app, db, views, settings.projector_poll_seconds, leases)
     try:

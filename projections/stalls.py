@@ -28,9 +28,16 @@ STALLS_DDL = (
 
 
 def ensure_stalls_table(db: ViewDatabase) -> None:
-    """Create the table if it is missing."""
-    with db.transaction() as cursor:
-        cursor.execute(STALLS_DDL)
+    """Create the table if it is missing. The projector and the reactor start together: on PostgreSQL the second
+    of two concurrent ``CREATE TABLE IF NOT EXISTS`` can fail on the catalogue's unique index although the table now
+    exists (the deployment story saw the reactor die of it), so a failed first try is followed by one more."""
+    try:
+        with db.transaction() as cursor:
+            cursor.execute(STALLS_DDL)
+    except Exception:  # the driver's error, whichever store: the second try answers whether the table is there
+        log.info("view_stalls was being created by another process; trying again")
+        with db.transaction() as cursor:
+            cursor.execute(STALLS_DDL)
 
 
 def note_stall(

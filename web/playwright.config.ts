@@ -153,6 +153,9 @@ export default defineConfig({
       name: 'time-travel',
       testMatch: timeTravel,
       dependencies: ['desktop-chromium', 'mobile-chromium'],
+      // One at a time: each moves the one clock, and a jump past the staff idle timeout or a renewal date in the
+      // middle of another story ends its session or charges its subscription (marketing.spec signed out in CI).
+      workers: 1,
       use: { ...devices['Desktop Chrome'], locale: 'ko-KR', launchOptions: chromium, extraHTTPHeaders: clientAddress(3) },
     },
   ],

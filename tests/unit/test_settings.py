@@ -158,3 +158,17 @@ def test_each_app_has_a_download_address_and_only_a_web_one(tmp_path: Path) -> N
     for bad in ("javascript:alert(1)", "unicorn.dmg", ""):
         with pytest.raises(ValidationError, match="APP_DOWNLOAD_IOS_URL"):
             make_settings(tmp_path, APP_DOWNLOAD_IOS_URL=bad)
+
+
+def test_the_projector_gets_a_connection_for_each_view_follower_but_never_fewer_than_the_operator_gave(
+    tmp_path: Path,
+) -> None:
+    small = make_settings(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1/shop?pool_size=1&max_overflow=9")
+    widened = small.with_connections_for(15)
+    assert (widened.event_store_env["POSTGRES_POOL_SIZE"], widened.event_store_env["POSTGRES_MAX_OVERFLOW"]) == (
+        "1",
+        "14",
+    )
+    large = make_settings(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1/shop?pool_size=20&max_overflow=10")
+    assert large.with_connections_for(15) is large
+    assert make_settings(tmp_path).with_connections_for(15).database_url == "", "SQLite has no pool to widen"

@@ -206,7 +206,7 @@ def test_support_resends_the_licence_key_and_a_refund_mails_the_buyer(desk: Desk
         for event in desk.services.store.repository.event_store.get(Payment.id_for(merchant_uid))
         if isinstance(event, PaymentRefunded)
     ]
-    [mail_call] = REACTIONS[PaymentRefunded](refund)
+    [mail_call] = [call for call in REACTIONS[PaymentRefunded](refund) if call.name == "payments.send_refund_mail"]
     assert mail_call.name == "payments.send_refund_mail"
     assert (mail_call.kwargs["amount"], mail_call.kwargs["cancel_amount"]) == (1000, 1000)
     before = outbox(desk)

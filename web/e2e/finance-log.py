@@ -2,6 +2,8 @@
 
 revenue DAY              yesterday's revenue per currency from the stored records alone, as JSON: each
                          payment.Succeeded paid that Korean day counts its payment.Ordered amount
+paid-day MERCHANT_UID    the Korean day the gateway says the payment was paid (its paid_at: the sandbox's own clock,
+                         which the stack's test clock, moved by earlier stories, may be far ahead of)
 events MERCHANT_UID      the notification ids of the payment's events, as JSON
 change-byte NID          change one byte of an event's stored state behind the app's back ('@' to '#')
 verify PROOF_FILE        run the independent Go verifier on a downloaded proof file (prints its lines)
@@ -50,6 +52,17 @@ def revenue(day: str) -> dict[str, int]:
     return totals
 
 
+def paid_day(merchant_uid: str) -> str:
+    payment = uuid.uuid5(uuid.NAMESPACE_URL, f"/payments/{merchant_uid}")
+    with _db() as conn:
+        for (state,) in conn.execute(
+            "SELECT state FROM stored_events WHERE originator_id IN (?, ?) AND topic = 'payment.Succeeded'",
+            (payment.hex, str(payment)),
+        ):
+            return datetime.fromisoformat(_value(json.loads(state)["paid_at"])).astimezone(KST).date().isoformat()
+    raise LookupError(merchant_uid)
+
+
 def events(merchant_uid: str) -> list[int]:
     payment = uuid.uuid5(uuid.NAMESPACE_URL, f"/payments/{merchant_uid}")
     with _db() as conn:
@@ -92,6 +105,8 @@ if __name__ == "__main__":
     command, argument = sys.argv[1], sys.argv[2]
     if command == "revenue":
         print(json.dumps(revenue(argument)))
+    elif command == "paid-day":
+        print(paid_day(argument))
     elif command == "events":
         print(json.dumps(events(argument)))
     elif command == "change-byte":

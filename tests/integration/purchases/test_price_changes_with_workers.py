@@ -148,8 +148,11 @@ class Shop:
         assert made.status_code == 201, made.text
         return int(made.json()["version"])
 
-    def renew(self) -> None:
+    def renew(self, charges: int) -> None:
+        """Beat's renewal pass, waited for until the history holds ``charges`` paid charges (the task is the
+        worker's to pick up: nothing else says when it ran) and what it called for ran."""
         create_celery(self.settings).send_task("subscriptions.renew_due")  # what beat sends every minute
+        assert _wait(lambda: len(self.charges()) >= charges, 120), "the renewal pass charged"
         assert _wait(lambda: reactions_all_run(self.settings), 120), "the pass and what it called for ran"
         views = self.services.views
         names = [view.name for view in all_views()]
@@ -214,19 +217,19 @@ def test_a_price_rise_waits_30_days_from_its_notice_and_a_cut_applies_at_the_nex
 
             # Day 30: the renewal comes 20 days after the notice, so it keeps the old price.
             shop.move(days=20, seconds=60)
-            shop.renew()
+            shop.renew(charges=2)
             assert shop.charges() == [(2900, 1), (2900, 1)]
 
             # Day 60: the first renewal 30 or more days after the notice charges the new price.
             shop.move(days=30)
-            shop.renew()
+            shop.renew(charges=3)
             assert shop.charges() == [(2900, 1), (2900, 1), (3500, 2)]
             assert mails.subjects().count(NOTICE_SUBJECT) == 1, "one notice, however often the sweep runs"
 
             # A cut to 2,500 won applies at the very next renewal, with no notice.
             assert shop.reprice(2500, "a spring sale") == 3
             shop.move(days=30)
-            shop.renew()
+            shop.renew(charges=4)
             assert shop.charges() == [(2900, 1), (2900, 1), (3500, 2), (2500, 3)]
             assert mails.subjects().count(NOTICE_SUBJECT) == 1
         finally:

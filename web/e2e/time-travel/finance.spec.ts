@@ -100,21 +100,24 @@ test('finance proves yesterday, reconciles the morning, downloads the close pack
   await run.getByRole('button', { name: `Mark explained ${mismatch}` }).click();
   await expect(run.getByText('Explained: refunded by phone; recorded by hand')).toBeVisible();
 
-  // Yesterday's revenue is the sum of the payments the log holds for that day.
-  const inTheLog = JSON.parse(fromTheLog('revenue', day)) as Record<string, number>;
+  // The day's revenue is the sum of the payments the log holds for it. A payment's day is the gateway's paid_at,
+  // on the sandbox's own clock: "yesterday" when this story runs first, earlier when other stories moved the
+  // stack's clock ahead before it.
+  const paidDay = fromTheLog('paid-day', first.merchantUid).trim();
+  const inTheLog = JSON.parse(fromTheLog('revenue', paidDay)) as Record<string, number>;
   expect(inTheLog.KRW).toBeGreaterThan(0);
   await desk.getByRole('navigation', { name: 'Finance' }).getByRole('link', { name: 'Revenue' }).click();
-  await desk.getByLabel('From').fill(day);
-  const next = new Date(new Date(`${day}T00:00:00Z`).getTime() + 24 * 3600_000).toISOString().slice(0, 10);
+  await desk.getByLabel('From').fill(paidDay);
+  const next = new Date(new Date(`${paidDay}T00:00:00Z`).getTime() + 24 * 3600_000).toISOString().slice(0, 10);
   await desk.getByLabel('Until (exclusive)').fill(next);
   await desk.getByRole('button', { name: 'Show' }).click();
   for (const [currency, amount] of Object.entries(inTheLog)) {
-    await expect(desk.getByRole('button', { name: `Revenue ${day} ${currency}`, exact: true })).toHaveAttribute('data-amount', String(amount));
+    await expect(desk.getByRole('button', { name: `Revenue ${paidDay} ${currency}`, exact: true })).toHaveAttribute('data-amount', String(amount));
   }
   await expect(desk.getByRole('img', { name: 'Revenue and refunds per period' })).toBeVisible();
 
   // The figure drills down to its payments; one opens with its events; its proof downloads and Go accepts it.
-  await desk.getByRole('button', { name: `Revenue ${day} KRW`, exact: true }).click();
+  await desk.getByRole('button', { name: `Revenue ${paidDay} KRW`, exact: true }).click();
   const behind = desk.getByRole('table', { name: 'Payments behind' });
   const amounts = await behind.locator('td[data-amount]').evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-amount'))));
   expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBe(inTheLog.KRW);

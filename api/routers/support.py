@@ -212,6 +212,12 @@ def free_a_device(
         device_id=device_id,
         reason=body.reason,
     )
+    _until_the_views_have_it(services, "licences")
+
+
+def _until_the_views_have_it(services: ServicesDep, *views: str) -> None:
+    # The desk's customer page reads the views again at once: wait (bounded) until they have this change.
+    services.see_own_write(services.store.max_notification_id(), *views)
 
 
 @router.post("/licences/{user_licence_id}/extend")
@@ -225,6 +231,7 @@ def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, service
         days=body.days,
         reason=body.reason,
     )
+    _until_the_views_have_it(services, "licences")
     return {"expiresAt": licence.expires_at.isoformat() if licence.expires_at else ""}
 
 
@@ -239,6 +246,7 @@ def cancel_a_subscription(
     cancel_subscription(
         services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
     )
+    _until_the_views_have_it(services, "subscriptions")
 
 
 @router.post("/subscriptions/{subscription_id}/resume", status_code=204)
@@ -249,6 +257,7 @@ def resume_a_subscription(
     resume_subscription(
         services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
     )
+    _until_the_views_have_it(services, "subscriptions")
 
 
 @router.post("/payments/{merchant_uid}/refund")

@@ -10,48 +10,18 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { expect, test } from './clients';
 import { e2eVarDir } from '../playwright.config';
 import { signUpAndLogIn } from './members';
 import { buyByCard } from './purchases';
+import { enrol, staffBrowser } from './staff';
 
 const API = '/web/unicornpro/v1';
 const port = Number(process.env.E2E_PORT ?? 8765);
-const ADMIN = `http://localhost:${port}/admin`;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 test.skip(({ isMobile }) => isMobile, 'the back office is a desktop tool; one run is enough');
-
-/** A staff member's own browser, with a platform authenticator that answers at once. */
-async function staffBrowser(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  await context.addInitScript(() => localStorage.setItem('adminLang', 'en'));
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { context, page };
-}
-
-function localhost(link: string): string {
-  return link.replace(/^http:\/\/127\.0\.0\.1:\d+\/admin/, ADMIN);
-}
-
-async function enrol(page: Page, link: string): Promise<void> {
-  await page.goto(localhost(link));
-  await page.getByRole('button', { name: 'Register a passkey' }).click();
-  await expect(page.getByRole('search')).toBeVisible();
-}
 
 async function invite(owner: Page, email: string, role: string): Promise<string> {
   await owner.getByRole('link', { name: 'Staff' }).click();

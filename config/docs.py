@@ -24,7 +24,7 @@ DESCRIPTIONS: dict[str, str] = {
     "checkpoint copies and beat's schedule. In production: a mounted volume (an absolute path outside the code), "
     "unless `S3_BUCKET` is set.",
     "DATABASE_URL": "PostgreSQL for the event log and the views (`postgresql://user:pass@host:5432/db`, with "
-    "`?pool_size=&max_overflow=` per process, default 5 and 10); empty: SQLite files under `APP_VAR_DIR`.",
+    "`?pool_size=&max_overflow=` per process, default 2 and 13); empty: SQLite files under `APP_VAR_DIR`.",
     "REDIS_URL": "Redis as the Celery broker and the rate limits' store; empty: the embedded broker "
     "(`APP_VAR_DIR/broker/messages.sqlite3`) and limits in memory.",
     "APP_BASE_URL": "The site's public address, in every mailed link. Production: https, not this machine.",

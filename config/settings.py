@@ -16,6 +16,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SANDBOX_ACKNOWLEDGED = "deployment-test"
+# PostgreSQL connections per process unless DATABASE_URL's ?pool_size=&max_overflow= say otherwise: eventsourcing
+# opens pool_size at start and keeps them, so an idle process holds few and a busy one grows to the sum.
+POOL_SIZE = 2
+MAX_OVERFLOW = 13
 # The footer's company block (COMPANY_*): required in production.
 COMPANY_SETTINGS = (
     "company_name",
@@ -313,7 +317,8 @@ class Settings(BaseSettings):
             return self
         parts = urlsplit(self.database_url)
         query = parse_qs(parts.query)
-        size, overflow = int(query.get("pool_size", ["5"])[0]), int(query.get("max_overflow", ["10"])[0])
+        size = int(query.get("pool_size", [str(POOL_SIZE)])[0])
+        overflow = int(query.get("max_overflow", [str(MAX_OVERFLOW)])[0])
         if size + overflow >= threads:
             return self
         query["max_overflow"] = [str(threads - size)]
@@ -437,8 +442,8 @@ def _postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
         # Connections each process keeps open and may add under load: DATABASE_URL's ?pool_size=&max_overflow=
         # (several API processes, workers and projectors must fit the server's max_connections together).
-        "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
-        "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
+        "POSTGRES_POOL_SIZE": query.get("pool_size", [str(POOL_SIZE)])[0],
+        "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", [str(MAX_OVERFLOW)])[0],
         "POSTGRES_CONNECT_TIMEOUT": "5",
         "POSTGRES_PRE_PING": "y",
     }

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +18,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 SUPERVISORCTL = Path(sys.executable).parent / "supervisorctl"
 V1 = "/web/unicornpro/v1"
+# A whole stack on PostgreSQL holds about fifty connections at its busiest and the test server allows a hundred:
+# the two pytest processes take turns at running one (a stack on SQLite needs no turn).
+POSTGRES_STACK_TURN = Path(tempfile.gettempdir()) / "storefront-tests-postgres-stack.lock"
 
 
 def free_port() -> int:
@@ -76,6 +81,9 @@ class Stack:
         self._start_supervisor()
 
     def _start_supervisor(self) -> None:
+        self._turn = POSTGRES_STACK_TURN.open("a") if self.environment.get("DATABASE_URL") else None
+        if self._turn is not None:
+            fcntl.flock(self._turn, fcntl.LOCK_EX)
         self.console = (self.var_dir / "console.log").open("ab")
         command = [sys.executable, "-m", "bootstrap.stack", "--procfile", str(self.procfile)]
         self.supervisor = subprocess.Popen(
@@ -163,3 +171,6 @@ class Stack:
                 self.supervisor.kill()
                 self.supervisor.wait()
         self.console.close()
+        if self._turn is not None:
+            self._turn.close()  # closing the file ends the lock
+            self._turn = None

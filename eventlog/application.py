@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 from uuid import UUID
 
+import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
 from eventsourcing.persistence import InterfaceError, JSONTranscoder, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder
@@ -29,7 +31,9 @@ class EventLog(Application[Any]):
     env: ClassVar[dict[str, str]] = {"AGGREGATE_CACHE_MAXSIZE": "0"}
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
-        super().__init__(dict(env or {}))
+        given = dict(env or {})
+        with _schema_turn(self.construct_env(self.name, given)):
+            super().__init__(given)
         self.doorbell = _doorbell_of(self.env)
 
     def _notify(self, recordings: list[Any]) -> None:
@@ -117,6 +121,31 @@ class EventLog(Application[Any]):
         for stored in _select_events_of(recorder, ids):
             histories.setdefault(UUID(str(stored.originator_id)), []).append(self.mapper.to_domain_event(stored))
         return {aggregate_id: project_aggregate(None, history) for aggregate_id, history in histories.items()}
+
+
+SCHEMA_LOCK = 7_362_001  # the advisory lock held while a process creates the log's tables and functions
+
+
+@contextlib.contextmanager
+def _schema_turn(env: Mapping[str, str]) -> Iterator[None]:
+    """On PostgreSQL, one process at a time opens the log: eventsourcing creates its tables and replaces its insert
+    function as it opens, and processes starting together on a new database (the API, the projector, the workers)
+    failed each other with "tuple concurrently updated" on the function. Elsewhere, nothing to wait for."""
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        yield
+        return
+    with psycopg.connect(
+        dbname=env.get("POSTGRES_DBNAME", "postgres"),
+        host=env.get("POSTGRES_HOST", "127.0.0.1"),
+        port=env.get("POSTGRES_PORT", "5432"),
+        user=env.get("POSTGRES_USER", "postgres"),
+        password=env.get("POSTGRES_PASSWORD", ""),
+        connect_timeout=int(float(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))),
+        autocommit=True,
+        application_name="storefront-schema",
+    ) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        yield  # the lock ends with the session
 
 
 def _doorbell_of(env: Mapping[str, str]) -> Doorbell | None:

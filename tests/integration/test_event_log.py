@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -71,3 +72,23 @@ def test_eight_racing_registrations_of_one_address_make_exactly_one_account(sett
         n for n in stores[0].recorder.select_notifications(start=1, limit=100) if n.topic == "account.Registered"
     ]
     assert len(registrations) == 1
+
+
+def test_processes_opening_a_new_log_together_all_open_it(settings: Settings) -> None:
+    # The API, the projector and the workers start together on a new database; each creates the log's tables and
+    # replaces its insert function as it opens, and on PostgreSQL two at once failed with "tuple concurrently
+    # updated". Eight openers started at one moment stand in for the processes.
+    openers = 8
+    start = threading.Barrier(openers)
+
+    def open_the_log() -> int:
+        start.wait()
+        log = Storefront(settings.event_store_env)
+        try:
+            return log.max_notification_id()
+        finally:
+            log.close()
+
+    with ThreadPoolExecutor(openers) as pool:
+        heads = list(pool.map(lambda _: open_the_log(), range(openers)))
+    assert heads == [0] * openers

@@ -114,8 +114,8 @@ def check_staff(request: Request, response: Response, services: Services, permis
     return StaffCaller(member, renewed)
 
 
-def staff_of(request: Request) -> StaffCaller:
-    """The staff caller ``enforce_access`` found."""
+async def staff_of(request: Request) -> StaffCaller:
+    """The staff caller ``enforce_access`` found (async: nothing to wait for, so no worker thread per request)."""
     caller: StaffCaller | None = getattr(request.state, "staff", None)
     if caller is None:
         raise DomainError(ErrorCode.UNAUTHORIZED, "no staff session")

@@ -65,6 +65,8 @@ class ViewDatabase(Protocol):
 
     def read_async(self) -> AbstractAsyncContextManager[AsyncViewCursor]: ...
 
+    def read_many(self, *statements: Statement) -> list[list[dict[str, Any]]]: ...
+
     async def read_many_async(self, *statements: Statement) -> list[list[dict[str, Any]]]: ...
 
     async def open_async(self) -> None: ...
@@ -187,6 +189,15 @@ class SQLiteViewDatabase:
             with self._guard:
                 if conn in self._connections:  # not closed meanwhile
                     self._idle_for_loops.append(conn)
+
+    def read_many(self, *statements: Statement) -> list[list[dict[str, Any]]]:
+        """Each statement's rows, all read in one snapshot."""
+        with self.read() as cursor:
+            results = []
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(cursor.fetchall())
+            return results
 
     async def read_many_async(self, *statements: Statement) -> list[list[dict[str, Any]]]:
         """Each statement's rows, all read in one snapshot, on the running event loop."""
@@ -363,6 +374,11 @@ class PostgresViewDatabase:
             return
         async with opened[0].connection() as conn, conn.cursor() as async_cursor:
             yield _PostgresAsyncCursor(async_cursor)
+
+    def read_many(self, *statements: Statement) -> list[list[dict[str, Any]]]:
+        """Each statement's rows, read in one snapshot (an explicit read-only REPEATABLE READ transaction) and one
+        round trip (a pipeline), on a pooled connection."""
+        return self._read_many(statements)
 
     async def read_many_async(self, *statements: Statement) -> list[list[dict[str, Any]]]:
         """Each statement's rows, read in one snapshot and one round trip: the statements are one query whose

@@ -79,7 +79,7 @@ def test_every_manifest_is_valid_against_the_kubernetes_schemas() -> None:
 
 
 def test_the_manifests_pass_the_policy_check_but_for_written_reasons() -> None:
-    assert CHECKOV.exists(), "checkov is installed by `make test` (make policy-check-tool)"
+    assert CHECKOV.exists(), "checkov is installed by `make test` (make policy-tool)"
     skips = ",".join(CHECKOV_SKIPS)
     run = [str(CHECKOV), "--directory", str(K8S), "--framework", "kubernetes", "--skip-check", skips, "--skip-download"]
     done = subprocess.run(

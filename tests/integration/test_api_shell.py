@@ -30,7 +30,7 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     (dist / "assets" / "main.js.gz").write_bytes(gzip.compress(b"console.log('app')"))
     (dist / "assets" / "main.js.br").write_bytes(b"not really brotli")  # only its headers are checked
     tuned = settings.model_copy(
-        update={"web_dist_dir": dist, "request_budget_seconds": 2.0, "test_admin_token": OPERATOR_TOKEN}
+        update={"web_dist_dir": dist, "request_budget_seconds": 5.0, "test_admin_token": OPERATOR_TOKEN}
     )
     services = Services.build(tuned)
     application = create_app(services=services)
@@ -43,7 +43,7 @@ def app(settings: Settings, tmp_path: Path) -> Iterator[FastAPI]:
     async def slow() -> dict[str, str]:
         import asyncio
 
-        await asyncio.sleep(60)  # far past the 2 s budget: even a loaded host answers long before it ends
+        await asyncio.sleep(60)  # far past the 5 s budget: even a loaded host answers long before it ends
         return {"late": "yes"}
 
     # Test-only routes must come before the web app's catch-all route.
@@ -92,7 +92,7 @@ def test_a_request_over_its_budget_is_answered_without_waiting_for_it(client: Te
 
 
 def test_openapi_describes_the_api_under_its_base_path(app: FastAPI, client: TestClient) -> None:
-    app.openapi()  # built once, then cached: the fixture's 0.5 s budget is for handlers, not this build
+    app.openapi()  # built once, then cached: the fixture's budget is for handlers, not this build
     spec = client.get(f"{API_PREFIX}/openapi.json").json()
     assert f"{API_PREFIX}/accounts/check" in spec["paths"]
     assert f"{API_PREFIX}/health" in spec["paths"]

@@ -2,6 +2,7 @@ import { type Page } from '@playwright/test';
 import { expect, test } from './clients';
 import { ko } from '../src/i18n/ko';
 import { signUpAndLogIn } from './members';
+import { approveInWindow } from './windows';
 
 /**
  * Billing keys issued in a PG window (KakaoPay, Naver Pay) against the real stack and the PortOne
@@ -110,7 +111,7 @@ test.describe('a subscriber with an account', () => {
     await section.getByRole('button', { name: '네이버페이(으)로 등록' }).click();
     let window = await popup;
     await window.getByLabel('Card number').fill('4000000000000077');
-    await window.getByRole('button', { name: 'Approve' }).click();
+    await approveInWindow(window);
     await expect(section.getByText(ko.subscriptions.resumed)).toBeVisible();
     await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
     await expect(section.getByTestId('subscription-card')).toContainText('0077');
@@ -121,7 +122,7 @@ test.describe('a subscriber with an account', () => {
     await section.getByRole('button', { name: '카카오페이(으)로 등록' }).click();
     window = await popup;
     await window.getByLabel('Card number').fill('5555444433332222');
-    await window.getByRole('button', { name: 'Approve' }).click();
+    await approveInWindow(window);
     await expect(section.getByText(ko.subscriptions.changed)).toBeVisible();
     await expect(section.getByTestId('subscription-card')).toContainText('2222');
 

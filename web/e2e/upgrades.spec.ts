@@ -4,6 +4,7 @@ import { format } from '../src/i18n/catalogues';
 import { ko } from '../src/i18n/ko';
 import { couponGroup, unique } from './admin';
 import { signUpAndLogIn } from './members';
+import { approveInWindow } from './windows';
 
 /**
  * Upgrades against the real stack and the PortOne sandbox: a member upgrades a licence bought in the card
@@ -113,7 +114,7 @@ test('a member upgrades an annual licence to lifetime with a coupon through the 
   await page.getByLabel(ko.purchase.agreeAll).check();
   let popup = page.waitForEvent('popup');
   await page.getByRole('button', { name: '24,360원 결제하기' }).click();
-  await (await popup).getByRole('button', { name: 'Approve' }).click();
+  await approveInWindow(await popup);
   const key = (await page.getByTestId('license-key').textContent())?.trim() ?? '';
   expect(key).toMatch(KEY_SHAPE);
 

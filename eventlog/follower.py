@@ -95,94 +95,37 @@ def _wait_for_ring(bell: DoorbellListener, stop: threading.Event, interval: floa
             return
 
 
-class _LogChannel:
-    """One LISTEN on the log's channel per process and log, shared by all its followers: a projector follows a
-    dozen views and each used to hold a connection of its own only to be woken. The thread sets every subscriber's
-    event on each notify (PostgreSQL notifies after each commit); when the connection fails, every subscriber is
-    told the error and the next subscriber opens a new channel."""
+class _Notified:
+    """A thread LISTENing on the log's channel (PostgreSQL notifies after each commit) and setting ``news``."""
 
-    def __init__(self, recorder: PostgresApplicationRecorder) -> None:
+    def __init__(self, recorder: PostgresApplicationRecorder, stop: threading.Event) -> None:
+        self.news = threading.Event()
         self.error: BaseException | None = None
         self._recorder = recorder
-        self._subscribers: set[threading.Event] = set()
-        self._members = threading.Lock()
+        self._stop = stop
         self._done = threading.Event()
         self._listening = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="log-listen", daemon=True)
         self._thread.start()
         self._listening.wait(30)
 
-    def join(self, news: threading.Event) -> None:
-        """Set ``news`` after each commit from now on."""
-        with self._members:
-            self._subscribers.add(news)
-
-    def leave(self, news: threading.Event) -> bool:
-        """Stop setting ``news``; True when nobody is left."""
-        with self._members:
-            self._subscribers.discard(news)
-            return not self._subscribers
-
     def _listen(self) -> None:
         try:
             with self._recorder.datastore.get_connection() as conn:
                 conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
                 self._listening.set()
-                while not self._done.is_set():
+                while not (self._stop.is_set() or self._done.is_set()):
                     for _ in conn.notifies(timeout=0.1, stop_after=1):
-                        self._wake_all()
-        except BaseException as error:  # raised by each follower at its next wait
+                        self.news.set()
+        except BaseException as error:  # raised by the follower at its next wait
             self.error = error
         finally:
             self._listening.set()
-            self._wake_all()
-
-    def _wake_all(self) -> None:
-        with self._members:
-            for news in self._subscribers:
-                news.set()
+            self.news.set()
 
     def close(self) -> None:
-        """End the LISTEN and its thread."""
         self._done.set()
         self._thread.join(timeout=5)
-
-
-_CHANNELS: dict[int, _LogChannel] = {}  # the open channels, by id() of their recorder
-_CHANNELS_GUARD = threading.Lock()
-
-
-@contextlib.contextmanager
-def _subscribed(recorder: PostgresApplicationRecorder) -> Iterator[_Subscription]:
-    """A subscription to ``recorder``'s commits on the process's shared channel for as long as the block runs."""
-    news = threading.Event()
-    with _CHANNELS_GUARD:
-        channel = _CHANNELS.get(id(recorder))
-        if channel is None or channel.error is not None:
-            channel = _CHANNELS[id(recorder)] = _LogChannel(recorder)
-        channel.join(news)
-    try:
-        yield _Subscription(news, channel)
-    finally:
-        with _CHANNELS_GUARD:
-            if channel.leave(news):
-                if _CHANNELS.get(id(recorder)) is channel:
-                    del _CHANNELS[id(recorder)]
-                channel.close()
-
-
-@dataclass
-class _Subscription:
-    """One follower's view of the shared channel: ``news`` is set after each commit."""
-
-    news: threading.Event
-    channel: _LogChannel
-
-    def wait(self, interval: float) -> None:
-        """Until a commit or ``interval`` passes (the safety net and the stop check); raises the channel's error."""
-        self.news.wait(interval)
-        if self.channel.error is not None:
-            raise self.channel.error
 
 
 def _listen(
@@ -192,7 +135,8 @@ def _listen(
     interval: float,
     caught_up: CaughtUp | None,
 ) -> Iterator[Sequence[Notification]]:
-    with _subscribed(recorder) as notified:
+    notified = _Notified(recorder, stop)
+    try:
         position = after
         while not stop.is_set():
             notified.news.clear()  # before the read: a commit during it sets it again
@@ -204,7 +148,11 @@ def _listen(
             if len(batch) < BATCH_SIZE:
                 if caught_up is not None:
                     caught_up(started)
-                notified.wait(interval)
+                notified.news.wait(interval)  # the interval is the safety net and the stop check
+                if notified.error is not None:
+                    raise notified.error
+    finally:
+        notified.close()
 
 
 def notification_batches_after(

@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(levelname)s %(message)s")
 
     views = all_views()
-    # A connection for each view's follower (each commit wakes them all to read at once), the shared LISTEN, the
-    # transparency log's thread and a spare.
+    # A connection for each view's follower (each LISTENs on one of its own), the transparency log's thread, the
+    # leases and a spare.
     services = Services.build(load_settings().with_connections_for(len(views) + 3))
     log_app, db, settings = services.store, services.views, services.settings
     leases = _leases(db, log_app.name, [view.name for view in views]) if args.command in (None, "run") else None

@@ -59,10 +59,10 @@ def _seed(stack: Stack) -> list[tuple[str, str]]:
         return pairs
 
 
-def _script(folder: Path, path: str, pairs: list[tuple[str, str]]) -> Path:
-    """A wrk script: each request a validation of the next (key, device), from the next address."""
+def _script(folder: Path, name: str, path: str, pairs: list[tuple[str, str]]) -> Path:
+    """A wrk script (``name``.lua): each request a validation of the next (key, device), from the next address."""
     bodies = [json.dumps({"licenceKey": key, "deviceId": device, "platform": "android"}) for key, device in pairs]
-    lua = folder / "validate.lua"
+    lua = folder / f"{name}.lua"
     lua.write_text(
         "local bodies = {" + ",".join(json.dumps(body) for body in bodies) + "}\n"
         "local n = 0\n"
@@ -94,8 +94,10 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
             assert sample["status"] == "valid", sample
             bare, bare_url = bare_baseline({"validate": sample}, Path(tmp))
             try:
-                bare_script, our_script = (_script(Path(tmp), path, pairs) for path in ("/answer/validate", VALIDATE))
+                bare_script = _script(Path(tmp), "bare", "/answer/validate", pairs)
+                our_script = _script(Path(tmp), "ours", VALIDATE, pairs)
                 baseline = hammer(bare_url, seconds=seconds, connections=connections, script=bare_script)
+                baseline.as_baseline("validate")
                 with profiled(profile, lambda: stack.pid("api"), f"validate on {store}"):
                     ours = hammer(stack.api_url, seconds=seconds, connections=connections, script=our_script)
             finally:

@@ -20,6 +20,13 @@ class Load:
     p99_ms: float
     non_2xx: int
 
+    def as_baseline(self, what: str) -> Load:
+        """This load, refused as a baseline unless every request was answered with success: a baseline that
+        answered errors (a 404 from a wrong path) measured how fast the framework refuses, not the work."""
+        if self.non_2xx:
+            raise AssertionError(f"the baseline {what} answered {self.non_2xx} requests with an error")
+        return self
+
 
 def wrk_path() -> str:
     """The wrk binary, or a clear error saying how to get it."""

@@ -114,7 +114,9 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
             bare, bare_url = bare_baseline(answers, Path(tmp))
             try:
                 for name, path in reads.items():
-                    baseline = hammer(f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections)
+                    baseline = hammer(
+                        f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections
+                    ).as_baseline(name)
                     with profiled(profile, lambda: stack.pid("api"), f"read {name} on {store}"):
                         ours = hammer(
                             f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Self
 
-from limits.storage import MemoryStorage, RedisStorage, Storage
+from limits.storage import RedisStorage, Storage
 
 from config.settings import Settings, load_settings
 from domain.catalogue.licences import Catalogue
@@ -23,6 +23,7 @@ from integrations.object_store import FileObjectStore
 from integrations.passwords import Argon2Hasher
 from integrations.portone.client import PortOneClient
 from integrations.portone.gateway import PortOneGateway
+from integrations.rate_windows import InProcessWindows
 from integrations.s3_object_store import S3ObjectStore
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
@@ -127,7 +128,7 @@ def object_store(settings: Settings) -> ObjectStore:
 
 def rate_limit_storage(settings: Settings) -> Storage:
     """Where rate-limit counters live: Redis when configured (shared by every API process), else memory."""
-    return RedisStorage(settings.redis_url) if settings.redis_url else MemoryStorage()
+    return RedisStorage(settings.redis_url) if settings.redis_url else InProcessWindows()
 
 
 def set_up_views(views: ViewDatabase, application_name: str) -> None:

@@ -100,8 +100,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     install_proxy_trust(app, settings)
 
     # Each router is included in the app itself: FastAPI matches a request through every level of inclusion
-    # (twice per router it passes), and one level less was measured as more requests per second.
+    # (twice per router it passes), and one level less was measured as more requests per second. The apps'
+    # check-ins come first: they are the most frequent calls by far, and matching walks the routers in order.
     routers = [
+        apps.router,
         health.router,
         accounts.router,
         auth.router,
@@ -110,7 +112,6 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         devices.router,
         open_beta.router,
         app_activation.router,
-        apps.router,
         payments.router,
         licence_links.router,
         billing_keys.router,

@@ -3,6 +3,13 @@
 Counters live in the storage the bootstrap chose: Redis when REDIS_URL is set (shared by every API process),
 memory otherwise. A client is an IPv4 address or an IPv6 /64 (``api.clients``).
 
+The apps' validations and heartbeats are the exception: each API process counts them in its own memory, Redis
+or not. They are the most frequent call by far, and counting them in Redis took two round trips, over 40% of a
+validation's time (bench/RESULTS.md). What these limits are for holds per process: a key is 80 random bits, so
+guessing one is hopeless at any rate (``make bench`` prints how hopeless), and one client or key still cannot
+flood a process. Behind N API processes a client may get up to N times its budget; everything where a shared
+count protects a person (login, mail, key lookups, activations) stays shared.
+
 Login and mail to an address are counted so that nobody can lock a chosen customer out: an attempt counts for
 its client (any address), for the address from that client, and only when both allow it, for the address
 from every unknown client together, a ceiling well above one client's share. A browser known to the address
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fastapi import Request
@@ -29,6 +37,7 @@ from api.known_devices import known_device
 from domain.accounts.account import normalise_email
 from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import normalise_licence_key
+from integrations.rate_windows import InProcessWindows
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,7 @@ class RateLimiter:
     def __init__(self, storage: Storage, secret: str) -> None:
         self._limiter = MovingWindowRateLimiter(storage)
         self._secret = secret
+        self._per_process = MovingWindowRateLimiter(InProcessWindows())  # validations (see the module docstring)
 
     def hit(self, rule: RateLimitItem, action: str, identity: str) -> bool:
         """Count one attempt; False when the limit is already reached."""
@@ -75,15 +85,11 @@ class RateLimiter:
 
     def wait(self, rule: RateLimitItem, action: str, identity: str) -> int:
         """Seconds until a counter that is full lets one more attempt through; 0 when it is not full."""
-        stats = self._limiter.get_window_stats(rule, "storefront", action, identity)
-        if stats.remaining > 0:
-            return 0
-        return max(1, math.ceil(stats.reset_time - time.time()))
+        return _wait(self._limiter, rule, action, identity)
 
     def refuse(self, detail: str, *counters: tuple[RateLimitItem, str, str]) -> DomainError:
         """-4 for an attempt over a limit, telling how long until the fullest of its counters lets one through."""
-        wait = max((self.wait(*counter) for counter in counters), default=0)
-        return DomainError(ErrorCode.TOO_MANY_REQUESTS, detail, retry_after=wait or None)
+        return _refusal(self._limiter, detail, counters)
 
     def check_address_and_client(
         self,
@@ -148,18 +154,28 @@ class RateLimiter:
         self._client_and_key(request, "activation", key, ACTIVATION_PER_CLIENT, ACTIVATION_PER_KEY)
 
     def validation(self, request: Request, key: str) -> None:
-        """Limit app validations and heartbeats, per client and per licence key."""
-        self._client_and_key(request, "validation", key, VALIDATION_PER_CLIENT, VALIDATION_PER_KEY)
+        """Limit app validations and heartbeats, per client and per licence key, in this process (in
+        microseconds, so on the event loop too)."""
+        self._client_and_key(
+            request, "validation", key, VALIDATION_PER_CLIENT, VALIDATION_PER_KEY, limiter=self._per_process
+        )
 
     def _client_and_key(
-        self, request: Request, action: str, key: str, per_client: RateLimitItem, per_key: RateLimitItem
+        self,
+        request: Request,
+        action: str,
+        key: str,
+        per_client: RateLimitItem,
+        per_key: RateLimitItem,
+        limiter: MovingWindowRateLimiter | None = None,
     ) -> None:
+        counting = limiter or self._limiter
         client = (per_client, f"{action}:client", client_key(request))
         per_key_counter = (per_key, f"{action}:key", normalise_licence_key(key)[:64])
-        client_ok = self.hit(*client)
-        key_ok = self.hit(*per_key_counter)
+        client_ok = counting.hit(client[0], "storefront", *client[1:])
+        key_ok = counting.hit(per_key_counter[0], "storefront", *per_key_counter[1:])
         if not (client_ok and key_ok):
-            raise self.refuse(action, client, per_key_counter)
+            raise _refusal(counting, action, (client, per_key_counter))
 
     def report(self, request: Request, reporter: str | None) -> None:
         """Limit reports per client, and per sender (their email, else their account) when one is known."""
@@ -175,3 +191,17 @@ class RateLimiter:
         counter = (IMAGE_CHECK_PER_CLIENT, "image-check:client", client_key(request))
         if not self.hit(*counter):
             raise self.refuse("image check", counter)
+
+
+def _wait(limiter: MovingWindowRateLimiter, rule: RateLimitItem, action: str, identity: str) -> int:
+    stats = limiter.get_window_stats(rule, "storefront", action, identity)
+    if stats.remaining > 0:
+        return 0
+    return max(1, math.ceil(stats.reset_time - time.time()))
+
+
+def _refusal(
+    limiter: MovingWindowRateLimiter, detail: str, counters: Iterable[tuple[RateLimitItem, str, str]]
+) -> DomainError:
+    wait = max((_wait(limiter, *counter) for counter in counters), default=0)
+    return DomainError(ErrorCode.TOO_MANY_REQUESTS, detail, retry_after=wait or None)

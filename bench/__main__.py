@@ -3,6 +3,7 @@
     python -m bench                       # every benchmark, both stores
     python -m bench reads --stores sqlite --seconds 5
     python -m bench reads --stores sqlite --profile   # and where the API's time goes (py-spy)
+    python -m bench apps --stores postgres+redis       # as deployed: PostgreSQL, and Redis for broker and limits
     python -m bench compare bench/results/A.json bench/results/B.json
 
 Not part of ``make test``: figures are judged by ratios against baselines measured in the same run, never
@@ -59,7 +60,7 @@ def main() -> None:
     parser.add_argument(
         "names", nargs="*", help=f"benchmarks (default: all of {', '.join(BENCHMARKS)}), or compare A B"
     )
-    parser.add_argument("--stores", default="sqlite,postgres")
+    parser.add_argument("--stores", default="sqlite,postgres", help="of sqlite, postgres, postgres+redis")
     parser.add_argument("--seconds", type=int, default=10, help="how long each load runs")
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--profile", action="store_true", help="sample the API with py-spy while it is measured")

@@ -19,6 +19,9 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 PG_ADMIN = os.environ.get("BENCH_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 PG_URL_BASE = os.environ.get("BENCH_POSTGRES_URL_BASE", "postgresql://postgres@127.0.0.1:5432")
+# The Redis database a production-like run ("postgres+redis") uses for its broker and rate limits, emptied before
+# and after the run.
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
 @dataclass(frozen=True)
@@ -95,17 +98,37 @@ def keep(results: list[Result], host: dict[str, object] | None = None) -> Path:
 @contextmanager
 def store_settings(kind: str) -> Iterator[dict[str, str]]:
     """Environment settings for a fresh store of ``kind`` (sqlite: a file under the var dir the stack makes;
-    postgres: a database made for the run and dropped after it)."""
+    postgres: a database made for the run and dropped after it; postgres+redis: that, with production's Redis
+    for the broker and the rate limits, as every deployment has it)."""
     if kind == "sqlite":
         yield {}
         return
+    if kind not in ("postgres", "postgres+redis"):
+        raise SystemExit(f"unknown store {kind!r}: sqlite, postgres or postgres+redis")
     import psycopg
 
     name = f"perf_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield {"DATABASE_URL": f"{PG_URL_BASE}/{name}"}
+        if kind == "postgres":
+            yield {"DATABASE_URL": f"{PG_URL_BASE}/{name}"}
+        else:
+            with _emptied_redis() as redis_url:
+                yield {"DATABASE_URL": f"{PG_URL_BASE}/{name}", "REDIS_URL": redis_url}
     finally:
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def _emptied_redis() -> Iterator[str]:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    client.flushdb()
+    try:
+        yield REDIS_URL
+    finally:
+        client.flushdb()
+        client.close()

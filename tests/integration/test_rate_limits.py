@@ -1,4 +1,5 @@
-"""With REDIS_URL the rate-limit counters are shared by every API process; without it they are per process."""
+"""With REDIS_URL the rate-limit counters are shared by every API process; without it they are per process. The
+apps' validations are counted by each process for itself either way (api/ratelimit.py says why)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from pathlib import Path
 
 import pytest
 from limits import parse
+from starlette.requests import Request
 
-from api.ratelimit import RateLimiter
+from api.ratelimit import VALIDATION_PER_KEY, RateLimiter
 from bootstrap.services import rate_limit_storage
+from domain.errors import DomainError, ErrorCode
 from tests.conftest import make_settings
 
 pytestmark = pytest.mark.integration
@@ -32,3 +35,24 @@ def test_without_redis_each_process_counts_for_itself(tmp_path: Path) -> None:
     assert first.hit(rule, "mail:address", "a@example.com") is True
     assert first.hit(rule, "mail:address", "a@example.com") is False
     assert second.hit(rule, "mail:address", "a@example.com") is True
+
+
+def _app_at(address: str) -> Request:
+    return Request({"type": "http", "method": "POST", "path": "/", "headers": [], "client": (address, 40000)})
+
+
+def test_validations_are_counted_by_each_process_even_with_redis(redis_url: str, tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, REDIS_URL=redis_url)
+    first, second = RateLimiter(rate_limit_storage(settings), SECRET), RateLimiter(rate_limit_storage(settings), SECRET)
+    key = "ABCD-EFGH-JKLM-NPQR"
+    for number in range(VALIDATION_PER_KEY.amount):
+        first.validation(_app_at(f"198.18.0.{number % 250 + 1}"), key)
+    with pytest.raises(DomainError) as refused:
+        first.validation(_app_at("198.18.1.1"), key)
+    assert refused.value.code is ErrorCode.TOO_MANY_REQUESTS
+    assert refused.value.retry_after is not None and refused.value.retry_after > 0
+    second.validation(_app_at("198.18.1.1"), key)  # the other process has its own count of this key
+    # Login attempts at the same moment are still shared through Redis.
+    rule = parse("1 per minute")
+    assert first.hit(rule, "login:address", "c@example.com") is True
+    assert second.hit(rule, "login:address", "c@example.com") is False

@@ -29,7 +29,6 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import httpx
-import pyotp
 
 from api.staff_session import SESSION_COOKIE
 from bench.harness import Result
@@ -42,6 +41,7 @@ from projections.licences import LicencesView, licence_statements
 from projections.payments import PaymentsView
 from tests.conftest import make_settings
 from tests.faults.stack import V1, Stack, until
+from tests.staff_codes import enrol_with_code_app
 
 PAYMENTS = 100_000
 CUSTOMERS = 20_000
@@ -175,12 +175,7 @@ def finance_member(http: httpx.Client, api: str) -> str:
         headers={"X-Admin-Token": ADMIN_TOKEN},
     )
     added.raise_for_status()
-    token = str(added.json()["enrolmentLink"]).split("token=", 1)[1]
-    http.post(f"{api}/staff/enrolment", json={"token": token}).raise_for_status()
-    secret = http.post(f"{api}/staff/enrolment/totp/secret", json={"token": token}).json()["secret"]
-    code = pyotp.TOTP(secret).now()
-    enrolled = http.post(f"{api}/staff/enrolment/totp", json={"token": token, "secret": secret, "code": code})
-    enrolled.raise_for_status()
+    _, enrolled = enrol_with_code_app(http, f"{api}/staff", str(added.json()["enrolmentLink"]))
     return str(enrolled.cookies[SESSION_COOKIE])
 
 

@@ -14,7 +14,6 @@ from datetime import timedelta
 from uuid import UUID, uuid4
 
 import httpx
-import pyotp
 import pytest
 from fastapi.testclient import TestClient
 
@@ -25,6 +24,7 @@ from api.staff_session import CSRF_HEADER, SESSION_COOKIE
 from config.settings import Settings
 from events.staff import StaffMemberCreated, StaffSuspended
 from tests.fakes import ManualClock, PlainHasher
+from tests.staff_codes import enrol_with_code_app, sign_in_with_code
 from tests.support import START, register_confirmed
 from workers.operator import parse_args, run
 
@@ -42,12 +42,7 @@ class Desk:
 
     def enrol(self, link: str) -> tuple[dict[str, str], str]:
         """The member opens their link and sets up a code app; their cookies (session, CSRF) and its secret."""
-        token = link.split("token=", 1)[1]
-        assert self.client.post(f"{STAFF}/enrolment", json={"token": token}).status_code == 200
-        secret = self.client.post(f"{STAFF}/enrolment/totp/secret", json={"token": token}).json()["secret"]
-        code = pyotp.TOTP(secret).at(self.clock.now())
-        answer = self.client.post(f"{STAFF}/enrolment/totp", json={"token": token, "secret": secret, "code": code})
-        assert answer.status_code == 200, answer.text
+        secret, answer = enrol_with_code_app(self.client, STAFF, link, self.clock.now())
         return self.take_cookies(answer.json()["csrf"]), secret
 
     def take_cookies(self, csrf: str) -> dict[str, str]:
@@ -116,8 +111,7 @@ def test_the_owner_invites_support_who_signs_in_with_a_code_and_a_suspension_end
     wrong = desk.client.post(f"{STAFF}/sign-in/totp", json={"email": "help@example.com", "code": "000000"})
     assert wrong.status_code == 401
     desk.clock.advance(timedelta(seconds=31))
-    code = pyotp.TOTP(secret).at(desk.clock.now())
-    answer = desk.client.post(f"{STAFF}/sign-in/totp", json={"email": "help@example.com", "code": code})
+    answer = sign_in_with_code(desk.client, STAFF, "help@example.com", secret, desk.clock.now())
     assert answer.status_code == 200, answer.text
     support = desk.take_cookies(answer.json()["csrf"])
     assert desk.call("GET", "/me", support).json()["member"]["email"] == "help@example.com"

@@ -17,7 +17,6 @@ from contextlib import redirect_stdout
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-import pyotp
 import pytest
 from fastapi.testclient import TestClient
 
@@ -36,6 +35,7 @@ from tests.integration.audit.conftest import Intruder
 from tests.integration.audit.purchases import buy
 from tests.integration.audit.test_independent_verifier import check_with_go
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock, wait_until
+from tests.staff_codes import enrol_with_code_app, sign_in_with_code
 from tests.support import running_projector
 from workers.operator import parse_args, run
 
@@ -51,13 +51,7 @@ class Member:
 
     def __init__(self, client: TestClient, clock: SharedClock, link: str) -> None:
         self.client, self.clock = client, clock
-        token = link.split("token=", 1)[1]
-        assert client.post(f"{STAFF}/enrolment", json={"token": token}).status_code == 200
-        self.email = ""
-        self.secret = client.post(f"{STAFF}/enrolment/totp/secret", json={"token": token}).json()["secret"]
-        code = pyotp.TOTP(self.secret).at(clock.now())
-        answer = client.post(f"{STAFF}/enrolment/totp", json={"token": token, "secret": self.secret, "code": code})
-        assert answer.status_code == 200, answer.text
+        self.secret, answer = enrol_with_code_app(client, STAFF, link, clock.now())
         self._keep(answer)
 
     def _keep(self, answer: Any) -> None:
@@ -67,8 +61,7 @@ class Member:
         self.client.cookies.clear()
 
     def sign_in_again(self) -> None:
-        code = pyotp.TOTP(self.secret).at(self.clock.now())
-        answer = self.client.post(f"{STAFF}/sign-in/totp", json={"email": self.email, "code": code})
+        answer = sign_in_with_code(self.client, STAFF, self.email, self.secret, self.clock.now())
         assert answer.status_code == 200, answer.text
         self._keep(answer)
 

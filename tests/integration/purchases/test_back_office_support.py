@@ -14,7 +14,6 @@ from typing import Any
 from uuid import UUID
 
 import httpx
-import pyotp
 import pytest
 
 from api.staff_session import CSRF_HEADER, SESSION_COOKIE
@@ -24,6 +23,7 @@ from domain.payments.purchase import place_order, settle_payment
 from events.staff import StaffActed
 from events.values import Language
 from tests.integration.purchases.desk import GOOD_CARD, SUBSCRIBER, V1, Desk
+from tests.staff_codes import code_at, enrol_with_code_app
 from workers.operator import parse_args, run
 from workers.reactions import REACTIONS
 from workers.tasks.payments import deliver_purchase_mail
@@ -38,20 +38,15 @@ class Member:
 
     def __init__(self, desk: Desk, link: str) -> None:
         self.desk = desk
-        token = link.split("token=", 1)[1]
         client = desk.client
-        self.secret = client.post(f"{STAFF}/enrolment/totp/secret", json={"token": token}).json()["secret"]
-        answer = client.post(
-            f"{STAFF}/enrolment/totp", json={"token": token, "secret": self.secret, "code": self.code()}
-        )
-        assert answer.status_code == 200, answer.text
+        self.secret, answer = enrol_with_code_app(client, STAFF, link, desk.services.clock.now())
         self.id = answer.json()["member"]["id"]
         self.session = client.cookies[SESSION_COOKIE]
         self.csrf = answer.json()["csrf"]
         client.cookies.clear()
 
     def code(self) -> str:
-        return pyotp.TOTP(self.secret).at(self.desk.services.clock.now())
+        return code_at(self.secret, self.desk.services.clock.now())
 
     def call(self, method: str, path: str, json: Any = None, params: Any = None) -> httpx.Response:
         client = self.desk.client

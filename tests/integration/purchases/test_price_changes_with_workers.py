@@ -20,7 +20,6 @@ from email.message import Message
 from typing import Any
 from uuid import uuid4
 
-import pyotp
 import pytest
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
@@ -41,6 +40,7 @@ from tests.integration.purchases.test_renewals_with_workers import (
     stack_settings,
 )
 from tests.integration.test_staff_api import first_owner_link
+from tests.staff_codes import enrol_with_code_app, sign_in_with_code
 from tests.support import every_process_sees_the_moved_clock, reactions_all_run, register, running_projector
 from workers.celery_app import create_celery
 
@@ -118,16 +118,11 @@ class Shop:
 
     def sign_in(self) -> None:
         """The owner signs in with a one-time code (the session idles out while months pass)."""
+        now = self.services.clock.now()
         if not self.secret:
-            token = first_owner_link(self.services).split("token=", 1)[1]
-            assert self.client.post(f"{V1}/staff/enrolment", json={"token": token}).status_code == 200
-            self.secret = self.client.post(f"{V1}/staff/enrolment/totp/secret", json={"token": token}).json()["secret"]
-            code = pyotp.TOTP(self.secret).at(self.services.clock.now())
-            body = {"token": token, "secret": self.secret, "code": code}
-            answer = self.client.post(f"{V1}/staff/enrolment/totp", json=body)
+            self.secret, answer = enrol_with_code_app(self.client, f"{V1}/staff", first_owner_link(self.services), now)
         else:
-            code = pyotp.TOTP(self.secret).at(self.services.clock.now())
-            answer = self.client.post(f"{V1}/staff/sign-in/totp", json={"email": "boss@example.com", "code": code})
+            answer = sign_in_with_code(self.client, f"{V1}/staff", "boss@example.com", self.secret, now)
         assert answer.status_code == 200, answer.text
         self.csrf = answer.json()["csrf"]
 

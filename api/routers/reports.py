@@ -101,7 +101,7 @@ def filter_groups(services: ServicesDep, product: Annotated[str, Query(min_lengt
 )
 async def validate_image(request: Request, services: ServicesDep) -> ImageChecked:
     """Check one image before the report form adds it (-1401 type, -1402 size)."""
-    services.limiter.image_check(request)
+    await anyio.to_thread.run_sync(services.limiter.image_check, request)  # Redis's round trip off the loop
     form = await read_image_form(request)
     if not form.images:
         raise DomainError(ErrorCode.EMPTY_PARAMETER, "no image")
@@ -124,7 +124,8 @@ async def send_report(request: Request, services: ServicesDep, caller: OptionalC
     """Send an ad, misblock or bug report with up to five images (bearer optional)."""
     form = await read_image_form(request)
     account_id = caller.account_id if caller else None
-    services.limiter.report(request, form.text("email") or (str(account_id) if account_id else None))
+    reporter = form.text("email") or (str(account_id) if account_id else None)
+    await anyio.to_thread.run_sync(services.limiter.report, request, reporter)  # Redis's round trips off the loop
     try:
         report = ReportForm.model_validate(form.fields)
     except ValidationError as invalid:

@@ -51,8 +51,9 @@ def _answer(examples: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
     responses={**_answer(STANDING_EXAMPLES), **errors(ErrorCode.INVALID_VALUE, ErrorCode.TOO_MANY_REQUESTS)},
 )
 async def validate_licence(body: DeviceCheckIn, services: ServicesDep, request: Request) -> LicenceStanding:
-    """Is the key good on this device? Always 200 with ``status`` (-2 for an unknown platform name, -4 past the
-    limits). Writes nothing unless the device's last-seen record is a day old."""
+    """Is the key good on this device? 200 with ``status`` for every standing, an unknown key's too; errors only
+    for an unknown platform name (-2) and past the limits (-4, 429). Writes nothing unless the device's last-seen
+    record is a day old."""
     services.limiter.validation(request, body.licence_key)
     wanted = parse_platform(body.platform)
     device_id = body.device_id

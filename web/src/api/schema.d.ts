@@ -359,8 +359,9 @@ export interface paths {
         put?: never;
         /**
          * Validate Licence
-         * @description Is the key good on this device? Always 200 with ``status`` (-2 for an unknown platform name, -4 past the
-         *     limits). Writes nothing unless the device's last-seen record is a day old.
+         * @description Is the key good on this device? 200 with ``status`` for every standing, an unknown key's too; errors only
+         *     for an unknown platform name (-2) and past the limits (-4, 429). Writes nothing unless the device's last-seen
+         *     record is a day old.
          */
         post: operations["validate_licence_web_unicornpro_v1_apps_v1_licence_validate_post"];
         delete?: never;

@@ -215,6 +215,11 @@ def free_a_device(
     _until_the_views_have_it(services, "licences")
 
 
+# A refund, its request and its approval change what the refund requests list, the customer's payments and
+# their licences show.
+REFUND_VIEWS = ("refund_requests", "payments", "licences")
+
+
 def _until_the_views_have_it(services: ServicesDep, *views: str) -> None:
     # The desk's customer page reads the views again at once: wait (bounded) until they have this change.
     services.see_own_write(services.store.max_notification_id(), *views)
@@ -275,6 +280,7 @@ def refund_payment(
         reason=body.reason,
         approval_limits=services.settings.refund_approval_limits,
     )
+    _until_the_views_have_it(services, *REFUND_VIEWS)
     state = "refunded" if outcome.request_id is None else "waiting"
     return RefundOut(refunded=outcome.refunded, request_id=outcome.request_id, state=state)
 
@@ -298,6 +304,7 @@ def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: S
     refunded = approve_refund(
         services.store, services.clock, services.payments, caller.member.id, request_id=request_id, reason=body.reason
     )
+    _until_the_views_have_it(services, *REFUND_VIEWS)
     return RefundOut(refunded=refunded, request_id=request_id, state="refunded")
 
 
@@ -305,6 +312,7 @@ def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: S
 def decline(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> None:
     """Decline a waiting refund, with the reason."""
     decline_refund(services.store, services.clock, caller.member.id, request_id=request_id, reason=body.reason)
+    _until_the_views_have_it(services, *REFUND_VIEWS)
 
 
 class OptionalReasonIn(CamelModel):

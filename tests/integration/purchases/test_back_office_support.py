@@ -158,10 +158,17 @@ def test_support_helps_a_customer_and_a_large_refund_waits_for_finance(desk: Des
     waiting = support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 3000, "reason": "broken"})
     assert waiting.json()["state"] == "waiting", waiting.text
     request_id = waiting.json()["requestId"]
+
+    def waiting_requests() -> list[str]:
+        # Read at once after each answer, as the desk's page does: the answer came once the list had it.
+        return [row["requestId"] for row in finance.call("GET", "/refund-requests?state=waiting").json()]
+
+    assert waiting_requests() == [request_id]
     assert support.call("POST", f"/refund-requests/{request_id}/approve", json={"reason": "mine"}).status_code == 403
     finance.step_up()
     approved = finance.call("POST", f"/refund-requests/{request_id}/approve", json={"reason": "checked"})
     assert approved.json()["refunded"] == 3000, approved.text
+    assert waiting_requests() == []
     assert finance.call("POST", f"/refund-requests/{request_id}/approve", json={"reason": "again"}).status_code == 400
 
     # Every staff action is in the log with its actor and reason, and on the customer's timeline.

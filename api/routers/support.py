@@ -378,6 +378,7 @@ def record_an_app_store_purchase(
         language=body.language,
         reason=body.reason,
     )
+    _until_the_views_have_it(services, "licences", "payments")  # the customer's page shows the granted licence
     return AppStorePurchaseOut(
         merchant_uid=recorded.merchant_uid, user_licence_id=recorded.user_licence_id, licence_key=recorded.licence_key
     )

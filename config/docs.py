@@ -25,8 +25,8 @@ DESCRIPTIONS: dict[str, str] = {
     "unless `S3_BUCKET` is set.",
     "DATABASE_URL": "PostgreSQL for the event log and the views (`postgresql://user:pass@host:5432/db`, with "
     "`?pool_size=&max_overflow=` per process, default 2 and 13); empty: SQLite files under `APP_VAR_DIR`.",
-    "REDIS_URL": "Redis as the Celery broker and the rate limits' store; empty: the embedded broker "
-    "(`APP_VAR_DIR/broker/messages.sqlite3`) and limits in memory.",
+    "REDIS_URL": "Redis as the Celery broker and the rate limits' store (the apps' validations are counted in each API "
+    "process); empty: the embedded broker (`APP_VAR_DIR/broker/messages.sqlite3`) and limits in memory.",
     "APP_BASE_URL": "The site's public address, in every mailed link. Production: https, not this machine.",
     "WEB_DIST_DIR": "The built web app the API serves (`npm run build` writes it).",
     "SENTRY_DSN": "Where the Python processes report errors (none when empty).",

@@ -124,7 +124,14 @@ def _judged(store: str, ours: Load, baseline: Load) -> list[Result]:
     note = f"{ours.non_2xx} non-2xx" if ours.non_2xx else ""
     return [
         Result(
-            "apps: validate", store, "req/s", ours.requests_per_second, baseline.requests_per_second, 0.6, note=note
+            "apps: validate",
+            store,
+            "req/s",
+            ours.requests_per_second,
+            baseline.requests_per_second,
+            0.6,
+            note=note,
+            errors=ours.non_2xx,
         ),
         Result("apps: validate p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, higher_is_better=False),
     ]

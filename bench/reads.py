@@ -133,6 +133,15 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
 def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:
     note = f"{ours.non_2xx} non-2xx" if ours.non_2xx else ""
     return [
-        Result(f"read: {name}", store, "req/s", ours.requests_per_second, baseline.requests_per_second, 0.6, note=note),
+        Result(
+            f"read: {name}",
+            store,
+            "req/s",
+            ours.requests_per_second,
+            baseline.requests_per_second,
+            0.6,
+            note=note,
+            errors=ours.non_2xx,
+        ),
         Result(f"read: {name} p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, higher_is_better=False),
     ]

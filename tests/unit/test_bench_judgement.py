@@ -1,0 +1,44 @@
+"""The benchmarks judge only what was measured as intended: a baseline that answered errors is refused, and a
+figure of ours whose requests were answered with errors does not pass, whatever its ratio."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.harness import Result, table
+from bench.load import Load, parse
+
+WRK_OUTPUT = """Running 10s test @ http://127.0.0.1:9400/answer/validate
+  2 threads and 50 connections
+  Latency Distribution
+     50%    4.78ms
+     75%    5.01ms
+     90%    5.20ms
+     99%    5.49ms
+  104366 requests in 10.00s, 14.33MB read
+  Non-2xx or 3xx responses: 104366
+Requests/sec:  10436.69
+"""
+
+
+def test_a_baseline_that_answered_404s_is_refused() -> None:
+    measured = parse(WRK_OUTPUT)
+    assert measured.non_2xx == 104366
+    with pytest.raises(AssertionError, match="answered 104366 requests with an error"):
+        measured.as_baseline("validate")
+
+
+def test_a_baseline_that_answered_every_request_is_kept() -> None:
+    answered = Load(requests_per_second=2500.0, p50_ms=19.0, p99_ms=38.0, non_2xx=0)
+    assert answered.as_baseline("validate") is answered
+
+
+def test_our_figure_fails_when_our_requests_were_refused_whatever_its_ratio() -> None:
+    refused = Result("apps: validate", "sqlite", "req/s", 3000.0, 2500.0, 0.6, note="900 non-2xx", errors=900)
+    clean = Result("apps: validate", "sqlite", "req/s", 1700.0, 2500.0, 0.6)
+    assert refused.ratio > clean.ratio
+    assert not refused.passed
+    assert clean.passed
+    printed = table([refused, clean])
+    assert "ANSWERED ERRORS" in printed
+    assert "900 non-2xx" in printed

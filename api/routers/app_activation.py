@@ -57,6 +57,8 @@ def activate_app_device(body: DeviceActivationIn, services: ServicesDep, request
         device_name=body.device_name,
         platform=body.platform,
     )
+    # The app's next validation may be answered from the licences view (api/routers/apps.py): it must see the seat.
+    services.see_own_write(services.store.max_notification_id(), "licences")
     return DeviceActivationOut(
         user_license_id=activation.user_licence_id,
         expires_at=activation.expires_at,

@@ -36,7 +36,7 @@ from api.clients import client_key
 from api.known_devices import known_device
 from domain.accounts.account import normalise_email
 from domain.errors import DomainError, ErrorCode
-from domain.licences.keys import normalise_licence_key
+from domain.licences.keys import is_well_formed, normalise_licence_key
 from integrations.rate_windows import InProcessWindows
 
 
@@ -171,10 +171,13 @@ class RateLimiter:
     ) -> None:
         counting = limiter or self._limiter
         client = (per_client, f"{action}:client", client_key(request))
+        if not counting.hit(client[0], "storefront", *client[1:]):
+            # A refused client's attempts do not count against the key: flooding it cannot lock its owner out.
+            raise _refusal(counting, action, (client,))
+        if not is_well_formed(key):
+            return  # no licence has such a key: nothing of anyone's to protect, and no counter to keep for it
         per_key_counter = (per_key, f"{action}:key", normalise_licence_key(key)[:64])
-        client_ok = counting.hit(client[0], "storefront", *client[1:])
-        key_ok = counting.hit(per_key_counter[0], "storefront", *per_key_counter[1:])
-        if not (client_ok and key_ok):
+        if not counting.hit(per_key_counter[0], "storefront", *per_key_counter[1:]):
             raise _refusal(counting, action, (client, per_key_counter))
 
     def report(self, request: Request, reporter: str | None) -> None:

@@ -20,8 +20,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 PG_ADMIN = os.environ.get("BENCH_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 PG_URL_BASE = os.environ.get("BENCH_POSTGRES_URL_BASE", "postgresql://postgres@127.0.0.1:5432")
 # The Redis database a production-like run ("postgres+redis") uses for its broker and rate limits, emptied before
-# and after the run.
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+# and after the run (the tests' parallel workers take databases 15 downwards).
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
 
 
 @dataclass(frozen=True)

@@ -143,5 +143,5 @@ def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:
             note=note,
             errors=ours.non_2xx,
         ),
-        Result(f"read: {name} p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, higher_is_better=False),
+        Result(f"read: {name} p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, False, errors=ours.non_2xx),
     ]

@@ -79,27 +79,49 @@ def test_a_cost_of_several_places_is_taken_whole_or_not_at_all() -> None:
 
 
 def test_windows_that_ran_out_are_swept_without_a_thread_of_their_own() -> None:
-    threads = threading.active_count()
     rate, storage, wall = limiter()
-    rule = parse("10 per minute")
+    before = set(threading.enumerate())
+    short, long = parse("10 per minute"), parse("10 per hour")
     for client in range(1000):
-        rate.hit(rule, "validation:client", f"10.0.{client // 256}.{client % 256}")
-    assert threading.active_count() == threads
-    assert storage.reset() == 1000
-    for client in range(1000):
-        rate.hit(rule, "validation:client", f"10.0.{client // 256}.{client % 256}")
+        rate.hit(short, "validation:client", f"10.0.{client // 256}.{client % 256}")
+    rate.hit(long, "login:address", "still@example.com")
+    assert not set(threading.enumerate()) - before, "the storage started no thread"
     wall.seconds += SWEEP_SECONDS + 1
-    rate.hit(rule, "validation:client", "10.9.9.9")
-    assert storage.reset() == 1, "the thousand idle windows were dropped by the sweep"
+    rate.hit(short, "validation:client", "10.9.9.9")
+    assert rate.get_window_stats(long, "login:address", "still@example.com").remaining == 9, "a live window stays"
+    assert storage.reset() == 2, "the thousand windows that ran out were dropped by the sweep"
+
+
+def test_a_wall_clock_stepped_back_still_sweeps() -> None:
+    rate, storage, wall = limiter()
+    rate.hit(parse("1 per second"), "k")
+    wall.seconds -= 3 * SWEEP_SECONDS  # the host's clock corrected backwards
+    rate.hit(parse("1 per second"), "other")
+    wall.seconds += 3 * SWEEP_SECONDS + 2
+    rate.hit(parse("1 per second"), "third")
+    assert storage.reset() == 1
 
 
 def test_a_window_keeps_only_as_many_hits_as_its_limit() -> None:
-    rate, storage, _ = limiter()
-    rule = parse("4 per hour")
+    rate, storage, wall = limiter()
+    rule = parse("4 per minute")
     for _ in range(50):
         rate.hit(rule, "k")
-    _, count = storage.get_moving_window(rule.key_for("k"), 4, 3600)
-    assert count == 4
+        wall.seconds += 20  # every hit is let through: the window moves on
+    assert len(storage._windows[rule.key_for("k")]) == 4
+
+
+def test_a_flood_of_new_identities_forgets_the_oldest_rather_than_growing_without_end() -> None:
+    wall = Wall()
+    storage = InProcessWindows(now=wall, max_windows=100)
+    rate = MovingWindowRateLimiter(storage)
+    rule = parse("1 per hour")
+    assert rate.hit(rule, "first")
+    for identity in range(200):
+        assert rate.hit(rule, f"guess-{identity}")
+    assert rate.get_window_stats(rule, "first").remaining == 1, "the oldest window was forgotten to make room"
+    assert rate.get_window_stats(rule, "guess-199").remaining == 0, "the newest are still counted"
+    assert storage.reset() == 100
 
 
 def test_fixed_counters_run_out_after_their_expiry() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from bench.harness import Result
-from bench.load import Load, hammer
+from bench.load import Load, hammer, judged
 from bench.profile import profiled
 from bench.reads import bare_baseline, buy, confirm
 from domain.licences.keys import ALPHABET
@@ -106,7 +106,7 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
         finally:
             stack.stop()
     print(_guessing(ours))
-    return _judged(store, ours, baseline)
+    return judged("apps: validate", store, ours, baseline)
 
 
 def _guessing(ours: Load) -> str:
@@ -118,20 +118,3 @@ def _guessing(ours: Load) -> str:
         f"key guessing: {KEY_BITS}-bit keys, {SOLD:,} sold, at our own {ours.requests_per_second:,.0f} validations/s "
         f"with no limit: {years:,.0f} years on average to hit any sold key"
     )
-
-
-def _judged(store: str, ours: Load, baseline: Load) -> list[Result]:
-    note = f"{ours.non_2xx} non-2xx" if ours.non_2xx else ""
-    return [
-        Result(
-            "apps: validate",
-            store,
-            "req/s",
-            ours.requests_per_second,
-            baseline.requests_per_second,
-            0.6,
-            note=note,
-            errors=ours.non_2xx,
-        ),
-        Result("apps: validate p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, False, errors=ours.non_2xx),
-    ]

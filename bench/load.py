@@ -8,6 +8,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.harness import Result
+
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
@@ -71,3 +73,14 @@ def hammer(
         command += ["-H", f"{name}: {value}"]
     finished = subprocess.run([*command, url], capture_output=True, text=True, timeout=seconds + 60, check=True)
     return parse(finished.stdout)
+
+
+def judged(benchmark: str, store: str, ours: Load, baseline: Load) -> list[Result]:
+    """Throughput (at least 0.6 of the baseline's) and p99 (at most twice the baseline's) of a load of ours; a
+    load whose requests were answered with errors passes neither."""
+    note = f"{ours.non_2xx} non-2xx" if ours.non_2xx else ""
+    throughput = (ours.requests_per_second, baseline.requests_per_second)
+    return [
+        Result(benchmark, store, "req/s", *throughput, 0.6, note=note, errors=ours.non_2xx),
+        Result(f"{benchmark} p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, False, errors=ours.non_2xx),
+    ]

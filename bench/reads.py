@@ -17,7 +17,7 @@ from uuid import UUID
 import httpx
 
 from bench.harness import Result
-from bench.load import Load, hammer
+from bench.load import hammer, judged
 from bench.profile import profiled
 from config.settings import Settings
 from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
@@ -121,27 +121,10 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
                         ours = hammer(
                             f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer
                         )
-                    results += _judged(name, store, ours, baseline)
+                    results += judged(f"read: {name}", store, ours, baseline)
             finally:
                 bare.terminate()
                 bare.wait(timeout=30)
         finally:
             stack.stop()
     return results
-
-
-def _judged(name: str, store: str, ours: Load, baseline: Load) -> list[Result]:
-    note = f"{ours.non_2xx} non-2xx" if ours.non_2xx else ""
-    return [
-        Result(
-            f"read: {name}",
-            store,
-            "req/s",
-            ours.requests_per_second,
-            baseline.requests_per_second,
-            0.6,
-            note=note,
-            errors=ours.non_2xx,
-        ),
-        Result(f"read: {name} p99", store, "ms", ours.p99_ms, baseline.p99_ms, 2.0, False, errors=ours.non_2xx),
-    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.harness import Result, table
-from bench.load import Load, parse
+from bench.load import Load, judged, parse
 
 WRK_OUTPUT = """Running 10s test @ http://127.0.0.1:9400/answer/validate
   2 threads and 50 connections
@@ -42,3 +42,13 @@ def test_our_figure_fails_when_our_requests_were_refused_whatever_its_ratio() ->
     printed = table([refused, clean])
     assert "ANSWERED ERRORS" in printed
     assert "900 non-2xx" in printed
+
+
+def test_a_load_of_ours_that_got_errors_passes_neither_its_throughput_nor_its_p99() -> None:
+    baseline = Load(requests_per_second=2500.0, p50_ms=19.0, p99_ms=38.0, non_2xx=0)
+    fast_refusals = Load(requests_per_second=5000.0, p50_ms=5.0, p99_ms=9.0, non_2xx=40)
+    clean = Load(requests_per_second=1700.0, p50_ms=20.0, p99_ms=35.0, non_2xx=0)
+    assert [item.passed for item in judged("apps: validate", "sqlite", fast_refusals, baseline)] == [False, False]
+    throughput, p99 = judged("apps: validate", "sqlite", clean, baseline)
+    assert (throughput.benchmark, p99.benchmark) == ("apps: validate", "apps: validate p99")
+    assert throughput.passed and p99.passed

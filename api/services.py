@@ -75,6 +75,14 @@ class Services(bootstrap.Services):
         """Wait (bounded) until the named views include the given log position."""
         return wait_for_views(self.views, self.store.name, view_names, notification_id, self.settings.view_wait_seconds)
 
+    def see_latest_write(self, *view_names: str) -> bool:
+        """Wait (bounded) until the named views include everything in the log so far.
+
+        For writes whose own position the caller does not hold (a use case that may record nothing or several
+        events): the next read, by this client or an app, is answered from those views.
+        """
+        return self.see_own_write(self.store.max_notification_id(), *view_names)
+
 
 async def get_services(request: Request) -> Services:
     """FastAPI dependency: the app's services (async: a plain dependency would cost each request a thread hop)."""

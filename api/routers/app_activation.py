@@ -58,7 +58,7 @@ def activate_app_device(body: DeviceActivationIn, services: ServicesDep, request
         platform=body.platform,
     )
     # The app's next validation may be answered from the licences view (api/routers/apps.py): it must see the seat.
-    services.see_own_write(services.store.max_notification_id(), "licences")
+    services.see_latest_write("licences")
     return DeviceActivationOut(
         user_license_id=activation.user_licence_id,
         expires_at=activation.expires_at,

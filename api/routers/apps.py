@@ -94,16 +94,11 @@ def answer_from_the_log(body: DeviceCheckIn, services: ServicesDep) -> LicenceSt
         services.store, services.clock, licence_key=body.licence_key, device_id=body.device_id, platform=body.platform
     )
     if validation.recorded:
-        _until_the_view_has_it(services)
+        services.see_latest_write("licences")
     token = None
     if validation.licence is not None:
         token = licence_token(services, validation.licence, validation.device_id, validation.standing)
     return LicenceStanding.of(validation, token)
-
-
-def _until_the_view_has_it(services: ServicesDep) -> None:
-    # The app's next validation may be answered from the licences view: wait (bounded) until it has this write.
-    services.see_own_write(services.store.max_notification_id(), "licences")
 
 
 @router.post(
@@ -143,7 +138,7 @@ def activate(body: DeviceActivation, services: ServicesDep, request: Request) ->
         device_name=body.device_name,
         platform=body.platform,
     )
-    _until_the_view_has_it(services)
+    services.see_latest_write("licences")
     device_id = body.device_id.strip()
     token = licence_token(services, activation.licence, device_id, Standing.VALID)
     return LicenceStanding.of(Validation(Standing.VALID, activation.licence, device_id), token)
@@ -161,7 +156,7 @@ def deactivate(body: DeviceRelease, services: ServicesDep, request: Request) -> 
     """The app gives its seat back (uninstalled, signed out): 404 unknown key, -1404 no seat on this device."""
     services.limiter.activation(request, body.licence_key)
     licence = deactivate_device(services.store, services.clock, licence_key=body.licence_key, device_id=body.device_id)
-    _until_the_view_has_it(services)
+    services.see_latest_write("licences")
     return LicenceStanding.of(Validation(Standing.DEVICE_RELEASED, licence, body.device_id))
 
 

@@ -270,5 +270,5 @@ def ask_for_money_back(merchant_uid: str, services: ServicesDep, caller: CallerD
         auto_limits=services.settings.money_back_limits,
     )
     # The purchase history and the licence page read the views again at once (a refund revokes the licence).
-    services.see_own_write(services.store.max_notification_id(), *VIEWS, "refund_requests")
+    services.see_latest_write(*VIEWS, "refund_requests")
     return MoneyBackOut(request_id=answer.request_id, state=answer.state, amount=answer.amount, refused=answer.refused)

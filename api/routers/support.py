@@ -212,17 +212,13 @@ def free_a_device(
         device_id=device_id,
         reason=body.reason,
     )
-    _until_the_views_have_it(services, "licences")
+    # Each desk action answers once the views have it: the desk's customer page reads them again at once.
+    services.see_latest_write("licences")
 
 
 # A refund, its request and its approval change what the refund requests list, the customer's payments and
 # their licences show.
 REFUND_VIEWS = ("refund_requests", "payments", "licences")
-
-
-def _until_the_views_have_it(services: ServicesDep, *views: str) -> None:
-    # The desk's customer page reads the views again at once: wait (bounded) until they have this change.
-    services.see_own_write(services.store.max_notification_id(), *views)
 
 
 @router.post("/licences/{user_licence_id}/extend")
@@ -236,7 +232,7 @@ def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, service
         days=body.days,
         reason=body.reason,
     )
-    _until_the_views_have_it(services, "licences")
+    services.see_latest_write("licences")
     return {"expiresAt": licence.expires_at.isoformat() if licence.expires_at else ""}
 
 
@@ -251,7 +247,7 @@ def cancel_a_subscription(
     cancel_subscription(
         services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
     )
-    _until_the_views_have_it(services, "subscriptions")
+    services.see_latest_write("subscriptions")
 
 
 @router.post("/subscriptions/{subscription_id}/resume", status_code=204)
@@ -262,7 +258,7 @@ def resume_a_subscription(
     resume_subscription(
         services.store, services.clock, caller.member.id, subscription_id=subscription_id, reason=body.reason
     )
-    _until_the_views_have_it(services, "subscriptions")
+    services.see_latest_write("subscriptions")
 
 
 @router.post("/payments/{merchant_uid}/refund")
@@ -280,7 +276,7 @@ def refund_payment(
         reason=body.reason,
         approval_limits=services.settings.refund_approval_limits,
     )
-    _until_the_views_have_it(services, *REFUND_VIEWS)
+    services.see_latest_write(*REFUND_VIEWS)
     state = "refunded" if outcome.request_id is None else "waiting"
     return RefundOut(refunded=outcome.refunded, request_id=outcome.request_id, state=state)
 
@@ -304,7 +300,7 @@ def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: S
     refunded = approve_refund(
         services.store, services.clock, services.payments, caller.member.id, request_id=request_id, reason=body.reason
     )
-    _until_the_views_have_it(services, *REFUND_VIEWS)
+    services.see_latest_write(*REFUND_VIEWS)
     return RefundOut(refunded=refunded, request_id=request_id, state="refunded")
 
 
@@ -312,7 +308,7 @@ def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: S
 def decline(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> None:
     """Decline a waiting refund, with the reason."""
     decline_refund(services.store, services.clock, caller.member.id, request_id=request_id, reason=body.reason)
-    _until_the_views_have_it(services, *REFUND_VIEWS)
+    services.see_latest_write(*REFUND_VIEWS)
 
 
 class OptionalReasonIn(CamelModel):
@@ -378,7 +374,7 @@ def record_an_app_store_purchase(
         language=body.language,
         reason=body.reason,
     )
-    _until_the_views_have_it(services, "licences", "payments")  # the customer's page shows the granted licence
+    services.see_latest_write("licences", "payments")  # the customer's page shows the granted licence
     return AppStorePurchaseOut(
         merchant_uid=recorded.merchant_uid, user_licence_id=recorded.user_licence_id, licence_key=recorded.licence_key
     )

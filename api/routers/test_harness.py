@@ -75,11 +75,11 @@ class RenewalPass(CamelModel):
 )
 def run_renewals(services: ServicesDep) -> RenewalPass:
     """What beat's renewal pass does at its next tick, done now: charge what is due, end what ran out."""
-    services.see_own_write(services.store.max_notification_id(), "subscriptions")
+    services.see_latest_write("subscriptions")
     charged = []
     for subscription_id in due_subscriptions(services.views, services.clock.now()):
         outcome = renew_if_due(services.store, services.clock, services.payments, subscription_id)
         if outcome.merchant_uid:
             charged.append(outcome.merchant_uid)
-    services.see_own_write(services.store.max_notification_id(), "licences", "payments", "subscriptions")
+    services.see_latest_write("licences", "payments", "subscriptions")
     return RenewalPass(charged=charged)

@@ -1,7 +1,8 @@
 """Finance's part of the back office (read-ledger): the ledger with its drill-down to payments, events and proofs;
 the daily reconciliation's runs and their mismatches; the log's integrity (checkpoints, verify now, consistency,
 proofs); exports and the month-end close pack as jobs with progress; a licence, subscription or payment as it was;
-and the staff actions audit. The work is bootstrap/finance.py's; the decisions domain/finance's."""
+and the staff actions audit. The work is bootstrap/finance.py's; the decisions domain/finance's; the answers
+api/schemas/finance.py's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,23 @@ from fastapi import APIRouter, Path, Query, Response
 from pydantic import Field
 
 from api.schemas import CamelModel
+from api.schemas.finance import (
+    AlarmOut,
+    AsOfOut,
+    AsOfSide,
+    CheckpointOut,
+    FinanceJobOut,
+    IntegrityOut,
+    JobStarted,
+    LedgerEntryOut,
+    LedgerOut,
+    LedgerPayment,
+    LedgerPaymentOut,
+    LoggedEventOut,
+    ReconciliationDayOut,
+    ReferredOut,
+    StaffActionOut,
+)
 from api.services import ServicesDep
 from api.staff_session import STAFF_ERRORS, StaffDep
 from bootstrap.finance import (
@@ -34,7 +52,7 @@ from bootstrap.finance import (
     verify_now,
 )
 from domain.errors import DomainError, ErrorCode
-from domain.finance.reconciliation_days import ReconciliationDay, explain_mismatch, load_day, refer_mismatch
+from domain.finance.reconciliation_days import explain_mismatch, load_day, refer_mismatch
 from domain.history import as_of
 from domain.payments.reconciliation import BUSINESS_TIME
 from projections.finance_ledger import Filters, ledger_figures_async, ledger_rows, period_window
@@ -53,17 +71,6 @@ def _range(since: date | None, until: date | None, services: Any) -> tuple[date,
     if start >= end or (end - start).days > MAX_RANGE_DAYS:
         raise DomainError(ErrorCode.INVALID_VALUE, f"since must come before until, at most {MAX_RANGE_DAYS} days")
     return start, end
-
-
-class LedgerOut(CamelModel):
-    """Figures per period and currency, breakdowns per currency, coupons; amounts in minor units."""
-
-    since: date
-    until: date
-    by: str
-    series: list[dict[str, Any]]
-    breakdown: dict[str, list[dict[str, Any]]]
-    coupons: list[dict[str, Any]]
 
 
 @router.get("/ledger")
@@ -95,7 +102,7 @@ def ledger_entries(
     plan: Annotated[str | None, Query(max_length=200)] = None,
     pay_method: Annotated[str | None, Query(alias="payMethod", max_length=50)] = None,
     kind: Annotated[str | None, Query(pattern="^(revenue|refund)$")] = None,
-) -> list[dict[str, Any]]:
+) -> list[LedgerEntryOut]:
     """The movements of money behind a figure (a period, or the range; narrowed by any dimension), oldest first."""
     if period is not None:
         try:
@@ -105,17 +112,19 @@ def ledger_entries(
     else:
         start, end = _range(since, until, services)
     filters = Filters(currency, product, plan, pay_method, kind)
-    return ledger_rows(services.views, start, end, filters, limit=1000)
+    return [LedgerEntryOut.model_validate(row) for row in ledger_rows(services.views, start, end, filters, limit=1000)]
 
 
 @router.get("/payments/{merchant_uid}")
-def payment(merchant_uid: MerchantUid, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def payment(merchant_uid: MerchantUid, caller: StaffDep, services: ServicesDep) -> LedgerPaymentOut:
     """One payment and every event of it in the log (each with its position, for its proof)."""
     row = payment_by_merchant_uid(services.views, merchant_uid)
     if row is None:
         raise DomainError(ErrorCode.NOT_FOUND, f"no payment {merchant_uid}")
-    shown = {key: value for key, value in row.items() if key not in ("card_number", "refunds", "discount_factors")}
-    return {"payment": shown, "events": payment_events(services, merchant_uid)}
+    return LedgerPaymentOut(
+        payment=LedgerPayment.model_validate(row),
+        events=[LoggedEventOut.model_validate(event) for event in payment_events(services, merchant_uid)],
+    )
 
 
 def _download(document: dict[str, Any], name: str) -> Response:
@@ -142,52 +151,13 @@ def event_proof(notification_id: Annotated[int, Path(ge=1)], caller: StaffDep, s
     )
 
 
-def _day_out(aggregate: ReconciliationDay) -> dict[str, Any]:
-    resolutions = aggregate.resolutions
-    return {
-        "day": aggregate.day.isoformat(),
-        "runs": [
-            {
-                "run": run.run,
-                "at": run.at.isoformat(),
-                "trigger": run.trigger,
-                "actorId": str(run.actor_id) if run.actor_id else None,
-                "reason": run.reason,
-                "compared": run.compared,
-                "mismatches": [
-                    {
-                        **mismatch,
-                        "resolution": _resolution(
-                            resolutions.get((run.run, mismatch["merchant_uid"], mismatch["kind"]))
-                        ),
-                    }
-                    for mismatch in run.mismatches
-                ],
-            }
-            for run in aggregate.runs
-        ],
-    }
-
-
-def _resolution(found: Any) -> dict[str, Any] | None:
-    if found is None:
-        return None
-    return {
-        "outcome": found.outcome,
-        "note": found.note,
-        "actorId": str(found.actor_id),
-        "at": found.at.isoformat(),
-        "requestId": str(found.request_id) if found.request_id else None,
-    }
-
-
 @router.get("/reconciliation")
 def reconciliation_days(
     caller: StaffDep,
     services: ServicesDep,
     since: date | None = None,
     until: date | None = None,
-) -> list[dict[str, Any]]:
+) -> list[ReconciliationDayOut]:
     """Every reconciled day in ``[since, until)`` (the last 14 days by default), newest first, with its runs."""
     end = until or business_today(services) + timedelta(days=1)
     start = since or end - timedelta(days=14)
@@ -198,7 +168,7 @@ def reconciliation_days(
     while day >= start:
         found = load_day(services.store, day)
         if found is not None:
-            days.append(_day_out(found))
+            days.append(ReconciliationDayOut.of(found))
         day -= timedelta(days=1)
     return days
 
@@ -208,14 +178,14 @@ class RunIn(CamelModel):
 
 
 @router.post("/reconciliation/{day}/run")
-def run_reconciliation(day: Day, body: RunIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def run_reconciliation(day: Day, body: RunIn, caller: StaffDep, services: ServicesDep) -> ReconciliationDayOut:
     """Reconcile a day with PortOne now (again, when it was run already); the run is recorded."""
     if day > business_today(services):
         raise DomainError(ErrorCode.INVALID_VALUE, "a day still to come cannot be reconciled")
     reconcile_day(services, day, caller.member.id, body.reason or "re-run from the back office")
     found = load_day(services.store, day)
     assert found is not None
-    return _day_out(found)
+    return ReconciliationDayOut.of(found)
 
 
 class ResolveIn(CamelModel):
@@ -229,7 +199,7 @@ class ResolveIn(CamelModel):
 
 
 @router.post("/reconciliation/{day}/explain")
-def explain(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def explain(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> ReconciliationDayOut:
     """Mark a mismatch explained, with a note."""
     explain_mismatch(
         services.store,
@@ -243,11 +213,11 @@ def explain(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) 
     )
     found = load_day(services.store, day)
     assert found is not None
-    return _day_out(found)
+    return ReconciliationDayOut.of(found)
 
 
 @router.post("/reconciliation/{day}/refund-request")
-def refer(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def refer(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> ReferredOut:
     """Open a refund request for support about a mismatch (support, or a second member, decides it)."""
     row = payment_by_merchant_uid(services.views, body.merchant_uid)
     if row is None:
@@ -268,30 +238,35 @@ def refer(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) ->
     )
     found = load_day(services.store, day)
     assert found is not None
-    return {**_day_out(found), "requestId": str(request_id)}
+    shown = ReconciliationDayOut.of(found)
+    return ReferredOut(day=shown.day, runs=shown.runs, request_id=request_id)
 
 
 @router.get("/integrity")
-def integrity(caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def integrity(caller: StaffDep, services: ServicesDep) -> IntegrityOut:
     """The newest signed checkpoints, the verifier key, the tree's size, the verifications and the alarm."""
-    return {
-        **checkpoints(services),
-        "verifications": finance_jobs(services).list(VERIFY, limit=10),
-        "alarm": alarm(services),
-    }
+    signed = checkpoints(services)
+    failed = alarm(services)
+    return IntegrityOut(
+        verifier_key=signed["verifier_key"],
+        tree_size=signed["tree_size"],
+        checkpoints=[CheckpointOut.model_validate(row) for row in signed["checkpoints"]],
+        verifications=[FinanceJobOut.model_validate(job) for job in finance_jobs(services).list(VERIFY, limit=10)],
+        alarm=FinanceJobOut.model_validate(failed) if failed else None,
+    )
 
 
 @router.get("/alarm")
-def current_alarm(caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def current_alarm(caller: StaffDep, services: ServicesDep) -> AlarmOut:
     """The newest verification when it failed (the back office's banner), else ``alarm`` null."""
-    return {"alarm": alarm(services)}
+    failed = alarm(services)
+    return AlarmOut(alarm=FinanceJobOut.model_validate(failed) if failed else None)
 
 
 @router.post("/integrity/verify", status_code=202)
-def verify(caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def verify(caller: StaffDep, services: ServicesDep) -> JobStarted:
     """Verify the whole log now, in the background (follow the job for progress); the result is recorded."""
-    job_id = verify_now(services, caller.member.id)
-    return {"jobId": str(job_id)}
+    return JobStarted(job_id=verify_now(services, caller.member.id))
 
 
 @router.get("/integrity/consistency", response_class=Response)
@@ -315,13 +290,13 @@ class ExportIn(CamelModel):
 
 
 @router.post("/exports", status_code=202)
-def export(body: ExportIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def export(body: ExportIn, caller: StaffDep, services: ServicesDep) -> JobStarted:
     """Export events in the background with their manifest (follow the job for progress)."""
     for moment in (body.since, body.until):
         if moment is not None and moment.tzinfo is None:
             raise DomainError(ErrorCode.INVALID_VALUE, "times need their offset")
     job_id = start_export(services, caller.member.id, body.format, body.since, body.until, list(body.topics))
-    return {"jobId": str(job_id)}
+    return JobStarted(job_id=job_id)
 
 
 class ClosePackIn(CamelModel):
@@ -329,10 +304,9 @@ class ClosePackIn(CamelModel):
 
 
 @router.post("/close-packs", status_code=202)
-def close_pack(body: ClosePackIn, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def close_pack(body: ClosePackIn, caller: StaffDep, services: ServicesDep) -> JobStarted:
     """Make a month's close pack in the background: ledger, payments and refunds CSV, checkpoint, manifest."""
-    job_id = start_close_pack(services, caller.member.id, body.month)
-    return {"jobId": str(job_id)}
+    return JobStarted(job_id=start_close_pack(services, caller.member.id, body.month))
 
 
 @router.get("/jobs")
@@ -340,21 +314,21 @@ def jobs(
     caller: StaffDep,
     services: ServicesDep,
     kind: Annotated[str | None, Query(pattern=f"^({VERIFY}|{EXPORT}|{CLOSE_PACK})$")] = None,
-) -> list[dict[str, Any]]:
+) -> list[FinanceJobOut]:
     """Finance's background jobs, newest first: state, progress, result and files."""
-    return finance_jobs(services).list(kind)
+    return [FinanceJobOut.model_validate(found) for found in finance_jobs(services).list(kind)]
 
 
 JobId = Annotated[UUID, Path(description="the job's id")]
 
 
 @router.get("/jobs/{job_id}")
-def job(job_id: JobId, caller: StaffDep, services: ServicesDep) -> dict[str, Any]:
+def job(job_id: JobId, caller: StaffDep, services: ServicesDep) -> FinanceJobOut:
     """One job: its state and progress (``done`` of ``total``), result and files."""
     found = finance_jobs(services).get(job_id)
     if found is None:
         raise DomainError(ErrorCode.NOT_FOUND, "no such job")
-    return found
+    return FinanceJobOut.model_validate(found)
 
 
 @router.get("/jobs/{job_id}/files/{name}", response_class=Response)
@@ -377,18 +351,13 @@ def as_it_was(
     at: datetime,
     caller: StaffDep,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> AsOfOut:
     """A licence, subscription or payment as it was at ``at`` beside how it is now."""
     if at.tzinfo is None:
         at = at.replace(tzinfo=BUSINESS_TIME)
     then = as_of(services.store, kind, key, at)
     now = as_of(services.store, kind, key, services.clock.now())
-    return {
-        "kind": kind,
-        "key": key,
-        "then": {"at": then.at.isoformat(), "version": then.version, "state": then.state},
-        "now": {"at": now.at.isoformat(), "version": now.version, "state": now.state},
-    }
+    return AsOfOut(kind=kind, key=key, then=AsOfSide.of(then), now=AsOfSide.of(now))
 
 
 @router.get("/staff-actions")
@@ -399,9 +368,10 @@ def staff_audit(
     action: Annotated[str | None, Query(max_length=60)] = None,
     since: date | None = None,
     until: date | None = None,
-) -> list[dict[str, Any]]:
+) -> list[StaffActionOut]:
     """Staff events, newest first (up to 500), by member, action and Korean days ``[since, until)``; each with its
     position for its proof."""
     start = datetime.combine(since, datetime.min.time(), BUSINESS_TIME) if since else None
     end = datetime.combine(until, datetime.min.time(), BUSINESS_TIME) if until else None
-    return staff_actions(services, member, action or None, start, end)
+    found = staff_actions(services, member, action or None, start, end)
+    return [StaffActionOut.model_validate(row) for row in found]

@@ -185,12 +185,16 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         assert ledger.status_code == 200, ledger.text
         shown = {row["currency"]: row["revenue"] for row in ledger.json()["series"] if row["period"] == DAY.isoformat()}
         assert shown == revenue_in_the_log(store, DAY) == {"USD": dollars.amount, "KRW": won.amount}
+        assert set(ledger.json()["breakdown"]) == {"currency", "product", "plan", "payMethod"}
+        assert all(set(row) == {"currency", "payments", "givenAway"} for row in ledger.json()["coupons"])
 
         # Each figure drills down to its payments, each payment to its events and a proof the Go verifier accepts.
         entries = finance.call("GET", f"{FINANCE}/ledger/entries", period=DAY.isoformat(), currency="USD").json()
-        assert [entry["merchant_uid"] for entry in entries] == [dollars.merchant_uid]
+        assert [entry["merchantUid"] for entry in entries] == [dollars.merchant_uid]
         opened = finance.call("GET", f"{FINANCE}/payments/{dollars.merchant_uid}").json()
         assert [event["topic"] for event in opened["events"]][:1] == ["payment.Ordered"]
+        assert (opened["payment"]["merchantUid"], opened["payment"]["cancelAmount"]) == (dollars.merchant_uid, 0)
+        assert all(event["notificationId"] >= 1 for event in opened["events"])
         proof = finance.call("GET", f"{FINANCE}/proofs/payments/{dollars.merchant_uid}")
         assert proof.headers["content-disposition"].startswith("attachment")
         document = proof.json()
@@ -204,7 +208,7 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         [day] = [found for found in finance.call("GET", f"{FINANCE}/reconciliation").json() if found["day"] == str(DAY)]
         [first] = day["runs"]
         assert first["trigger"] == "schedule"
-        assert {(m["merchant_uid"], m["kind"]) for m in first["mismatches"]} == {(won.merchant_uid, "cancel_amount")}
+        assert {(m["merchantUid"], m["kind"]) for m in first["mismatches"]} == {(won.merchant_uid, "cancel_amount")}
         assert any(to == "money@example.com" and "Reconciliation" in subject for to, subject, _ in _mails(settings))
         explained = finance.call(
             "POST",
@@ -215,11 +219,24 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         assert explained.json()["runs"][0]["mismatches"][0]["resolution"]["outcome"] == "explained"
         again = finance.call("POST", f"{FINANCE}/reconciliation/{DAY.isoformat()}/run", {"reason": "after the call"})
         assert [r["trigger"] for r in again.json()["runs"]] == ["schedule", "staff"]
+        referred = finance.call(
+            "POST",
+            f"{FINANCE}/reconciliation/{DAY.isoformat()}/refund-request",
+            {"run": 2, "merchantUid": won.merchant_uid, "kind": "cancel_amount", "note": "give the rest back"},
+        )
+        assert referred.status_code == 200, referred.text
+        resolution = referred.json()["runs"][1]["mismatches"][0]["resolution"]
+        assert (resolution["outcome"], resolution["requestId"]) == ("referred", referred.json()["requestId"])
+        actions = finance.call("GET", f"{FINANCE}/staff-actions", action="explain-mismatch").json()
+        assert [(a["subject"], a["reason"]) for a in actions] == [(won.merchant_uid, "refunded by phone")]
+        assert actions[0]["notificationId"] >= 1 and actions[0]["memberId"]
+        was = finance.call("GET", f"{FINANCE}/as-of/payment/{won.merchant_uid}", at=morning.isoformat()).json()
+        assert (was["kind"], was["key"], was["then"]["version"]) == ("payment", won.merchant_uid, was["now"]["version"])
 
         # The month-end pack: its manifest names each file's SHA-256.
         pack = _job(finance, finance.call("POST", f"{FINANCE}/close-packs", {"month": "2026-11"}).json()["jobId"])
         assert pack["state"] == "done", pack
-        archive = finance.call("GET", f"{FINANCE}/jobs/{pack['job_id']}/files/close-2026-11.zip").content
+        archive = finance.call("GET", f"{FINANCE}/jobs/{pack['jobId']}/files/close-2026-11.zip").content
         with zipfile.ZipFile(io.BytesIO(archive)) as packed:
             manifest = json.loads(packed.read("manifest.json"))
             assert set(manifest["files"]) == {"ledger.csv", "payments.csv", "refunds.csv", "checkpoint.txt"}
@@ -230,6 +247,11 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         # A clean log verifies; one byte changed behind the app's back raises the alarm naming the event.
         clean = _job(finance, finance.call("POST", f"{FINANCE}/integrity/verify").json()["jobId"])
         assert clean["result"]["ok"] is True, clean
+        integrity = finance.call("GET", f"{FINANCE}/integrity").json()
+        assert integrity["verifierKey"] and integrity["treeSize"] >= integrity["checkpoints"][0]["treeSize"] > 0
+        assert (integrity["verifications"][0]["jobId"], integrity["alarm"]) == (clean["jobId"], None)
+        listed = finance.call("GET", f"{FINANCE}/jobs").json()
+        assert {pack["jobId"], clean["jobId"]} <= {job["jobId"] for job in listed}
         assert finance.call("GET", f"{FINANCE}/alarm").json()["alarm"] is None
         ordered = document["inclusions"][0]
         changed = int(ordered["name"].removeprefix("event-"))

@@ -2964,6 +2964,13 @@ export interface components {
          */
         Action: "registerDevice" | "renameDevice" | "removeDevice" | "upgrade" | "cancelAutoRenewal" | "resume" | "resubscribe" | "changePaymentMethod" | "payNow";
         /**
+         * AlarmOut
+         * @description The newest verification when it failed, else null.
+         */
+        AlarmOut: {
+            alarm: components["schemas"]["FinanceJobOut"] | null;
+        };
+        /**
          * AppDownloads
          * @description Where each platform's app is downloaded (APP_DOWNLOAD_*_URL settings): its store page or installer.
          */
@@ -3010,6 +3017,32 @@ export interface components {
              * Format: uuid
              */
             userLicenceId: string;
+        };
+        /**
+         * AsOfOut
+         * @description A licence, subscription or payment as it was (``then``) beside how it is ``now``.
+         */
+        AsOfOut: {
+            /** Key */
+            key: string;
+            /** Kind */
+            kind: string;
+            now: components["schemas"]["AsOfSide"];
+            then: components["schemas"]["AsOfSide"];
+        };
+        /**
+         * AsOfSide
+         * @description An aggregate at a moment: its version then and its fields, by their names in the domain.
+         */
+        AsOfSide: {
+            /** At */
+            at: string;
+            /** State */
+            state: {
+                [key: string]: unknown;
+            };
+            /** Version */
+            version: number;
         };
         /**
          * AuthBody
@@ -3265,6 +3298,20 @@ export interface components {
             memberHash: string;
             /** Memberid */
             memberId: string;
+        };
+        /**
+         * CheckpointOut
+         * @description One signed checkpoint: the tree's size and root hash (hex), the signed note and when it was signed.
+         */
+        CheckpointOut: {
+            /** Note */
+            note: string;
+            /** Roothash */
+            rootHash: string;
+            /** Signedat */
+            signedAt: string;
+            /** Treesize */
+            treeSize: number;
         };
         /**
          * ClaimForm
@@ -4004,6 +4051,45 @@ export interface components {
             name: string;
         };
         /**
+         * FinanceJobOut
+         * @description A background job (verify, export, close-pack): its state, progress (``done`` of ``total``), the parameters
+         *     it was started with, its result (``error`` when it failed) and the files kept for download.
+         */
+        FinanceJobOut: {
+            /** Actorid */
+            actorId: string | null;
+            /** Createdat */
+            createdAt: string;
+            /** Done */
+            done: number;
+            /** Files */
+            files: string[];
+            /** Finishedat */
+            finishedAt: string | null;
+            /**
+             * Jobid
+             * Format: uuid
+             */
+            jobId: string;
+            /** Kind */
+            kind: string;
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Result */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "running" | "done" | "failed" | "stalled";
+            /** Total */
+            total: number;
+        };
+        /**
          * GroupLocalization
          * @description A group's name in one language.
          */
@@ -4058,6 +4144,21 @@ export interface components {
             /** Tree Size */
             tree_size: number;
         };
+        /**
+         * IntegrityOut
+         * @description The verifier key, the tree's size, the newest signed checkpoints and verifications, and the alarm.
+         */
+        IntegrityOut: {
+            alarm: components["schemas"]["FinanceJobOut"] | null;
+            /** Checkpoints */
+            checkpoints: components["schemas"]["CheckpointOut"][];
+            /** Treesize */
+            treeSize: number;
+            /** Verifications */
+            verifications: components["schemas"]["FinanceJobOut"][];
+            /** Verifierkey */
+            verifierKey: string;
+        };
         /** InviteIn */
         InviteIn: {
             /** Email */
@@ -4092,6 +4193,17 @@ export interface components {
             reason: string;
         };
         /**
+         * JobStarted
+         * @description A job started in the background: follow it at ``GET /staff/finance/jobs/{jobId}``.
+         */
+        JobStarted: {
+            /**
+             * Jobid
+             * Format: uuid
+             */
+            jobId: string;
+        };
+        /**
          * KeyEmailCheck
          * @description Whether the licence key's account is registered and its address confirmed (never the address itself: the
          *     licence link carries it, and a key alone must not tell anyone whose it is).
@@ -4117,26 +4229,95 @@ export interface components {
          */
         Language: "ko" | "en" | "ja";
         /**
+         * LedgerBreakdown
+         * @description Each dimension's rows, per currency the most revenue first.
+         */
+        LedgerBreakdown: {
+            /** Currency */
+            currency: components["schemas"]["LedgerBreakdownRow"][];
+            /** Paymethod */
+            payMethod: components["schemas"]["LedgerBreakdownRow"][];
+            /** Plan */
+            plan: components["schemas"]["LedgerBreakdownRow"][];
+            /** Product */
+            product: components["schemas"]["LedgerBreakdownRow"][];
+        };
+        /**
+         * LedgerBreakdownRow
+         * @description The figures of one value of a dimension (``key``: a product, plan or payment method) in one currency.
+         */
+        LedgerBreakdownRow: {
+            /** Currency */
+            currency: string;
+            /** Key */
+            key: string;
+            /** Net */
+            net: number;
+            /** Payments */
+            payments: number;
+            /** Refunded */
+            refunded: number;
+            /** Refunds */
+            refunds: number;
+            /** Revenue */
+            revenue: number;
+        };
+        /**
+         * LedgerCouponRow
+         * @description What coupon payments in one currency were given off their list price.
+         */
+        LedgerCouponRow: {
+            /** Currency */
+            currency: string;
+            /** Givenaway */
+            givenAway: number;
+            /** Payments */
+            payments: number;
+        };
+        /**
+         * LedgerEntryOut
+         * @description One movement of money behind a figure, with its payment's plan and buyer.
+         */
+        LedgerEntryOut: {
+            /** Amount */
+            amount: number;
+            /** At */
+            at: string;
+            /** Buyeremail */
+            buyerEmail: string | null;
+            /** Currency */
+            currency: string;
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "revenue" | "refund";
+            /** Merchantuid */
+            merchantUid: string;
+            /** Paymethod */
+            payMethod: string;
+            /** Plan */
+            plan: string;
+            /** Productcode */
+            productCode: string;
+        };
+        /**
          * LedgerOut
-         * @description Figures per period and currency, breakdowns per currency, coupons; amounts in minor units.
+         * @description Figures per period and currency, breakdowns per currency, coupons.
          */
         LedgerOut: {
-            /** Breakdown */
-            breakdown: {
-                [key: string]: {
-                    [key: string]: unknown;
-                }[];
-            };
+            breakdown: components["schemas"]["LedgerBreakdown"];
             /** By */
             by: string;
             /** Coupons */
-            coupons: {
-                [key: string]: unknown;
-            }[];
+            coupons: components["schemas"]["LedgerCouponRow"][];
             /** Series */
-            series: {
-                [key: string]: unknown;
-            }[];
+            series: components["schemas"]["LedgerSeriesRow"][];
             /**
              * Since
              * Format: date
@@ -4147,6 +4328,112 @@ export interface components {
              * Format: date
              */
             until: string;
+        };
+        /**
+         * LedgerPayment
+         * @description A payment as the payments view holds it, less its card number, refunds and discounts.
+         */
+        LedgerPayment: {
+            /** Accountid */
+            accountId: string | null;
+            /** Amount */
+            amount: number;
+            /** Appletransactionid */
+            appleTransactionId: string | null;
+            /** Bankname */
+            bankName: string | null;
+            /** Buyeremail */
+            buyerEmail: string;
+            /** Cancelamount */
+            cancelAmount: number;
+            /** Cardname */
+            cardName: string | null;
+            /** Catalogueversion */
+            catalogueVersion: number | null;
+            /** Countrycode */
+            countryCode: string;
+            /** Couponcode */
+            couponCode: string | null;
+            /** Currency */
+            currency: string;
+            /** Failreason */
+            failReason: string | null;
+            /** Failedat */
+            failedAt: string | null;
+            /** Impuid */
+            impUid: string | null;
+            /** Licenceid */
+            licenceId: number;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Name */
+            name: string;
+            /** Orderedat */
+            orderedAt: string;
+            /** Originalamount */
+            originalAmount: number;
+            /** Paidat */
+            paidAt: string | null;
+            /** Paymethod */
+            payMethod: string | null;
+            /**
+             * Paymentid
+             * Format: uuid
+             */
+            paymentId: string;
+            /** Pgprovider */
+            pgProvider: string | null;
+            /** Purchasetype */
+            purchaseType: string;
+            /** Receipturl */
+            receiptUrl: string | null;
+            /** State */
+            state: string;
+            /** Upgradecredit */
+            upgradeCredit: number | null;
+            /** Userlicenceid */
+            userLicenceId: string | null;
+            /** Vbankcode */
+            vbankCode: string | null;
+            /** Vbankdate */
+            vbankDate: string | null;
+            /** Vbankholder */
+            vbankHolder: string | null;
+            /** Vbankissuedat */
+            vbankIssuedAt: string | null;
+            /** Vbankname */
+            vbankName: string | null;
+            /** Vbanknum */
+            vbankNum: string | null;
+        };
+        /**
+         * LedgerPaymentOut
+         * @description One payment and every event of it in the log.
+         */
+        LedgerPaymentOut: {
+            /** Events */
+            events: components["schemas"]["LoggedEventOut"][];
+            payment: components["schemas"]["LedgerPayment"];
+        };
+        /**
+         * LedgerSeriesRow
+         * @description The figures of one period (a day, a Monday-first week or a yyyy-mm month) in one currency.
+         */
+        LedgerSeriesRow: {
+            /** Currency */
+            currency: string;
+            /** Net */
+            net: number;
+            /** Payments */
+            payments: number;
+            /** Period */
+            period: string;
+            /** Refunded */
+            refunded: number;
+            /** Refunds */
+            refunds: number;
+            /** Revenue */
+            revenue: number;
         };
         /**
          * LicenceFlag
@@ -4220,6 +4507,20 @@ export interface components {
             name: string;
         };
         /**
+         * LoggedEventOut
+         * @description One event of a payment: its position in the log (for its proof), topic, time and version.
+         */
+        LoggedEventOut: {
+            /** At */
+            at: string;
+            /** Notificationid */
+            notificationId: number;
+            /** Topic */
+            topic: string;
+            /** Version */
+            version: number;
+        };
+        /**
          * MemberOut
          * @description A staff member as the back office shows them.
          */
@@ -4243,6 +4544,21 @@ export interface components {
             roles: string[];
             /** State */
             state: string;
+        };
+        /**
+         * MismatchOut
+         * @description One thing our log and PortOne disagree on (``kind``), both sides as text, and what was done about it.
+         */
+        MismatchOut: {
+            /** Gateway */
+            gateway: string;
+            /** Kind */
+            kind: string;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Ours */
+            ours: string;
+            resolution: components["schemas"]["ResolutionOut"] | null;
         };
         /**
          * MoneyBackOut
@@ -4596,6 +4912,39 @@ export interface components {
             reason: string;
         };
         /**
+         * ReconciliationDayOut
+         * @description A reconciled business day and its runs, oldest first.
+         */
+        ReconciliationDayOut: {
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /** Runs */
+            runs: components["schemas"]["ReconciliationRunOut"][];
+        };
+        /**
+         * ReconciliationRunOut
+         * @description One run of a day's reconciliation: beat's (``schedule``) or a member's (``staff``, with the reason).
+         */
+        ReconciliationRunOut: {
+            /** Actorid */
+            actorId: string | null;
+            /** At */
+            at: string;
+            /** Compared */
+            compared: number;
+            /** Mismatches */
+            mismatches: components["schemas"]["MismatchOut"][];
+            /** Reason */
+            reason: string;
+            /** Run */
+            run: number;
+            /** Trigger */
+            trigger: string;
+        };
+        /**
          * RedemptionOut
          * @description One use of a code: who, when, which payment, and what the coupon gave away.
          */
@@ -4628,6 +4977,24 @@ export interface components {
             state: string | null;
             /** Userlicenceid */
             userLicenceId: string | null;
+        };
+        /**
+         * ReferredOut
+         * @description The day after a mismatch was referred, and the refund request opened for support.
+         */
+        ReferredOut: {
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
+            /** Runs */
+            runs: components["schemas"]["ReconciliationRunOut"][];
         };
         /**
          * Refund
@@ -4791,6 +5158,25 @@ export interface components {
             resend: boolean;
         };
         /**
+         * ResolutionOut
+         * @description What a member did about a mismatch: ``explained`` it, or ``referred`` it to support (``requestId``).
+         */
+        ResolutionOut: {
+            /**
+             * Actorid
+             * Format: uuid
+             */
+            actorId: string;
+            /** At */
+            at: string;
+            /** Note */
+            note: string;
+            /** Outcome */
+            outcome: string;
+            /** Requestid */
+            requestId: string | null;
+        };
+        /**
          * ResolveIn
          * @description Which mismatch (run, merchantUid, kind) and the note; for a refund request, its amount.
          */
@@ -4896,6 +5282,27 @@ export interface components {
              * Format: date-time
              */
             steppedUpUntil: string;
+        };
+        /**
+         * StaffActionOut
+         * @description One staff event (``staff.*``, ``finance.*``): who (the member, or the actor of finance's own events; empty
+         *     when none), what, about what and why, with its position in the log for its proof.
+         */
+        StaffActionOut: {
+            /** Action */
+            action: string;
+            /** At */
+            at: string;
+            /** Memberid */
+            memberId: string;
+            /** Notificationid */
+            notificationId: number;
+            /** Reason */
+            reason: string;
+            /** Subject */
+            subject: string;
+            /** Topic */
+            topic: string;
         };
         /**
          * StaffReport
@@ -16335,9 +16742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AlarmOut"];
                 };
             };
             /**
@@ -16469,9 +16874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AsOfOut"];
                 };
             };
             /**
@@ -16604,9 +17007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["JobStarted"];
                 };
             };
             /**
@@ -16754,9 +17155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["JobStarted"];
                 };
             };
             /**
@@ -16900,9 +17299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["IntegrityOut"];
                 };
             };
             /**
@@ -17159,9 +17556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["JobStarted"];
                 };
             };
             /**
@@ -17290,9 +17685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": components["schemas"]["FinanceJobOut"][];
                 };
             };
             /**
@@ -17424,9 +17817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["FinanceJobOut"];
                 };
             };
             /**
@@ -17829,9 +18220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": components["schemas"]["LedgerEntryOut"][];
                 };
             };
             /**
@@ -17962,9 +18351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LedgerPaymentOut"];
                 };
             };
             /**
@@ -18354,9 +18741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": components["schemas"]["ReconciliationDayOut"][];
                 };
             };
             /**
@@ -18492,9 +18877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ReconciliationDayOut"];
                 };
             };
             /**
@@ -18645,9 +19028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ReferredOut"];
                 };
             };
             /**
@@ -18798,9 +19179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ReconciliationDayOut"];
                 };
             };
             /**
@@ -18949,9 +19328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": components["schemas"]["StaffActionOut"][];
                 };
             };
             /**

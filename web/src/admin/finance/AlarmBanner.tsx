@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useContext } from 'react';
 import { LanguageContext } from '../i18n';
-import { type Job, financeCall } from './api';
+import { type Alarm, financeCall } from './api';
 
 // Its own few words: the banner is in the back office's first load, finance's catalogue is not.
 const WORDS = {
@@ -16,7 +16,7 @@ export function AlarmBanner() {
   const words = WORDS[useContext(LanguageContext)];
   const alarm = useQuery({
     queryKey: ['finance-alarm'],
-    queryFn: () => financeCall<{ alarm: Job | null }>('GET', '/alarm'),
+    queryFn: () => financeCall<Alarm>('GET', '/alarm'),
     refetchInterval: 30_000,
   });
   const failed = alarm.data?.alarm;

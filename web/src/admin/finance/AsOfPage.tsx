@@ -1,11 +1,8 @@
 /** As it was: a licence, subscription or payment at a chosen moment, beside how it is now. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { financeCall } from './api';
+import { type Compared, financeCall } from './api';
 import { useFinanceT } from './i18n';
-
-type Side = { at: string; version: number; state: Record<string, unknown> };
-type Compared = { kind: string; key: string; then: Side; now: Side };
 
 export function AsOfPage() {
   const t = useFinanceT();

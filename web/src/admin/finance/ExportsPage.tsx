@@ -2,7 +2,7 @@
  * progress, kept for download with their manifests. */
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { financeCall } from './api';
+import { type JobStarted, financeCall } from './api';
 import { useFinanceT } from './i18n';
 import { JobFiles, JobList, JobProgress, useJob } from './jobs';
 
@@ -18,7 +18,7 @@ export function ExportsPage() {
   const packed = useJob(packId);
   const start = useMutation({
     mutationFn: () =>
-      financeCall<{ jobId: string }>('POST', '/exports', {
+      financeCall<JobStarted>('POST', '/exports', {
         format: form.format,
         since: form.since ? `${form.since}:00${KST}` : null,
         until: form.until ? `${form.until}:00${KST}` : null,
@@ -27,7 +27,7 @@ export function ExportsPage() {
     onSuccess: (started) => setExportId(started.jobId),
   });
   const pack = useMutation({
-    mutationFn: () => financeCall<{ jobId: string }>('POST', '/close-packs', { month }),
+    mutationFn: () => financeCall<JobStarted>('POST', '/close-packs', { month }),
     onSuccess: (started) => setPackId(started.jobId),
   });
   return (

@@ -2,7 +2,7 @@
  * recorded), consistency between two checkpoints and the inclusion proof of any event or payment, as downloads. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Integrity, fileUrl, financeCall } from './api';
+import { type Integrity, type JobStarted, fileUrl, financeCall } from './api';
 import { useFinanceT } from './i18n';
 import { JobProgress, useJob } from './jobs';
 
@@ -13,10 +13,10 @@ export function IntegrityPage() {
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useJob(jobId);
   const verify = useMutation({
-    mutationFn: () => financeCall<{ jobId: string }>('POST', '/integrity/verify'),
+    mutationFn: () => financeCall<JobStarted>('POST', '/integrity/verify'),
     onSuccess: (started) => setJobId(started.jobId),
   });
-  if (job.data && job.data.state !== 'running' && integrity.data?.verifications[0]?.job_id !== job.data.job_id) {
+  if (job.data && job.data.state !== 'running' && integrity.data?.verifications[0]?.jobId !== job.data.jobId) {
     void client.invalidateQueries({ queryKey: ['finance-integrity'] });
     void client.invalidateQueries({ queryKey: ['finance-alarm'] });
   }
@@ -30,9 +30,9 @@ export function IntegrityPage() {
       {data ? (
         <>
           <p>
-            {t('verifierKey')}: <code>{data.verifier_key}</code>
+            {t('verifierKey')}: <code>{data.verifierKey}</code>
           </p>
-          <p>{`${t('treeSize')}: ${data.tree_size}`}</p>
+          <p>{`${t('treeSize')}: ${data.treeSize}`}</p>
           <button type="button" onClick={() => verify.mutate()} disabled={job.data?.state === 'running'}>
             {t('verifyNow')}
           </button>
@@ -46,8 +46,8 @@ export function IntegrityPage() {
             <caption>{t('verifications')}</caption>
             <tbody>
               {data.verifications.map((found) => (
-                <tr key={found.job_id}>
-                  <td>{found.finished_at ?? found.created_at}</td>
+                <tr key={found.jobId}>
+                  <td>{found.finishedAt ?? found.createdAt}</td>
                   <td>{found.result ? (found.result.ok ? t('verified') : t('failedVerification')) : found.state}</td>
                   <td>{found.result ? String(found.result.message ?? found.result.error) : `${found.done} / ${found.total}`}</td>
                 </tr>
@@ -65,11 +65,11 @@ export function IntegrityPage() {
             </thead>
             <tbody>
               {data.checkpoints.map((checkpoint) => (
-                <tr key={checkpoint.tree_size}>
-                  <th scope="row">{checkpoint.tree_size}</th>
-                  <td>{checkpoint.signed_at}</td>
+                <tr key={checkpoint.treeSize}>
+                  <th scope="row">{checkpoint.treeSize}</th>
+                  <td>{checkpoint.signedAt}</td>
                   <td>
-                    <code>{checkpoint.root_hash}</code>
+                    <code>{checkpoint.rootHash}</code>
                   </td>
                 </tr>
               ))}

@@ -4,6 +4,20 @@ import { useParams } from 'wouter';
 import { type PaymentDetail, fileUrl, financeCall } from './api';
 import { useFinanceT } from './i18n';
 
+const SHOWN = [
+  'name',
+  'state',
+  'amount',
+  'originalAmount',
+  'cancelAmount',
+  'currency',
+  'payMethod',
+  'couponCode',
+  'orderedAt',
+  'paidAt',
+  'buyerEmail',
+] as const;
+
 export function PaymentPage() {
   const t = useFinanceT();
   const { merchantUid = '' } = useParams<{ merchantUid: string }>();
@@ -19,14 +33,12 @@ export function PaymentPage() {
     <section>
       <h1>{`${t('payment')} ${uid}`}</h1>
       <dl className="finance-fields">
-        {['name', 'state', 'amount', 'original_amount', 'cancel_amount', 'currency', 'pay_method', 'coupon_code', 'ordered_at', 'paid_at', 'buyer_email'].map(
-          (key) => (
-            <div key={key}>
-              <dt>{key}</dt>
-              <dd>{String(payment[key] ?? '—')}</dd>
-            </div>
-          ),
-        )}
+        {SHOWN.map((key) => (
+          <div key={key}>
+            <dt>{key}</dt>
+            <dd>{String(payment[key] ?? '—')}</dd>
+          </div>
+        ))}
       </dl>
       <p>{t('proofHint')}</p>
       <p>
@@ -46,12 +58,12 @@ export function PaymentPage() {
         </thead>
         <tbody>
           {detail.data.events.map((event) => (
-            <tr key={event.notification_id}>
-              <th scope="row">{event.notification_id}</th>
+            <tr key={event.notificationId}>
+              <th scope="row">{event.notificationId}</th>
               <td>{event.topic}</td>
               <td>{event.at}</td>
               <td>
-                <a href={fileUrl(`/proofs/events/${event.notification_id}`)} download aria-label={`${t('downloadProof')} ${event.topic} ${event.notification_id}`}>
+                <a href={fileUrl(`/proofs/events/${event.notificationId}`)} download aria-label={`${t('downloadProof')} ${event.topic} ${event.notificationId}`}>
                   {t('downloadProof')}
                 </a>
               </td>

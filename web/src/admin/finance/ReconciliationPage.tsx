@@ -9,15 +9,15 @@ function MismatchRow({ day, run, mismatch }: { day: string; run: number; mismatc
   const t = useFinanceT();
   const client = useQueryClient();
   const [note, setNote] = useState('');
-  const name = `${mismatch.merchant_uid} ${mismatch.kind}`;
+  const name = `${mismatch.merchantUid} ${mismatch.kind}`;
   const resolve = useMutation({
     mutationFn: (how: 'explain' | 'refund-request') =>
-      financeCall<ReconciliationDay>('POST', `/reconciliation/${day}/${how}`, { run, merchantUid: mismatch.merchant_uid, kind: mismatch.kind, note }),
+      financeCall<ReconciliationDay>('POST', `/reconciliation/${day}/${how}`, { run, merchantUid: mismatch.merchantUid, kind: mismatch.kind, note }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['finance-reconciliation'] }),
   });
   return (
     <tr>
-      <th scope="row">{mismatch.merchant_uid}</th>
+      <th scope="row">{mismatch.merchantUid}</th>
       <td>{mismatch.kind}</td>
       <td>{mismatch.ours}</td>
       <td>{mismatch.gateway}</td>
@@ -96,7 +96,7 @@ export function ReconciliationPage() {
                   </thead>
                   <tbody>
                     {run.mismatches.map((mismatch) => (
-                      <MismatchRow key={`${mismatch.merchant_uid}-${mismatch.kind}`} day={found.day} run={run.run} mismatch={mismatch} />
+                      <MismatchRow key={`${mismatch.merchantUid}-${mismatch.kind}`} day={found.day} run={run.run} mismatch={mismatch} />
                     ))}
                   </tbody>
                 </table>

@@ -14,7 +14,7 @@ const DIMENSIONS = [
   ['currency', 'currency'],
   ['product', 'product'],
   ['plan', 'plan'],
-  ['pay_method', 'payMethod'],
+  ['payMethod', 'payMethod'],
 ] as const;
 
 export function RevenuePage() {
@@ -151,7 +151,7 @@ export function RevenuePage() {
               {data.coupons.map((row) => (
                 <tr key={row.currency}>
                   <th scope="row">{row.currency}</th>
-                  <td>{`${t('givenAway')}: ${money(row.given_away, row.currency, language)}`}</td>
+                  <td>{`${t('givenAway')}: ${money(row.givenAway, row.currency, language)}`}</td>
                   <td>{`${t('payments')}: ${row.payments}`}</td>
                 </tr>
               ))}
@@ -175,18 +175,18 @@ export function RevenuePage() {
           </thead>
           <tbody>
             {entries.data.map((entry) => (
-              <tr key={`${entry.merchant_uid}-${entry.kind}-${entry.at}`}>
+              <tr key={`${entry.merchantUid}-${entry.kind}-${entry.at}`}>
                 <th scope="row">
-                  <Link href={`/payments/${encodeURIComponent(entry.merchant_uid)}`} aria-label={`${t('openPayment')} ${entry.merchant_uid}`}>
-                    {entry.merchant_uid}
+                  <Link href={`/payments/${encodeURIComponent(entry.merchantUid)}`} aria-label={`${t('openPayment')} ${entry.merchantUid}`}>
+                    {entry.merchantUid}
                   </Link>
                 </th>
                 <td>{entry.kind === 'revenue' ? t('revenue') : t('refunds')}</td>
                 <td>{entry.at}</td>
                 <td data-amount={entry.amount}>{money(entry.amount, entry.currency, language)}</td>
                 <td>{entry.plan}</td>
-                <td>{entry.pay_method}</td>
-                <td>{entry.buyer_email}</td>
+                <td>{entry.payMethod}</td>
+                <td>{entry.buyerEmail}</td>
               </tr>
             ))}
           </tbody>

@@ -49,15 +49,15 @@ export function StaffAuditPage() {
         </thead>
         <tbody>
           {(actions.data ?? []).map((action) => (
-            <tr key={action.notification_id}>
+            <tr key={action.notificationId}>
               <td>{action.at}</td>
-              <td>{action.member_id}</td>
+              <td>{action.memberId}</td>
               <td>{action.action}</td>
               <td>{action.subject}</td>
               <td>{action.reason}</td>
               <td>
-                <a href={fileUrl(`/proofs/events/${action.notification_id}`)} download aria-label={`${t('downloadProof')} ${action.notification_id}`}>
-                  {action.notification_id}
+                <a href={fileUrl(`/proofs/events/${action.notificationId}`)} download aria-label={`${t('downloadProof')} ${action.notificationId}`}>
+                  {action.notificationId}
                 </a>
               </td>
             </tr>

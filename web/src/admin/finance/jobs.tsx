@@ -33,7 +33,7 @@ export function JobFiles({ job }: { job: Job }) {
   return (
     <>
       {job.files.map((name) => (
-        <a key={name} href={fileUrl(`/jobs/${job.job_id}/files/${encodeURIComponent(name)}`)} download={name} aria-label={`${t('download')} ${name}`}>
+        <a key={name} href={fileUrl(`/jobs/${job.jobId}/files/${encodeURIComponent(name)}`)} download={name} aria-label={`${t('download')} ${name}`}>
           {name}
         </a>
       ))}
@@ -58,8 +58,8 @@ export function JobList({ kind }: { kind?: string }) {
       </thead>
       <tbody>
         {(jobs.data ?? []).map((job) => (
-          <tr key={job.job_id}>
-            <td>{job.created_at}</td>
+          <tr key={job.jobId}>
+            <td>{job.createdAt}</td>
             <td>{`${job.kind} ${JSON.stringify(job.params)}`}</td>
             <td>{job.state}</td>
             <td>{`${job.done} / ${job.total}`}</td>

@@ -123,6 +123,10 @@ test('finance proves yesterday, reconciles the morning, downloads the close pack
   expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBe(inTheLog.KRW);
   await behind.getByRole('link', { name: `Open payment ${first.merchantUid}` }).click();
   await expect(desk.getByRole('table', { name: 'Events' }).getByText('payment.Ordered')).toBeVisible();
+  // Its fields are labelled in the desk's language (the answer's own names are camelCase), each beside its value.
+  const field = (label: string) => desk.locator('dl.finance-fields > div').filter({ has: desk.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  await expect(field('Buyer')).toHaveText(`e2e-finance-a-${stamp}@example.com`);
+  await expect(field('List price')).toHaveText(/^\d+$/);
   const [proof] = await Promise.all([desk.waitForEvent('download'), desk.getByRole('link', { name: 'Download the proof of every event of this payment' }).click()]);
   const folder = mkdtempSync(path.join(tmpdir(), 'e2e-finance-'));
   const proofFile = path.join(folder, proof.suggestedFilename());

@@ -4,18 +4,19 @@ import { useParams } from 'wouter';
 import { type PaymentDetail, fileUrl, financeCall } from './api';
 import { useFinanceT } from './i18n';
 
+// The payment's fields shown, each with its label.
 const SHOWN = [
-  'name',
-  'state',
-  'amount',
-  'originalAmount',
-  'cancelAmount',
-  'currency',
-  'payMethod',
-  'couponCode',
-  'orderedAt',
-  'paidAt',
-  'buyerEmail',
+  ['name', 'productName'],
+  ['state', 'state'],
+  ['amount', 'amount'],
+  ['originalAmount', 'listPrice'],
+  ['cancelAmount', 'cancelledAmount'],
+  ['currency', 'currency'],
+  ['payMethod', 'payMethod'],
+  ['couponCode', 'coupon'],
+  ['orderedAt', 'orderedAt'],
+  ['paidAt', 'paidAt'],
+  ['buyerEmail', 'buyer'],
 ] as const;
 
 export function PaymentPage() {
@@ -33,9 +34,9 @@ export function PaymentPage() {
     <section>
       <h1>{`${t('payment')} ${uid}`}</h1>
       <dl className="finance-fields">
-        {SHOWN.map((key) => (
+        {SHOWN.map(([key, label]) => (
           <div key={key}>
-            <dt>{key}</dt>
+            <dt>{t(label)}</dt>
             <dd>{String(payment[key] ?? '—')}</dd>
           </div>
         ))}

@@ -110,6 +110,12 @@ const en = {
   failed: 'Failed',
   stalled: 'Stalled',
   total: 'Total',
+  productName: 'Product',
+  listPrice: 'List price',
+  cancelledAmount: 'Refunded amount',
+  coupon: 'Coupon',
+  orderedAt: 'Ordered at',
+  paidAt: 'Paid at',
 };
 
 type FinanceKey = keyof typeof en;
@@ -222,6 +228,12 @@ const ko: Record<FinanceKey, string> = {
   failed: '실패',
   stalled: '멈춤',
   total: '합계',
+  productName: '상품',
+  listPrice: '정가',
+  cancelledAmount: '환불 금액',
+  coupon: '쿠폰',
+  orderedAt: '주문 시각',
+  paidAt: '결제 시각',
 };
 
 const ja: Record<FinanceKey, string> = {
@@ -332,6 +344,12 @@ const ja: Record<FinanceKey, string> = {
   failed: '失敗',
   stalled: '停止',
   total: '合計',
+  productName: '商品',
+  listPrice: '定価',
+  cancelledAmount: '返金額',
+  coupon: 'クーポン',
+  orderedAt: '注文日時',
+  paidAt: '決済日時',
 };
 
 export const FINANCE_CATALOGUES: Record<'ko' | 'en' | 'ja', Record<FinanceKey, string>> = { ko, en, ja };

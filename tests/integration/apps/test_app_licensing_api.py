@@ -164,7 +164,7 @@ def test_a_device_silent_for_31_days_is_released_by_the_pass_and_its_seat_goes_t
             assert sweep_idle_devices(shop.services) == {}
     assert call(shop, "activate", key, "phone-4").json()["errorCode"] == -107
 
-    shop.services.see_own_write(shop.services.store.max_notification_id(), "licences")
+    shop.services.see_latest_write("licences")
     assert sweep_idle_devices(shop.services) == {str(licence.id): ["phone-3"]}
     assert sweep_idle_devices(shop.services) == {}, "a second pass releases nothing twice"
     assert status(shop, key, "phone-3") == "deviceReleased"
@@ -243,7 +243,7 @@ def test_a_seated_device_is_answered_from_the_licences_view_exactly_as_the_log_w
     shop.services.audit.sign_checkpoint(shop.clock.now())
     call(shop, "activate", licence.licence_key, "phone-1")
     call(shop, "activate", licence.licence_key, "phone-2")
-    shop.services.see_own_write(shop.services.store.max_notification_id(), "licences")
+    shop.services.see_latest_write("licences")
 
     loads: list[object] = []
     repository = shop.services.store.repository

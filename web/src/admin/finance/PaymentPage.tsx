@@ -6,7 +6,7 @@ import { useFinanceT } from './i18n';
 
 // The payment's fields shown, each with its label.
 const SHOWN = [
-  ['name', 'productName'],
+  ['name', 'product'],
   ['state', 'state'],
   ['amount', 'amount'],
   ['originalAmount', 'listPrice'],

@@ -97,12 +97,14 @@ test-web: web/node_modules/.installed
 
 e2e: install web e2e-built
 
-# The browser suite against web/dist as it is (`make e2e` builds it first).
+# The browser suite against web/dist as it is (`make e2e` builds it first). When it fails, the stack's logs and then
+# the names of the tests that failed are printed, so the end of a CI log says which.
 e2e-built:
 	cd web && $(NPM) run e2e || { e2e_var="$${E2E_VAR_DIR:-../var/e2e}"; \
 		echo "--- end of $$e2e_var/stack.log (the supervisor: which process exited, and how) ---"; \
 		tail -n 60 "$$e2e_var/stack.log" 2>/dev/null; \
-		for log in "$$e2e_var"/logs/*.log; do echo "--- end of $$log ---"; tail -n 25 "$$log"; done 2>/dev/null; exit 1; }
+		for log in "$$e2e_var"/logs/*.log; do echo "--- end of $$log ---"; tail -n 25 "$$log"; done 2>/dev/null; \
+		node scripts/e2e-failures.mjs "$$e2e_var/report.json"; exit 1; }
 
 # Not part of `make test`: each figure beside its baseline from the same run (needs wrk: apt-get install -y wrk).
 bench: install web

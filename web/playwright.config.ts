@@ -118,7 +118,8 @@ export default defineConfig({
   // No retries, in CI either: a test that passes only when run again is a bug to fix, not to hide.
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  // The JSON report is what `make e2e-built` names the failed tests from, last in its output (scripts/e2e-failures.mjs).
+  reporter: [['list'], ...(process.env.CI ? [['html', { open: 'never' }] as const] : []), ['json', { outputFile: path.join(varDir, 'report.json') }]],
   // Waits, not retries, absorb a slow host: an expectation waits up to 15 s for its state (Playwright's 5 s default
   // ran out on pages that took 7-10 s to render while the 2-core host ran other suites beside the browser).
   timeout: 60_000,

@@ -81,14 +81,17 @@ test-python: $(VENV)/.installed
 
 # The Python suites beside the web's unit tests and then the browser suite: each mostly waits (on the stores, the
 # stacks' processes, a browser) and leaves most of the two cores idle, so together they take about as long as the
-# Python suites alone. The web's output is kept in var/e2e-run.log and printed once both have finished.
+# Python suites alone. The web's output is kept in var/e2e-run.log and printed once both have finished; the names of
+# the Python tests that failed are printed again after it (var/python-run.log), so the end of a CI log names them.
 test-suites: $(VENV)/.installed web
 	@mkdir -p var
 	@{ $(MAKE) --no-print-directory test-web && $(MAKE) --no-print-directory e2e-built; } > var/e2e-run.log 2>&1 & browser=$$!; \
-	$(MAKE) --no-print-directory test-python; python_status=$$?; \
+	{ $(MAKE) --no-print-directory test-python; echo $$? > var/python-status; } 2>&1 | tee var/python-run.log; \
+	python_status=$$(cat var/python-status); \
 	wait $$browser; browser_status=$$?; \
 	echo "--- the web's unit tests and browser suite, run beside the Python suites: exit $$browser_status ---"; \
 	cat var/e2e-run.log; \
+	[ $$python_status = 0 ] || { echo "--- the Python tests that did not pass ---"; grep -E '^(FAILED|ERROR) ' var/python-run.log; }; \
 	echo "--- Python suites: exit $$python_status; web unit tests and browser suite: exit $$browser_status ---"; \
 	[ $$python_status = 0 ] && [ $$browser_status = 0 ]
 

@@ -11,7 +11,7 @@ import io
 import json
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from bootstrap.audit import open_audit
 from bootstrap.finance_jobs import FinanceJobs, Progress
 from bootstrap.services import Services
 from domain.errors import DomainError, ErrorCode
+from domain.finance.job_requests import record_job_request
 from domain.finance.reconciliation_days import Run, load_day, record_run
 from domain.finance.verifications import record_verification
 from domain.payments.payment import Payment
@@ -41,6 +42,7 @@ CATCH_UP_DAYS = 3  # and the mornings before it that it missed
 VERIFY = "verify"
 EXPORT = "export"
 CLOSE_PACK = "close-pack"
+Work = Callable[[Progress], dict[str, Any]]
 
 
 def finance_jobs(services: Services) -> FinanceJobs:
@@ -120,11 +122,42 @@ def _audit(services: Services) -> Audit:
     return open_audit(services.settings, services.store)
 
 
-def verify_now(services: Services, actor_id: UUID | None, *, wait: bool = False) -> UUID:
-    """Verify the whole log against a checkpoint signed now, as a job with progress; the verdict is recorded as an
-    event, and a failure mails finance naming the first bad event."""
-    jobs = finance_jobs(services)
+def request_job(services: Services, actor_id: UUID, kind: str, params: dict[str, Any]) -> UUID:
+    """Queue a job for the workers and record the member's request, which sends it to one (workers/reactions.py)."""
+    _work(services, kind, params, actor_id)  # a job the workers could not run is refused here, not queued
+    job_id = finance_jobs(services).request(kind, params, actor_id)
+    shown = {key: ",".join(value) if isinstance(value, list) else value for key, value in params.items()}
+    record_job_request(services.store, services.clock, actor_id, job_id, kind, shown)
+    return job_id
 
+
+def run_job(services: Services, job_id: UUID) -> bool:
+    """A worker runs a requested job (False when the table does not hold it, or another delivery has run it)."""
+    jobs = finance_jobs(services)
+    requested = jobs.requested(job_id)
+    if requested is None:
+        return False
+    kind, params, actor_id = requested
+    return jobs.run(job_id, _work(services, kind, params, actor_id))
+
+
+def _work(services: Services, kind: str, params: dict[str, Any], actor_id: UUID | None) -> Work:
+    if kind == VERIFY:
+        return _verification(services, actor_id)
+    if kind == EXPORT:
+        return _export(services, params)
+    if kind == CLOSE_PACK:
+        return _close_pack(services, str(params.get("month", "")))
+    raise DomainError(ErrorCode.INVALID_VALUE, f"no finance job is called {kind}")
+
+
+def verify_now(services: Services, actor_id: UUID) -> UUID:
+    """Verify the whole log against a checkpoint signed now, as a job with progress on a worker; the verdict is
+    recorded as an event, and a failure mails finance naming the first bad event."""
+    return request_job(services, actor_id, VERIFY, {})
+
+
+def _verification(services: Services, actor_id: UUID | None) -> Work:
     def work(progress: Progress) -> dict[str, Any]:
         audit = _audit(services)
         try:
@@ -166,7 +199,7 @@ def verify_now(services: Services, actor_id: UUID | None, *, wait: bool = False)
             "badNotificationId": bad,
         }
 
-    return jobs.start(VERIFY, {}, actor_id, work, wait=wait)
+    return work
 
 
 def job_id_of(progress: Progress) -> UUID:
@@ -293,19 +326,23 @@ def consistency(services: Services, old_size: int, new_size: int) -> dict[str, A
 
 def start_export(
     services: Services,
-    actor_id: UUID | None,
+    actor_id: UUID,
     fmt: str,
     since: datetime | None,
     until: datetime | None,
     topics: list[str],
-    *,
-    wait: bool = False,
 ) -> UUID:
-    """Export the chosen events of a checkpoint signed now, with its manifest, as a job with progress."""
+    """Export the chosen events of a checkpoint signed now, with its manifest, as a job with progress on a worker."""
+    params = {"format": fmt, "since": _iso(since), "until": _iso(until), "topics": topics}
+    return request_job(services, actor_id, EXPORT, params)
+
+
+def _export(services: Services, params: dict[str, Any]) -> Work:
+    fmt = str(params.get("format"))
     if fmt not in FORMATS:
         raise DomainError(ErrorCode.INVALID_VALUE, f"choose a format: {', '.join(FORMATS)}")
-    selection = Selection(since, until, tuple(topics))
-    params = {"format": fmt, "since": _iso(since), "until": _iso(until), "topics": topics}
+    since, until = (datetime.fromisoformat(params[key]) if params.get(key) else None for key in ("since", "until"))
+    selection = Selection(since, until, tuple(params.get("topics") or ()))
 
     def work(progress: Progress) -> dict[str, Any]:
         audit = _audit(services)
@@ -324,7 +361,7 @@ def start_export(
         progress.keep(f"{path.name}.manifest.json", text.encode("utf-8"), "application/json")
         return {"rows": count, "treeSize": signed.checkpoint.size, "sha256": described.get("sha256")}
 
-    return finance_jobs(services).start(EXPORT, params, actor_id, work, wait=wait)
+    return work
 
 
 def _content_type(fmt: str) -> str:
@@ -345,9 +382,13 @@ def month_window(month: str) -> tuple[date, date]:
     return first, following
 
 
-def start_close_pack(services: Services, actor_id: UUID | None, month: str, *, wait: bool = False) -> UUID:
-    """The month-end close pack as a job: ledger, payments and refunds as CSV, the checkpoint, and a manifest with
-    each file's SHA-256, in one zip (the manifest also kept beside it)."""
+def start_close_pack(services: Services, actor_id: UUID, month: str) -> UUID:
+    """The month-end close pack as a job on a worker: ledger, payments and refunds as CSV, the checkpoint, and a
+    manifest with each file's SHA-256, in one zip (the manifest also kept beside it)."""
+    return request_job(services, actor_id, CLOSE_PACK, {"month": month})
+
+
+def _close_pack(services: Services, month: str) -> Work:
     first, following = month_window(month)
 
     def work(progress: Progress) -> dict[str, Any]:
@@ -418,7 +459,7 @@ def start_close_pack(services: Services, actor_id: UUID | None, month: str, *, w
             "sha256": hashlib.sha256(packed.getvalue()).hexdigest(),
         }
 
-    return finance_jobs(services).start(CLOSE_PACK, {"month": month}, actor_id, work, wait=wait)
+    return work
 
 
 def _csv(columns: tuple[str, ...], rows_: Iterator[dict[str, Any]]) -> bytes:
@@ -460,6 +501,7 @@ def staff_actions(
                 "member_id": str(event.originator_id) if topic.startswith("staff.") else _actor(event),
                 "subject": getattr(event, "subject", "") or "",
                 "reason": getattr(event, "reason", "") or getattr(event, "note", "") or "",
+                "details": dict(getattr(event, "details", None) or {}),
                 "at": event.timestamp.astimezone(UTC).isoformat(),
             }
         )

@@ -1,16 +1,17 @@
 """Finance's background jobs (verify the log, export events, a month-end close pack): each a row of
-``finance_jobs`` in the view database with its progress and result, run on a thread of the process that started
-it, its files kept in the object store under ``finance/<job id>/`` for download.
+``finance_jobs`` in the view database with its progress and result, its files kept in the object store under
+``finance/<job id>/`` for download.
 
-Any API replica reads a job's progress from the table; a job whose process died while it ran stays ``running``
-and is shown as stalled once it has not moved for ``STALL_AFTER``.
+A job is requested (``queued``) by the API and run by a Celery worker (bootstrap/finance.py ``run_job``), which
+claims it first, so a task delivered twice runs it once. Any API replica reads a job's progress from the table; a
+job that no worker took or whose worker died stays ``queued`` or ``running`` and is shown as stalled once it has not
+moved for ``STALL_AFTER``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -81,24 +82,15 @@ class FinanceJobs:
                 cursor.execute(statement)
         self._ready = True
 
-    def start(
-        self,
-        kind: str,
-        params: dict[str, Any],
-        actor_id: UUID | None,
-        work: Callable[[Progress], dict[str, Any]],
-        *,
-        wait: bool = False,
-    ) -> UUID:
-        """Record the job and run ``work`` on a thread of its own (here and now with ``wait``); its answer is the
-        job's result."""
+    def request(self, kind: str, params: dict[str, Any], actor_id: UUID | None) -> UUID:
+        """Record a job for a worker to run: ``queued`` until one claims it."""
         self.setup()
         job_id = uuid4()
         now = self.clock.now().isoformat()
         with self.db.transaction() as cursor:
             cursor.execute(
                 "INSERT INTO finance_jobs (job_id, seq, kind, state, done, total, params, result, files, actor_id, "
-                "created_at, moved_at, finished_at) SELECT %(id)s, COALESCE(MAX(seq), 0) + 1, %(kind)s, 'running', "
+                "created_at, moved_at, finished_at) SELECT %(id)s, COALESCE(MAX(seq), 0) + 1, %(kind)s, 'queued', "
                 "0, 0, %(params)s, NULL, "
                 "'[]', %(actor)s, %(now)s, %(now)s, NULL FROM finance_jobs",
                 {
@@ -109,22 +101,40 @@ class FinanceJobs:
                     "now": now,
                 },
             )
-
-        def run() -> None:
-            progress = Progress(self, job_id)
-            try:
-                result = work(progress)
-            except Exception as failure:
-                log.exception("finance job %s (%s) failed", job_id, kind)
-                self._finish(job_id, "failed", {"error": str(failure)}, progress)
-                return
-            self._finish(job_id, "done", result, progress)
-
-        if wait:
-            run()
-        else:
-            threading.Thread(target=run, name=f"finance-{kind}", daemon=True).start()
         return job_id
+
+    def requested(self, job_id: UUID) -> tuple[str, dict[str, Any], UUID | None] | None:
+        """A job's kind, parameters and requester, as recorded (None for a job this table does not hold)."""
+        self.setup()
+        with self.db.read() as cursor:
+            cursor.execute("SELECT kind, params, actor_id FROM finance_jobs WHERE job_id = %(id)s", {"id": str(job_id)})
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        return str(row["kind"]), json.loads(row["params"]), UUID(row["actor_id"]) if row["actor_id"] else None
+
+    def run(self, job_id: UUID, work: Callable[[Progress], dict[str, Any]]) -> bool:
+        """Claim a queued job and run ``work`` here and now; its answer is the job's result. False when the job was
+        not queued (another delivery of its task has it, or had it)."""
+        now = self.clock.now().isoformat()
+        with self.db.transaction() as cursor:
+            cursor.execute(
+                "UPDATE finance_jobs SET state = 'running', moved_at = %(now)s WHERE job_id = %(id)s "
+                "AND state = 'queued'",
+                {"id": str(job_id), "now": now},
+            )
+            claimed = cursor.rowcount == 1
+        if not claimed:
+            return False
+        progress = Progress(self, job_id)
+        try:
+            result = work(progress)
+        except Exception as failure:
+            log.exception("finance job %s failed", job_id)
+            self._finish(job_id, "failed", {"error": str(failure)}, progress)
+            return True
+        self._finish(job_id, "done", result, progress)
+        return True
 
     def report(self, job_id: UUID, done: int, total: int) -> None:
         """Write a running job's progress."""
@@ -191,7 +201,7 @@ class FinanceJobs:
 
     def _shown(self, row: dict[str, Any]) -> dict[str, Any]:
         state = str(row["state"])
-        if state == "running" and datetime.fromisoformat(row["moved_at"]) < self.clock.now() - STALL_AFTER:
+        if state in ("queued", "running") and datetime.fromisoformat(row["moved_at"]) < self.clock.now() - STALL_AFTER:
             state = "stalled"
         return {
             "job_id": row["job_id"],

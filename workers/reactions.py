@@ -16,6 +16,7 @@ from typing import Any
 from celery import Celery
 
 from domain.accounts.notices import NOTICE_OF
+from domain.finance.job_requests import JOB_REQUESTED
 from domain.papers.cash_receipts import CASH_PAY_METHODS
 from domain.subscriptions.price_rule import NOTICE_PERIOD
 from eventlog.passed_over import PassedOver
@@ -120,9 +121,11 @@ def _refunded(event: PaymentRefunded) -> list[TaskCall]:
     return _refund_mail(event) + _cash_receipt(event)
 
 
-def _staff_mail(event: StaffActed) -> list[TaskCall]:
-    """Support asked for a mail again (domain/staff/support.py): the receipt, the address confirmation, or the
-    licence key."""
+def _staff_request(event: StaffActed) -> list[TaskCall]:
+    """Finance asked for a job (domain/finance/job_requests.py), or support asked for a mail again
+    (domain/staff/support.py): the receipt, the address confirmation, or the licence key."""
+    if event.action == JOB_REQUESTED:
+        return [TaskCall("finance.run_job", {"job_id": event.subject})]
     details = event.details or {}
     if event.action == "resend-licence-key" and details.get("user_licence_id"):
         return [TaskCall("licences.send_licence_key_mail", {"user_licence_id": str(details["user_licence_id"])})]
@@ -203,7 +206,7 @@ REACTIONS: dict[type[Any], Reaction] = {
     RenewalFailed: _dunning_mail,
     RenewalReminded: _reminder_mail,
     AutoRenewalCancelled: _cancellation_mail,
-    StaffActed: _staff_mail,
+    StaffActed: _staff_request,
     CatalogueVersionScheduled: _price_rise_notices,
     SubscriptionPriceRiseNoticed: _price_rise_mail,
 }

@@ -227,7 +227,7 @@ class FinanceJobOut(CamelModel):
 
     job_id: UUID
     kind: str
-    state: Literal["running", "done", "failed", "stalled"]
+    state: Literal["queued", "running", "done", "failed", "stalled"]
     done: int
     total: int
     params: dict[str, Any]
@@ -293,7 +293,8 @@ class AsOfOut(CamelModel):
 
 class StaffActionOut(CamelModel):
     """One staff event (``staff.*``, ``finance.*``): who (the member, or the actor of finance's own events; empty
-    when none), what, about what and why, with its position in the log for its proof."""
+    when none), what, about what and why, its details as recorded (amounts, days, a job's kind and parameters),
+    with its position in the log for its proof."""
 
     notification_id: int
     topic: str
@@ -301,4 +302,5 @@ class StaffActionOut(CamelModel):
     member_id: str
     subject: str
     reason: str
+    details: dict[str, str | int | None]
     at: str

@@ -1,13 +1,15 @@
-"""Finance on the beat schedule: each morning (from 09:00 in Korea, by the injected clock) yesterday's
-reconciliation with PortOne, once, recorded as an event; finance is mailed when something does not match."""
+"""Finance on the workers: each morning (from 09:00 in Korea, by the injected clock, on beat's schedule) yesterday's
+reconciliation with PortOne, once, recorded as an event, finance mailed when something does not match; and the
+jobs finance asks for in the back office (a verification of the log, an export, a close pack)."""
 
 from __future__ import annotations
 
 import logging
+from uuid import UUID
 
 from celery import shared_task
 
-from bootstrap.finance import reconcile_mornings
+from bootstrap.finance import reconcile_mornings, run_job
 from workers.celery_app import ServicesTask
 
 log = logging.getLogger(__name__)
@@ -21,3 +23,11 @@ def reconcile_yesterday_task(self: ServicesTask) -> list[dict[str, object]]:
     for run in runs:
         log.info("reconciled a day: run %d, %d mismatches", run.run, len(run.mismatches))
     return [{"run": run.run, "mismatches": len(run.mismatches)} for run in runs]
+
+
+@shared_task(name="finance.run_job", base=ServicesTask, bind=True)
+def run_job_task(self: ServicesTask, job_id: str) -> bool:
+    """Run a job a member asked for, once (a second delivery of the task finds it taken and does nothing)."""
+    ran = run_job(self.services, UUID(job_id))
+    log.info("finance job %s: %s", job_id, "run" if ran else "already taken, or not found")
+    return ran

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import redirect_stdout
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,21 +24,24 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.services import Services
 from api.staff_session import CSRF_HEADER, SESSION_COOKIE
-from bootstrap.finance import reconcile_mornings
+from bootstrap.finance import reconcile_mornings, run_job
 from config.settings import Settings
 from domain.catalogue.licences import Catalogue
+from domain.finance.job_requests import JOB_REQUESTED
 from domain.payments.reconciliation import BUSINESS_TIME
 from domain.store import Storefront
+from events.staff import StaffActed
 from integrations.portone.gateway import PortOneGateway
 from projections.tracking import wait_for_views
 from tests.fakes import PlainHasher
 from tests.integration.audit.conftest import Intruder
 from tests.integration.audit.purchases import buy
 from tests.integration.audit.test_independent_verifier import check_with_go
-from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock, wait_until
+from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.staff_codes import enrol_with_code_app, sign_in_with_code
 from tests.support import running_projector
 from workers.operator import parse_args, run
+from workers.reactions import REACTIONS
 
 pytestmark = pytest.mark.integration
 
@@ -132,14 +136,23 @@ def _mails(settings: Settings) -> list[tuple[str, str, str]]:
     return found
 
 
-def _job(member: Member, job_id: str) -> dict[str, Any]:
-    finished: dict[str, Any] = {}
-
-    def done() -> bool:
-        finished.update(member.call("GET", f"{FINANCE}/jobs/{job_id}").json())
-        return finished["state"] in ("done", "failed")
-
-    assert wait_until(done, timeout=60), finished
+def _job(member: Member, services: Services, job_id: str) -> dict[str, Any]:
+    """A job the member asked for, as a worker runs it: the API only queued it and recorded the member's request,
+    whose reaction is the worker's task; a second delivery of that task does nothing."""
+    assert member.call("GET", f"{FINANCE}/jobs/{job_id}").json()["state"] == "queued"
+    acted = services.store.recorder.select_notifications(start=1, limit=100_000, topics=["staff.Acted"])
+    [request] = [
+        event
+        for event in map(services.store.mapper.to_domain_event, acted)
+        if isinstance(event, StaffActed) and event.subject == job_id
+    ]
+    assert request.action == JOB_REQUESTED
+    [call] = REACTIONS[StaffActed](request)
+    assert call.name == "finance.run_job"
+    assert run_job(services, UUID(call.kwargs["job_id"])) is True
+    assert run_job(services, UUID(call.kwargs["job_id"])) is False
+    finished: dict[str, Any] = member.call("GET", f"{FINANCE}/jobs/{job_id}").json()
+    assert finished["state"] in ("done", "failed"), finished
     return finished
 
 
@@ -234,7 +247,8 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         assert (was["kind"], was["key"], was["then"]["version"]) == ("payment", won.merchant_uid, was["now"]["version"])
 
         # The month-end pack: its manifest names each file's SHA-256.
-        pack = _job(finance, finance.call("POST", f"{FINANCE}/close-packs", {"month": "2026-11"}).json()["jobId"])
+        packing = finance.call("POST", f"{FINANCE}/close-packs", {"month": "2026-11"})
+        pack = _job(finance, services, packing.json()["jobId"])
         assert pack["state"] == "done", pack
         archive = finance.call("GET", f"{FINANCE}/jobs/{pack['jobId']}/files/close-2026-11.zip").content
         with zipfile.ZipFile(io.BytesIO(archive)) as packed:
@@ -245,7 +259,7 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
             assert dollars.merchant_uid in packed.read("payments.csv").decode()
 
         # A clean log verifies; one byte changed behind the app's back raises the alarm naming the event.
-        clean = _job(finance, finance.call("POST", f"{FINANCE}/integrity/verify").json()["jobId"])
+        clean = _job(finance, services, finance.call("POST", f"{FINANCE}/integrity/verify").json()["jobId"])
         assert clean["result"]["ok"] is True, clean
         integrity = finance.call("GET", f"{FINANCE}/integrity").json()
         assert integrity["verifierKey"] and integrity["treeSize"] >= integrity["checkpoints"][0]["treeSize"] > 0
@@ -258,10 +272,17 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         state = intruder.state_of(changed)
         old = b"@" if b"@" in state else state[-2:-1]
         intruder.change_one_byte(changed, old, b"#" if old != b"#" else b"!")
-        failed = _job(finance, finance.call("POST", f"{FINANCE}/integrity/verify").json()["jobId"])
+        failed = _job(finance, services, finance.call("POST", f"{FINANCE}/integrity/verify").json()["jobId"])
         assert failed["state"] == "done", failed
         assert failed["result"]["ok"] is False and failed["result"]["badNotificationId"] == changed
         alarm = finance.call("GET", f"{FINANCE}/alarm").json()["alarm"]
+        # Each job finance asked for is a staff action of theirs: who took which data out, and when.
+        requested = finance.call("GET", f"{FINANCE}/staff-actions", action=JOB_REQUESTED).json()
+        assert {(a["subject"], a["details"]["kind"]) for a in requested} == {
+            (pack["jobId"], "close-pack"),
+            (clean["jobId"], "verify"),
+            (failed["jobId"], "verify"),
+        }
         assert alarm["result"]["badNotificationId"] == changed
         alarms = [body for to, subject, body in _mails(settings) if "ALARM" in subject and to == "money@example.com"]
         assert alarms and f"notification id {changed}" in alarms[0]

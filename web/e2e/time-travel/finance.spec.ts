@@ -154,6 +154,12 @@ test('finance proves yesterday, reconciles the morning, downloads the close pack
   expect(JSON.parse(checked)).toEqual({ 'ledger.csv': true, 'payments.csv': true, 'refunds.csv': true, 'checkpoint.txt': true });
   expect(readFileSync(packFile).length).toBeGreaterThan(0);
 
+  // Asking for the pack is finance's own staff action, with what was asked for: who took which data out.
+  await desk.getByRole('navigation', { name: 'Finance' }).getByRole('link', { name: 'Staff actions' }).click();
+  await desk.getByLabel('Action', { exact: true }).fill('finance-job');
+  await desk.getByRole('button', { name: 'Filter' }).click();
+  await expect(desk.getByRole('table', { name: 'Staff actions' }).getByRole('row').filter({ hasText: `kind: close-pack, month: ${month}` })).toHaveCount(1);
+
   // One byte of the first payment's order changes behind the app's back: verify now names that event.
   const [ordered] = events;
   fromTheLog('change-byte', String(ordered));

@@ -4085,7 +4085,7 @@ export interface components {
              * State
              * @enum {string}
              */
-            state: "running" | "done" | "failed" | "stalled";
+            state: "queued" | "running" | "done" | "failed" | "stalled";
             /** Total */
             total: number;
         };
@@ -5286,13 +5286,18 @@ export interface components {
         /**
          * StaffActionOut
          * @description One staff event (``staff.*``, ``finance.*``): who (the member, or the actor of finance's own events; empty
-         *     when none), what, about what and why, with its position in the log for its proof.
+         *     when none), what, about what and why, its details as recorded (amounts, days, a job's kind and parameters),
+         *     with its position in the log for its proof.
          */
         StaffActionOut: {
             /** Action */
             action: string;
             /** At */
             at: string;
+            /** Details */
+            details: {
+                [key: string]: string | number | null;
+            };
             /** Memberid */
             memberId: string;
             /** Notificationid */

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Integrity, type JobStarted, fileUrl, financeCall } from './api';
 import { useFinanceT } from './i18n';
-import { JobProgress, useJob } from './jobs';
+import { JobProgress, underWay, useJob } from './jobs';
 
 export function IntegrityPage() {
   const t = useFinanceT();
@@ -16,7 +16,7 @@ export function IntegrityPage() {
     mutationFn: () => financeCall<JobStarted>('POST', '/integrity/verify'),
     onSuccess: (started) => setJobId(started.jobId),
   });
-  if (job.data && job.data.state !== 'running' && integrity.data?.verifications[0]?.jobId !== job.data.jobId) {
+  if (job.data && !underWay(job.data) && integrity.data?.verifications[0]?.jobId !== job.data.jobId) {
     void client.invalidateQueries({ queryKey: ['finance-integrity'] });
     void client.invalidateQueries({ queryKey: ['finance-alarm'] });
   }
@@ -33,7 +33,7 @@ export function IntegrityPage() {
             {t('verifierKey')}: <code>{data.verifierKey}</code>
           </p>
           <p>{`${t('treeSize')}: ${data.treeSize}`}</p>
-          <button type="button" onClick={() => verify.mutate()} disabled={job.data?.state === 'running'}>
+          <button type="button" onClick={() => verify.mutate()} disabled={job.data !== undefined && underWay(job.data)}>
             {t('verifyNow')}
           </button>
           {job.data ? <JobProgress job={job.data} label={t('verifying')} /> : null}

@@ -44,6 +44,7 @@ export function StaffAuditPage() {
             <th scope="col">{t('action')}</th>
             <th scope="col">{t('subject')}</th>
             <th scope="col">{t('reason')}</th>
+            <th scope="col">{t('details')}</th>
             <th scope="col">{t('downloadProof')}</th>
           </tr>
         </thead>
@@ -55,6 +56,11 @@ export function StaffAuditPage() {
               <td>{action.action}</td>
               <td>{action.subject}</td>
               <td>{action.reason}</td>
+              <td>
+                {Object.entries(action.details)
+                  .map(([key, value]) => `${key}: ${value ?? '—'}`)
+                  .join(', ')}
+              </td>
               <td>
                 <a href={fileUrl(`/proofs/events/${action.notificationId}`)} download aria-label={`${t('downloadProof')} ${action.notificationId}`}>
                   {action.notificationId}

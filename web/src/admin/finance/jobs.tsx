@@ -3,6 +3,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Job, fileUrl, financeCall } from './api';
 import { useFinanceT } from './i18n';
 
+/** A job still waiting for a worker or running on one. */
+export function underWay(job: Job): boolean {
+  return job.state === 'queued' || job.state === 'running';
+}
+
 export function useJob(jobId: string | null) {
   const client = useQueryClient();
   return useQuery({
@@ -10,16 +15,16 @@ export function useJob(jobId: string | null) {
     enabled: jobId !== null,
     queryFn: async () => {
       const job = await financeCall<Job>('GET', `/jobs/${jobId}`);
-      if (job.state !== 'running') void client.invalidateQueries({ queryKey: ['finance-jobs'] });
+      if (!underWay(job)) void client.invalidateQueries({ queryKey: ['finance-jobs'] });
       return job;
     },
-    refetchInterval: (found) => (found.state.data && found.state.data.state !== 'running' ? false : 500),
+    refetchInterval: (found) => (found.state.data && !underWay(found.state.data) ? false : 500),
   });
 }
 
 export function JobProgress({ job, label }: { job: Job; label: string }) {
   const t = useFinanceT();
-  const states = { running: t('running'), done: t('done'), failed: t('failed'), stalled: t('stalled') };
+  const states = { queued: t('queued'), running: t('running'), done: t('done'), failed: t('failed'), stalled: t('stalled') };
   return (
     <p>
       <progress aria-label={label} max={Math.max(job.total, 1)} value={job.state === 'done' ? Math.max(job.total, 1) : job.done} />{' '}

@@ -12,6 +12,7 @@ import json
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -125,9 +126,15 @@ def _audit(services: Services) -> Audit:
 def request_job(services: Services, actor_id: UUID, kind: str, params: dict[str, Any]) -> UUID:
     """Queue a job for the workers and record the member's request, which sends it to one (workers/reactions.py)."""
     _work(services, kind, params, actor_id)  # a job the workers could not run is refused here, not queued
-    job_id = finance_jobs(services).request(kind, params, actor_id)
+    jobs = finance_jobs(services)
+    job_id = jobs.request(kind, params, actor_id)
     shown = {key: ",".join(value) if isinstance(value, list) else value for key, value in params.items()}
-    record_job_request(services.store, services.clock, actor_id, job_id, kind, shown)
+    try:
+        record_job_request(services.store, services.clock, actor_id, job_id, kind, shown)
+    except Exception:
+        with suppress(Exception):  # the error that matters is the one raised
+            jobs.refuse(job_id, "the request could not be recorded")  # no task will come for it
+        raise
     return job_id
 
 

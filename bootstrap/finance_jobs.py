@@ -3,9 +3,9 @@
 ``finance/<job id>/`` for download.
 
 A job is requested (``queued``) by the API and run by a Celery worker (bootstrap/finance.py ``run_job``), which
-claims it first, so a task delivered twice runs it once. Any API replica reads a job's progress from the table; a
-job that no worker took or whose worker died stays ``queued`` or ``running`` and is shown as stalled once it has not
-moved for ``STALL_AFTER``.
+claims it first, so a task delivered twice runs it once. Any API replica reads a job's progress from the table. A
+job waits ``queued`` while its task waits in the broker; a job whose worker died mid-run stays ``running``, is shown
+as stalled once it has not moved for ``STALL_AFTER``, and is run again when the broker delivers its task again.
 """
 
 from __future__ import annotations
@@ -114,17 +114,9 @@ class FinanceJobs:
         return str(row["kind"]), json.loads(row["params"]), UUID(row["actor_id"]) if row["actor_id"] else None
 
     def run(self, job_id: UUID, work: Callable[[Progress], dict[str, Any]]) -> bool:
-        """Claim a queued job and run ``work`` here and now; its answer is the job's result. False when the job was
-        not queued (another delivery of its task has it, or had it)."""
-        now = self.clock.now().isoformat()
-        with self.db.transaction() as cursor:
-            cursor.execute(
-                "UPDATE finance_jobs SET state = 'running', moved_at = %(now)s WHERE job_id = %(id)s "
-                "AND state = 'queued'",
-                {"id": str(job_id), "now": now},
-            )
-            claimed = cursor.rowcount == 1
-        if not claimed:
+        """Claim the job and run ``work`` here and now; its answer is the job's result. False when the job is not
+        this worker's to run: another delivery of its task has it, or had it."""
+        if not self._claim(job_id):
             return False
         progress = Progress(self, job_id)
         try:
@@ -135,6 +127,34 @@ class FinanceJobs:
             return True
         self._finish(job_id, "done", result, progress)
         return True
+
+    def _claim(self, job_id: UUID) -> bool:
+        # A queued job, or one whose worker died while it ran (no progress for STALL_AFTER: the broker delivers the
+        # task again once the dead worker's lease runs out). The update names the state it saw, so of two claims at
+        # once only one moves the row.
+        now = self.clock.now()  # the test clock reads the view database: not inside the transaction
+        with self.db.transaction() as cursor:
+            cursor.execute("SELECT state, moved_at FROM finance_jobs WHERE job_id = %(id)s", {"id": str(job_id)})
+            row = cursor.fetchone()
+            if row is None:
+                return False
+            abandoned = row["state"] == "running" and datetime.fromisoformat(row["moved_at"]) < now - STALL_AFTER
+            if row["state"] != "queued" and not abandoned:
+                return False
+            cursor.execute(
+                "UPDATE finance_jobs SET state = 'running', done = 0, files = '[]', moved_at = %(now)s "
+                "WHERE job_id = %(id)s AND state = %(state)s AND moved_at = %(moved)s",
+                {"id": str(job_id), "now": now.isoformat(), "state": row["state"], "moved": row["moved_at"]},
+            )
+            return cursor.rowcount == 1
+
+    def refuse(self, job_id: UUID, error: str) -> None:
+        """A job that will not run (its request could not be recorded): failed, with why."""
+        with self.db.transaction() as cursor:
+            cursor.execute(
+                "UPDATE finance_jobs SET state = 'failed', result = %(result)s WHERE job_id = %(id)s",
+                {"result": json.dumps({"error": error}), "id": str(job_id)},
+            )
 
     def report(self, job_id: UUID, done: int, total: int) -> None:
         """Write a running job's progress."""
@@ -201,7 +221,7 @@ class FinanceJobs:
 
     def _shown(self, row: dict[str, Any]) -> dict[str, Any]:
         state = str(row["state"])
-        if state in ("queued", "running") and datetime.fromisoformat(row["moved_at"]) < self.clock.now() - STALL_AFTER:
+        if state == "running" and datetime.fromisoformat(row["moved_at"]) < self.clock.now() - STALL_AFTER:
             state = "stalled"
         return {
             "job_id": row["job_id"],

@@ -5,12 +5,15 @@ jobs finance asks for in the back office (a verification of the log, an export, 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from uuid import UUID
 
+import psycopg
 from celery import shared_task
 
 from bootstrap.finance import reconcile_mornings, run_job
 from workers.celery_app import ServicesTask
+from workers.tasks.retried import retried_task
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +28,8 @@ def reconcile_yesterday_task(self: ServicesTask) -> list[dict[str, object]]:
     return [{"run": run.run, "mismatches": len(run.mismatches)} for run in runs]
 
 
-@shared_task(name="finance.run_job", base=ServicesTask, bind=True)
+# The job's own failures are its result; the table not answering before the claim is worth trying again.
+@retried_task("finance.run_job", retry_on=(OSError, psycopg.OperationalError, sqlite3.OperationalError), max_retries=5)
 def run_job_task(self: ServicesTask, job_id: str) -> bool:
     """Run a job a member asked for, once (a second delivery of the task finds it taken and does nothing)."""
     ran = run_job(self.services, UUID(job_id))

@@ -58,7 +58,7 @@ def test_a_job_runs_once_however_often_its_task_is_delivered(jobs: tuple[Finance
     assert table.requested(uuid4()) is None
 
 
-def test_a_failed_job_keeps_why_and_a_job_no_worker_took_shows_as_stalled(
+def test_a_failed_job_keeps_why_and_a_dead_workers_job_is_stalled_until_its_task_comes_again(
     jobs: tuple[FinanceJobs, ManualClock],
 ) -> None:
     table, clock = jobs
@@ -74,9 +74,30 @@ def test_a_failed_job_keeps_why_and_a_job_no_worker_took_shows_as_stalled(
         {"error": "the object store is full"},
     )
 
+    # A job waits for a worker as long as its task waits in the broker.
     waiting = table.request("verify", {}, uuid4())
-    clock.advance(STALL_AFTER - timedelta(seconds=1))
+    clock.advance(STALL_AFTER * 2)
     assert table.get(waiting)["state"] == "queued"  # type: ignore[index]
-    clock.advance(timedelta(seconds=2))
-    assert table.get(waiting)["state"] == "stalled"  # type: ignore[index]
+
+    # A worker dies mid-run: the job stalls, and the task's next delivery runs it again from the start.
+    def dies(progress: Progress) -> dict[str, Any]:
+        progress.keep("half.csv", b"a\n", "text/csv")
+        progress.set_total(10)
+        progress.advance(5)
+        raise SystemExit  # the worker process ends; the job is left running
+
+    with pytest.raises(SystemExit):
+        table.run(waiting, dies)
+    assert table.get(waiting)["state"] == "running"  # type: ignore[index]
+    assert table.run(waiting, lambda progress: {"ok": True}) is False  # still its worker's, as far as anyone knows
+    clock.advance(STALL_AFTER + timedelta(seconds=1))
     assert [job["state"] for job in table.list()] == ["stalled", "failed"]
+    assert table.run(waiting, lambda progress: {"ok": True}) is True
+    again = table.get(waiting)
+    assert again is not None and (again["state"], again["result"], again["files"]) == ("done", {"ok": True}, [])
+
+    # A request that could not be recorded gets no task: its job fails at once rather than wait for ever.
+    orphan = table.request("export", {"format": "csv"}, uuid4())
+    table.refuse(orphan, "the request could not be recorded")
+    assert table.run(orphan, lambda progress: {"ok": True}) is False
+    assert table.get(orphan)["state"] == "failed"  # type: ignore[index]

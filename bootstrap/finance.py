@@ -5,7 +5,6 @@ shape the independent verifier reads (tests/integration/audit/tlogcheck), export
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
@@ -28,8 +27,10 @@ from domain.finance.verifications import record_verification
 from domain.payments.payment import Payment
 from domain.payments.reconciliation import BUSINESS_TIME, GatewayRecords, OurPayment, day_window, reconcile
 from domain.ports import MailMessage
-from domain.staff.member import list_members
+from domain.staff.disclosure import NOBODY, Disclosure
+from domain.staff.member import list_members, load_member
 from domain.staff.permissions import Role
+from eventlog import csv_files
 from eventlog.audit import Audit
 from eventlog.audit.export import FORMATS, Selection, manifest, rows, write
 from eventlog.audit.verification import verify_log
@@ -76,7 +77,8 @@ def reconcile_day(services: Services, day: date, actor_id: UUID | None = None, r
     mismatches = reconcile(ours, lookup, gateway, day)
     run = record_run(services.store, services.clock, day, mismatches, len(ours), actor_id=actor_id, reason=reason)
     if run is not None and run.mismatches:
-        lines = [f"{m['merchant_uid']} {m['kind']}: ours {m['ours']}, PortOne {m['gateway']}" for m in run.mismatches]
+        shown = NOBODY.rows(run.mismatches)  # a mail to staff carries no declared secret
+        lines = [f"{m['merchant_uid']} {m['kind']}: ours {m['ours']}, PortOne {m['gateway']}" for m in shown]
         _mail_finance(
             services,
             f"Reconciliation {day.isoformat()}: {len(run.mismatches)} mismatches / 대사 불일치 / 照合の不一致",
@@ -152,10 +154,20 @@ def _work(services: Services, kind: str, params: dict[str, Any], actor_id: UUID 
     if kind == VERIFY:
         return _verification(services, actor_id)
     if kind == EXPORT:
-        return _export(services, params)
+        return _export(services, params, _disclosure_to(services, actor_id))
     if kind == CLOSE_PACK:
-        return _close_pack(services, str(params.get("month", "")))
+        return _close_pack(services, str(params.get("month", "")), _disclosure_to(services, actor_id))
     raise DomainError(ErrorCode.INVALID_VALUE, f"no finance job is called {kind}")
+
+
+def _disclosure_to(services: Services, actor_id: UUID | None) -> Disclosure:
+    """What the member who asked for a job may see of the declared fields (nothing of them when unknown)."""
+    if actor_id is None:
+        return NOBODY
+    try:
+        return Disclosure.to(load_member(services.store, actor_id).permissions)
+    except DomainError:
+        return NOBODY
 
 
 def verify_now(services: Services, actor_id: UUID) -> UUID:
@@ -235,10 +247,13 @@ def notifications_of(services: Services, originator_id: UUID) -> list[int]:
     return found[::-1]
 
 
-def proof_document(services: Services, notification_ids: list[int], label: str) -> dict[str, Any]:
+def proof_document(
+    services: Services, notification_ids: list[int], label: str, disclosure: Disclosure
+) -> dict[str, Any]:
     """Inclusion proofs of these events in a checkpoint signed now, as the document the independent verifier
     reads (``verifier_key``, ``inclusions`` of ``note``/``record``/``index``/``proof``), with each event's
-    topic and position beside it."""
+    topic and position beside it. A proof is the event's whole record: refused (403) for an event holding a field
+    the member the ``disclosure`` is for may not see whole."""
     audit = _audit(services)
     try:
         signed = audit.sign_checkpoint(services.clock.now())
@@ -248,6 +263,11 @@ def proof_document(services: Services, notification_ids: list[int], label: str) 
         raise DomainError(ErrorCode.NOT_FOUND, str(missing)) from None
     finally:
         audit.close()
+    for proof in proofs:
+        if not disclosure.may_prove(json.loads(proof["record"])["topic"]):
+            raise DomainError(
+                ErrorCode.FORBIDDEN, "an event holds a field withheld from you: finance proves it from the command line"
+            )
     return {
         "subject": label,
         "verifier_key": key,
@@ -344,7 +364,7 @@ def start_export(
     return request_job(services, actor_id, EXPORT, params)
 
 
-def _export(services: Services, params: dict[str, Any]) -> Work:
+def _export(services: Services, params: dict[str, Any], disclosure: Disclosure) -> Work:
     fmt = str(params.get("format"))
     if fmt not in FORMATS:
         raise DomainError(ErrorCode.INVALID_VALUE, f"choose a format: {', '.join(FORMATS)}")
@@ -359,7 +379,8 @@ def _export(services: Services, params: dict[str, Any]) -> Work:
             progress.set_total(signed.checkpoint.size)
             with tempfile.TemporaryDirectory() as scratch:
                 path = Path(scratch) / f"events.{fmt}"
-                count = write(path, fmt, rows(audit.log, audit.tree, signed, selection, progress.advance))
+                selected = rows(audit.log, audit.tree, signed, selection, progress.advance)
+                count = write(path, fmt, (_disclosed(row, disclosure) for row in selected))
                 described = manifest(path, fmt, count, selection, signed, audit.signer.verifier_key(), now)
                 progress.keep(path.name, path.read_bytes(), _content_type(fmt))
         finally:
@@ -369,6 +390,14 @@ def _export(services: Services, params: dict[str, Any]) -> Work:
         return {"rows": count, "treeSize": signed.checkpoint.size, "sha256": described.get("sha256")}
 
     return work
+
+
+def _disclosed(row: dict[str, Any], disclosure: Disclosure) -> dict[str, Any]:
+    """An export row as the member may see it: a state with withheld fields loses its record (the leaf hash stays)."""
+    state, withheld = disclosure.stored_state(row["state"])
+    if not withheld:
+        return row
+    return {**row, "state": state, "record": "", "withheld": ",".join(withheld)}
 
 
 def _content_type(fmt: str) -> str:
@@ -395,7 +424,7 @@ def start_close_pack(services: Services, actor_id: UUID, month: str) -> UUID:
     return request_job(services, actor_id, CLOSE_PACK, {"month": month})
 
 
-def _close_pack(services: Services, month: str) -> Work:
+def _close_pack(services: Services, month: str, disclosure: Disclosure) -> Work:
     first, following = month_window(month)
 
     def work(progress: Progress) -> dict[str, Any]:
@@ -406,10 +435,10 @@ def _close_pack(services: Services, month: str) -> Work:
         files: dict[str, bytes] = {}
         files["ledger.csv"] = _csv(
             ("day", "currency", "product_code", "plan", "pay_method", "kind", "merchant_uid", "at", "amount"),
-            iter(ledger),
+            iter(disclosure.rows(ledger)),
         )
         progress.advance(len(ledger))
-        payments = [row for row in payments_ordered_between(services.views, since, until)]
+        payments = disclosure.rows(payments_ordered_between(services.views, since, until))
         files["payments.csv"] = _csv(
             (
                 "merchant_uid",
@@ -429,7 +458,7 @@ def _close_pack(services: Services, month: str) -> Work:
         progress.advance()
         files["refunds.csv"] = _csv(
             ("day", "currency", "product_code", "plan", "pay_method", "merchant_uid", "at", "amount"),
-            (row for row in ledger if row["kind"] == "refund"),
+            (row for row in disclosure.rows(ledger) if row["kind"] == "refund"),
         )
         progress.advance()
         audit = _audit(services)
@@ -471,7 +500,7 @@ def _close_pack(services: Services, month: str) -> Work:
 
 def _csv(columns: tuple[str, ...], rows_: Iterator[dict[str, Any]]) -> bytes:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer = csv_files.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows_:
         writer.writerow(row)

@@ -8,12 +8,12 @@ not in the ledger. Amounts are integers in the currency's minor unit.
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date, datetime, timedelta, timezone
 from functools import singledispatchmethod
 from typing import Any
 
+from eventlog import csv_files
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded
 from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
@@ -153,7 +153,7 @@ def ledger_entries(db: ViewDatabase, day: date | None = None) -> list[dict[str, 
 def summary_csv(rows: list[dict[str, Any]]) -> str:
     """The summary as CSV for operators (amounts in minor units)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=SUMMARY_COLUMNS, lineterminator="\n")
+    writer = csv_files.DictWriter(out, fieldnames=SUMMARY_COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import datetime, timedelta, timezone
 from functools import singledispatchmethod
 from typing import Any
 
+from eventlog import csv_files
 from events.papers import PapersOpened, TaxInvoiceRequested
 from projections.database import ViewCursor, ViewDatabase
 from projections.reports import utc_text
@@ -98,7 +98,7 @@ def tax_invoice_csv(rows: list[dict[str, Any]]) -> str:
     amount split into supply value and VAT (one eleventh, half up, as the receipt shows it)."""
     out = io.StringIO()
     out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv_files.writer(out, lineterminator="\r\n")
     writer.writerow(EXPORT_COLUMNS)
     for row in rows:
         amount = int(row["amount"])

@@ -15,7 +15,6 @@ staff list                 the back office's members, their roles and state, as 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from domain.payments.reconciliation import GatewayRecords, OurPayment, day_windo
 from domain.reports.links import LINK_LIFETIME
 from domain.staff.member import create_first_owner, list_members
 from domain.staff.signin import enrolment_link_token
+from eventlog import csv_files
 from eventlog.audit.export import write
 from events.values import Language
 from integrations.portone.errors import PortOneError
@@ -187,7 +187,7 @@ def _reconcile(args: argparse.Namespace, services: Services) -> int:
         return _ours(row) if row is not None else None
 
     mismatches = reconcile(ours, lookup, gateway, args.day)
-    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer = csv_files.writer(sys.stdout, lineterminator="\n")
     writer.writerow(["merchant_uid", "mismatch", "ours", "gateway"])
     for found in mismatches:
         writer.writerow([found.merchant_uid, found.kind, found.ours, found.gateway])
@@ -229,7 +229,7 @@ def _reports(args: argparse.Namespace, services: Services) -> int:
         problem=args.problem,
     )
     if args.action == "list":
-        writer = csv.DictWriter(sys.stdout, fieldnames=LIST_COLUMNS, extrasaction="ignore", lineterminator="\n")
+        writer = csv_files.DictWriter(sys.stdout, fieldnames=LIST_COLUMNS, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         for row in report_rows(services, selection, LINK_LIFETIME):
             writer.writerow({**row, "images": len(row["images"])})
@@ -249,7 +249,7 @@ def _reports(args: argparse.Namespace, services: Services) -> int:
 
 def _staff(args: argparse.Namespace, services: Services) -> int:
     if args.action == "list":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer = csv_files.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["id", "email", "name", "roles", "state"])
         for member in list_members(services.store):
             roles = " ".join(sorted(role.value for role in member.roles))

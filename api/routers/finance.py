@@ -33,7 +33,7 @@ from api.schemas.finance import (
     StaffActionOut,
 )
 from api.services import ServicesDep
-from api.staff_session import STAFF_ERRORS, StaffDep
+from api.staff_session import STAFF_ERRORS, StaffCaller, StaffDep
 from bootstrap.finance import (
     CLOSE_PACK,
     EXPORT,
@@ -55,6 +55,7 @@ from domain.errors import DomainError, ErrorCode
 from domain.finance.reconciliation_days import explain_mismatch, load_day, refer_mismatch
 from domain.history import as_of
 from domain.payments.reconciliation import BUSINESS_TIME
+from domain.staff.disclosure import Disclosure
 from projections.finance_ledger import Filters, ledger_figures_async, ledger_rows, period_window
 from projections.payments import payment_by_merchant_uid
 
@@ -138,17 +139,22 @@ def _download(document: dict[str, Any], name: str) -> Response:
 @router.get("/proofs/payments/{merchant_uid}", response_class=Response)
 def payment_proof(merchant_uid: MerchantUid, caller: StaffDep, services: ServicesDep) -> Response:
     """Inclusion proofs of every event of a payment in a checkpoint signed now, as a file the independent
-    verifier checks."""
+    verifier checks (403 when one of them holds a field the member may not see whole)."""
     events = [event["notification_id"] for event in payment_events(services, merchant_uid)]
-    return _download(proof_document(services, events, f"payment {merchant_uid}"), f"proof-{merchant_uid}.json")
+    document = proof_document(services, events, f"payment {merchant_uid}", _disclosure(caller))
+    return _download(document, f"proof-{merchant_uid}.json")
 
 
 @router.get("/proofs/events/{notification_id}", response_class=Response)
 def event_proof(notification_id: Annotated[int, Path(ge=1)], caller: StaffDep, services: ServicesDep) -> Response:
-    """The inclusion proof of one event (by its position in the log) in a checkpoint signed now."""
-    return _download(
-        proof_document(services, [notification_id], f"event {notification_id}"), f"proof-event-{notification_id}.json"
-    )
+    """The inclusion proof of one event (by its position in the log) in a checkpoint signed now (403 for an event
+    holding a field the member may not see whole: a password's hash, a session's secret, ...)."""
+    document = proof_document(services, [notification_id], f"event {notification_id}", _disclosure(caller))
+    return _download(document, f"proof-event-{notification_id}.json")
+
+
+def _disclosure(caller: StaffCaller) -> Disclosure:
+    return Disclosure.to(caller.member.permissions)
 
 
 @router.get("/reconciliation")
@@ -357,7 +363,8 @@ def as_it_was(
         at = at.replace(tzinfo=BUSINESS_TIME)
     then = as_of(services.store, kind, key, at)
     now = as_of(services.store, kind, key, services.clock.now())
-    return AsOfOut(kind=kind, key=key, then=AsOfSide.of(then), now=AsOfSide.of(now))
+    shown = _disclosure(caller)
+    return AsOfOut(kind=kind, key=key, then=AsOfSide.of(then, shown), now=AsOfSide.of(now, shown))
 
 
 @router.get("/staff-actions")
@@ -374,4 +381,4 @@ def staff_audit(
     start = datetime.combine(since, datetime.min.time(), BUSINESS_TIME) if since else None
     end = datetime.combine(until, datetime.min.time(), BUSINESS_TIME) if until else None
     found = staff_actions(services, member, action or None, start, end)
-    return [StaffActionOut.model_validate(row) for row in found]
+    return [StaffActionOut.model_validate(row) for row in _disclosure(caller).rows(found)]

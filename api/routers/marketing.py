@@ -5,7 +5,6 @@ event banners and notices, with images checked as report images are). Every chan
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import datetime
 from decimal import Decimal
@@ -35,6 +34,7 @@ from domain.staff.marketing import (
     open_coupon_group,
     post_banner_for,
 )
+from eventlog import csv_files
 from projections.coupons import coupon_groups, group_codes, group_redemptions
 
 router = APIRouter(prefix="/staff", tags=["staff: marketing"], responses=STAFF_ERRORS)
@@ -263,7 +263,7 @@ def export_codes(group_id: GroupId, caller: StaffDep, services: ServicesDep) -> 
     """A group's codes as CSV (code, uses, issued at), to hand out a private group's codes."""
     group = load_group(services.store, group_id)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_files.writer(out)
     writer.writerow(["code", "used", "subIssuedCount", "issuedAt", "group"])
     for row in group_codes(services.views, group_id):
         writer.writerow([row["code"], row["used"], group.rules.sub_issued_count, row["issued_at"], group.rules.name])

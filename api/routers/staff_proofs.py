@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from api.services import ServicesDep
 from api.staff_session import STAFF_ERRORS, StaffDep
 from domain.errors import DomainError, ErrorCode
-from domain.staff.timeline import provable
+from domain.staff.disclosure import Disclosure
 
 router = APIRouter(prefix="/staff", tags=["staff"], responses=STAFF_ERRORS)
 
@@ -45,11 +45,11 @@ def proof_of_event(
     services: ServicesDep,
 ) -> JSONResponse:
     """The inclusion proof of one event in the latest signed checkpoint (signed now when none holds it yet), as a
-    file; refused (403) for an event that holds a secret."""
+    file; refused (403) for an event holding a field the member may not see whole (domain/staff/disclosure.py)."""
     found = services.store.recorder.select_notifications(start=notification_id, limit=1, stop=notification_id)
     if not found or found[0].id != notification_id:
         raise DomainError(ErrorCode.NOT_FOUND, "no such event")
-    if not provable(found[0].topic):
+    if not Disclosure.to(caller.member.permissions).may_prove(found[0].topic):
         raise DomainError(ErrorCode.FORBIDDEN, "this event holds a secret: finance proves it from the command line")
     audit = services.audit
     checkpoint = audit.checkpoints.latest()

@@ -14,6 +14,7 @@ from api.services import ServicesDep
 from api.staff_session import STAFF_ERRORS, StaffDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment
+from domain.staff.disclosure import Disclosure
 from domain.staff.support import (
     approve_refund,
     cancel_subscription,
@@ -159,8 +160,10 @@ def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> 
         *(UUID(value) for key in ("licences", "subscriptions", "refund_requests", "reports") for value in owned[key]),
     ]
     ids += [Payment.id_for(merchant_uid) for merchant_uid in owned["payments"]]
-    entries = timeline(services.store, ids, account_id)
+    disclosure = Disclosure.to(caller.member.permissions)
+    entries = timeline(services.store, ids, account_id, disclosure)
     requests = [row for row in refund_requests(services.views) if row["account_id"] == str(account_id)]
+    licences = disclosure.rows(licences)
     keys = {str(row["user_licence_id"]): row.get("licence_key") for row in licences}
     flags = [
         LicenceFlag(
@@ -175,9 +178,11 @@ def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> 
         if entry.topic == FLAGGED
     ]
     return CustomerPage(
-        account={key: str(value) if isinstance(value, UUID) else value for key, value in vars(account).items()},
+        account=disclosure.fields(
+            {key: str(value) if isinstance(value, UUID) else value for key, value in vars(account).items()}
+        ),
         licences=with_devices(licences, devices),
-        payments=[{key: value for key, value in row.items() if key != "card_number"} for row in payments],
+        payments=disclosure.rows(payments),
         subscriptions=subscriptions,
         refund_requests=requests,
         timeline=[

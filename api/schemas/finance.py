@@ -9,6 +9,7 @@ from uuid import UUID
 from api.schemas import CamelModel
 from domain.finance.reconciliation_days import ReconciliationDay, Resolution, Run
 from domain.history import AsOf
+from domain.staff.disclosure import Disclosure
 
 
 class LedgerFigures(CamelModel):
@@ -277,9 +278,9 @@ class AsOfSide(CamelModel):
     state: dict[str, Any]
 
     @classmethod
-    def of(cls, found: AsOf) -> AsOfSide:
-        """The wire form of a point-in-time read."""
-        return cls(at=found.at.isoformat(), version=found.version, state=found.state)
+    def of(cls, found: AsOf, disclosure: Disclosure) -> AsOfSide:
+        """The wire form of a point-in-time read, as the member may see it."""
+        return cls(at=found.at.isoformat(), version=found.version, state=disclosure.fields(found.state))
 
 
 class AsOfOut(CamelModel):

@@ -2,9 +2,10 @@
 requests, and every staff action on them, oldest first, read from the log itself, each with its log position, so
 the back office links it to its inclusion proof (``GET /staff/proofs/{notificationId}``).
 
-A proof carries the event's whole stored record (the leaf is its hash), so events that hold a secret (a password
-hash, a session's secret hash, a sealed one-time-code secret) get no proof from the back office: their fields are
-hidden from support, and finance proves them with ``python -m eventlog.audit prove``."""
+A proof carries the event's whole stored record (the leaf is its hash), so an event holding a field the member may
+not see whole (domain/staff/disclosure.py: a password hash, a session's secret hash, a sealed one-time-code secret,
+and for some roles a card's mask or a licence key) gets no proof for them, and its fields show as the declaration
+says; finance proves such events with ``python -m eventlog.audit prove``."""
 
 from __future__ import annotations
 
@@ -16,27 +17,10 @@ from enum import Enum
 from typing import Any
 from uuid import UUID
 
+from domain.staff.disclosure import Disclosure
 from domain.staff.member import list_members
 from domain.store import Storefront
-from events.contract import registered_topics
 from events.staff import StaffActed
-
-# Fields a timeline never shows (the masked card number is the gateway's, but support has no need of it).
-HIDDEN = frozenset({"card_number", "password_hash", "secret_hash", "sealed_secret", "public_key"})
-# Fields that are secrets: an event holding one is never handed out whole (its proof would carry it).
-SECRETS = frozenset({"password_hash", "secret_hash", "sealed_secret"})
-
-
-def provable(topic: str) -> bool:
-    """May the back office hand out this kind of event's inclusion proof (its whole record)? Not when it holds a
-    secret, nor for a topic nobody registered."""
-    event_class = registered_topics().get(topic)
-    if event_class is None:
-        return False
-    fields: set[str] = set()
-    for klass in event_class.__mro__:
-        fields |= set(getattr(klass, "__annotations__", {}))
-    return not fields & SECRETS
 
 
 @dataclass(frozen=True)
@@ -64,19 +48,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _entry(event: Any) -> Entry:
+def _entry(event: Any, disclosure: Disclosure) -> Entry:
     fields = {
         name: _plain(value)
         for name, value in vars(event).items()
-        if name not in ("originator_id", "originator_version", "timestamp", "originator_topic") and name not in HIDDEN
+        if name not in ("originator_id", "originator_version", "timestamp", "originator_topic")
     }
-    return Entry(event.timestamp, type(event).TOPIC, event.originator_id, event.originator_version, fields)
+    shown = disclosure.fields(fields)
+    return Entry(event.timestamp, type(event).TOPIC, event.originator_id, event.originator_version, shown)
 
 
-def timeline(store: Storefront, aggregate_ids: Iterable[UUID], account_id: UUID) -> list[Entry]:
-    """Every event of the aggregates, and the staff actions naming the customer or one of them, oldest first."""
+def timeline(store: Storefront, aggregate_ids: Iterable[UUID], account_id: UUID, disclosure: Disclosure) -> list[Entry]:
+    """Every event of the aggregates, and the staff actions naming the customer or one of them, oldest first, as the
+    member the ``disclosure`` is for may see them (a proof's position only where they may have the proof)."""
     ids = set(aggregate_ids)
-    entries = [_entry(event) for aggregate_id in ids for event in store.repository.event_store.get(aggregate_id)]
+    entries = [
+        _entry(event, disclosure) for aggregate_id in ids for event in store.repository.event_store.get(aggregate_id)
+    ]
     subjects = {str(aggregate_id) for aggregate_id in ids}
     for member in list_members(store):
         for event in store.repository.event_store.get(member.id):
@@ -84,11 +72,11 @@ def timeline(store: Storefront, aggregate_ids: Iterable[UUID], account_id: UUID)
                 continue
             details = getattr(event, "details", {}) or {}
             if details.get("account_id") == str(account_id) or getattr(event, "subject", None) in subjects:
-                entries.append(_entry(event))
+                entries.append(_entry(event, disclosure))
     positions = store.positions_of({entry.aggregate_id for entry in entries})
     placed = [
         replace(entry, notification_id=positions.get((entry.aggregate_id, entry.version)))
-        if provable(entry.topic)
+        if disclosure.may_prove(entry.topic)
         else entry
         for entry in entries
     ]

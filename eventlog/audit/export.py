@@ -2,12 +2,13 @@
 
 Every exported row is a leaf of the signed tree the manifest names: its ``record`` is the canonical
 encoding whose ``SHA-256(0x00 || record)`` is ``leaf_hash``, at ``leaf_index``, so an export can be
-checked row by row against the checkpoint without our code.
+checked row by row against the checkpoint without our code. A row the back office exported with fields withheld
+(``withheld`` names them; domain/staff/disclosure.py decides) has no ``record``: its ``leaf_hash`` still places it
+in the tree, and the command line's export has it whole.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Sequence
@@ -16,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from eventlog import csv_files
 from eventlog.application import EventLog
 from eventlog.checkpoints import SignedCheckpoint
 from eventlog.merkle import leaf_hash
@@ -32,6 +34,7 @@ COLUMNS = (
     "state",
     "record",
     "leaf_hash",
+    "withheld",
 )
 PARQUET_BATCH = 5000
 
@@ -94,6 +97,7 @@ def rows(
             "state": bytes(notification.state).decode("utf-8"),
             "record": record.decode("ascii"),
             "leaf_hash": leaf_hash(record).hex(),
+            "withheld": "",
         }
 
 
@@ -109,7 +113,7 @@ def write(path: Path, fmt: str, selected: Iterator[dict[str, Any]], columns: Seq
     if fmt == "csv":
         count = 0
         with path.open("w", encoding="utf-8", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=columns)
+            writer = csv_files.DictWriter(out, fieldnames=columns)
             writer.writeheader()
             for row in selected:
                 writer.writerow(row)
@@ -135,6 +139,7 @@ def _write_parquet(path: Path, selected: Iterator[dict[str, Any]]) -> int:
             ("state", pa.string()),
             ("record", pa.string()),
             ("leaf_hash", pa.string()),
+            ("withheld", pa.string()),
         ]
     )
     count = 0
@@ -185,5 +190,7 @@ def manifest(
         },
         "verifier_key": verifier_key,
         "leaf_hash": "SHA-256(0x00 || record); the record is the row's canonical encoding (ASCII JSON)",
+        "withheld": "a row naming fields here had them withheld from its state, and has no record (its leaf_hash "
+        "still places it in the tree; python -m eventlog.audit export has it whole)",
         "created_at": created_at.isoformat(),
     }

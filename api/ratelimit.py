@@ -51,6 +51,11 @@ class AddressBudget:
 
 
 LOGIN = AddressBudget(parse("30 per 10 minutes"), parse("10 per 10 minutes"), parse("50 per 10 minutes"))
+# Staff one-time codes: six digits are guessable, so few tries, per client, per address from a client, and per
+# address (the member) from everywhere; a step-up's code counts against its member's address too. Passkeys are
+# counted apart (per client), so nobody's wrong codes ever lock a member out of signing in with a passkey.
+STAFF_CODE = AddressBudget(parse("20 per 10 minutes"), parse("5 per 10 minutes"), parse("10 per 10 minutes"))
+STAFF_PASSKEY_PER_CLIENT = parse("60 per 10 minutes")
 MAIL = AddressBudget(parse("20 per hour"), parse("5 per hour"), parse("20 per hour"))
 # Licence keys: looking one up (a licence link) or taking one into an account, and activating a device with one
 # (apps behind one office's address may activate many); per client, and per key from everywhere.
@@ -134,6 +139,22 @@ class RateLimiter:
     def login(self, request: Request, email: str) -> None:
         """Limit login attempts."""
         self.check_address(request, "login", email, LOGIN)
+
+    def staff_code(self, request: Request, email: str) -> None:
+        """Limit staff sign-ins with a one-time code (the same for any address, staff's or not)."""
+        self.check_address(request, "staff-code", email, STAFF_CODE)
+
+    def staff_step_up_code(self, email: str) -> None:
+        """Limit one-time codes at a step-up, against the member's address (shared with their code sign-ins)."""
+        counter = (STAFF_CODE.per_address, "staff-code:address", normalise_email(email))
+        if not self.hit(*counter):
+            raise self.refuse("staff code", counter)
+
+    def staff_passkey(self, request: Request) -> None:
+        """Limit staff passkey ceremonies per client (never per address: codes cannot lock passkeys out)."""
+        counter = (STAFF_PASSKEY_PER_CLIENT, "staff-passkey:client", client_key(request))
+        if not self.hit(*counter):
+            raise self.refuse("staff passkey", counter)
 
     def mail(self, request: Request, email: str) -> None:
         """Limit requests that send a mail to an address."""

@@ -151,3 +151,18 @@ class StaffTotpCodeUsed(StoredEvent):
 
     TOPIC = "staff.TotpCodeUsed"
     step: int
+
+
+class StaffCodeRefused(StoredEvent):
+    """A wrong (or spent) one-time code was typed to step up the open session ``session_id``: a few of these end it."""
+
+    TOPIC = "staff.CodeRefused"
+    session_id: str
+
+
+class StaffChallengeSpent(StoredEvent):
+    """A passkey answer signed this ceremony's challenge (``challenge_hash``, SHA-256 hex) and was accepted: the same
+    answer is never accepted again, whatever its signature counter says."""
+
+    TOPIC = "staff.ChallengeSpent"
+    challenge_hash: str

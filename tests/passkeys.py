@@ -64,15 +64,22 @@ class SoftAuthenticator:
         }
 
     def get(
-        self, options: dict[str, Any], *, origin: str | None = None, rp_id: str | None = None, count: bool = True
+        self,
+        options: dict[str, Any],
+        *,
+        origin: str | None = None,
+        rp_id: str | None = None,
+        count: bool = True,
+        verified: bool = True,
     ) -> dict[str, Any]:
         """The browser's answer to ``navigator.credentials.get(options)`` (AuthenticationResponseJSON): the
         authenticator data and client data signed with the passkey's key. ``count`` False replays the counter (as a
-        cloned authenticator would)."""
+        cloned authenticator would, or one that keeps it at 0); ``verified`` False: only a touch, no PIN or face."""
         if count:
             self.sign_count += 1
         rp_hash = hashlib.sha256((rp_id or options["rpId"]).encode()).digest()
-        auth_data = rp_hash + bytes([USER_PRESENT | USER_VERIFIED]) + struct.pack(">I", self.sign_count)
+        flags = USER_PRESENT | (USER_VERIFIED if verified else 0)
+        auth_data = rp_hash + bytes([flags]) + struct.pack(">I", self.sign_count)
         client_data = self._client_data("webauthn.get", options["challenge"], origin)
         signature = self.key.sign(auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256()))
         return {

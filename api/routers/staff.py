@@ -35,9 +35,9 @@ from domain.staff.member import (
 from domain.staff.signin import (
     StaffSession,
     authentication_options,
+    chosen_totp_secret,
     enrol_totp,
     enrolment_link_token,
-    new_totp_secret,
     read_enrolment,
     register_passkey,
     registration_options,
@@ -210,18 +210,21 @@ def enrol_passkey(body: EnrolPasskeyIn, response: Response, services: ServicesDe
 
 @router.post("/enrolment/totp/secret")
 def enrolment_totp_secret(body: EnrolmentIn, services: ServicesDep) -> TotpSecretOut:
-    """A fresh secret for the member's code app (kept only once a code from the app proves it)."""
+    """The secret the server chose for the member's code app (kept only once a code from the app proves it)."""
     member = read_enrolment(services.store, services.settings.auth_secret, body.token, services.clock.now())
-    secret = new_totp_secret()
+    secret = chosen_totp_secret(services.settings.auth_secret, member, body.token)
     return TotpSecretOut(secret=secret, uri=totp_uri(member, secret))
 
 
 @router.post("/enrolment/totp")
 def enrol_totp_app(body: EnrolTotpIn, response: Response, services: ServicesDep) -> SignedIn:
-    """Keep the member's code app (a current code proves it) and sign them in."""
+    """Keep the member's code app (a current code proves it) and sign them in; the secret must be the one the link
+    was given (-2)."""
     secret = services.settings.auth_secret
     member = read_enrolment(services.store, secret, body.token, services.clock.now())
-    enrol_totp(services.store, services.clock, secret, member.id, totp_secret=body.secret, code=body.code)
+    enrol_totp(
+        services.store, services.clock, secret, member, link_token=body.token, totp_secret=body.secret, code=body.code
+    )
     signed, session_id = start_enrolled_session(services.store, services.clock, member.id, "totp")
     return _signed_in(response, services, signed, session_id)
 
@@ -232,16 +235,15 @@ def enrol_totp_app(body: EnrolTotpIn, response: Response, services: ServicesDep)
 @router.post("/sign-in/passkey/options")
 def sign_in_passkey_options(body: EmailIn, request: Request, services: ServicesDep) -> Ceremony:
     """Start signing in with a passkey (the same answer whether or not the address is staff's)."""
-    services.limiter.login(request, body.email)
+    services.limiter.staff_passkey(request)
     secret = services.settings.auth_secret
-    return _options(
-        *authentication_options(services.store, secret, relying_party(services), body.email, services.clock.now())
-    )
+    return _options(*authentication_options(secret, relying_party(services), body.email, services.clock.now()))
 
 
 @router.post("/sign-in/passkey")
-def sign_in_passkey(body: PasskeyIn, response: Response, services: ServicesDep) -> SignedIn:
+def sign_in_passkey(body: PasskeyIn, request: Request, response: Response, services: ServicesDep) -> SignedIn:
     """Sign in with the passkey the browser signed the challenge with."""
+    services.limiter.staff_passkey(request)
     member, session_id = sign_in_with_passkey(
         services.store,
         services.clock,
@@ -256,7 +258,7 @@ def sign_in_passkey(body: PasskeyIn, response: Response, services: ServicesDep) 
 @router.post("/sign-in/totp")
 def sign_in_totp(body: CodeSignInIn, request: Request, response: Response, services: ServicesDep) -> SignedIn:
     """Sign in with a one-time code (the fallback for a member without their passkey at hand)."""
-    services.limiter.login(request, body.email)
+    services.limiter.staff_code(request, body.email)
     member, session_id = sign_in_with_code(
         services.store, services.clock, services.settings.auth_secret, email=body.email, code=body.code
     )
@@ -291,11 +293,7 @@ def sign_out(caller: StaffDep, response: Response, services: ServicesDep) -> Non
 def step_up_passkey_options(caller: StaffDep, services: ServicesDep) -> Ceremony:
     """Start proving, with a passkey touch, that it is still the member (before money moves)."""
     secret = services.settings.auth_secret
-    return _options(
-        *authentication_options(
-            services.store, secret, relying_party(services), caller.member.email, services.clock.now()
-        )
-    )
+    return _options(*authentication_options(secret, relying_party(services), caller.member.email, services.clock.now()))
 
 
 @router.post("/step-up/passkey")
@@ -317,7 +315,8 @@ def step_up_passkey(body: PasskeyIn, caller: StaffDep, response: Response, servi
 
 @router.post("/step-up/totp")
 def step_up_totp(body: CodeIn, caller: StaffDep, response: Response, services: ServicesDep) -> SignedIn:
-    """A fresh one-time code: money actions are allowed for a few minutes."""
+    """A fresh one-time code: money actions are allowed for a few minutes. A few wrong codes end the session."""
+    services.limiter.staff_step_up_code(caller.member.email)
     member, _ = sign_in_with_code(
         services.store,
         services.clock,

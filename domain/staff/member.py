@@ -7,9 +7,10 @@ a fixed id saved in the same transaction as each new member, so two racing invit
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any
@@ -26,6 +27,8 @@ from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 from events.staff import (
     StaffActed,
+    StaffChallengeSpent,
+    StaffCodeRefused,
     StaffDirectoryListed,
     StaffDirectoryOpened,
     StaffMemberCreated,
@@ -40,6 +43,10 @@ from events.staff import (
 )
 
 DIRECTORY_ID = uuid5(NAMESPACE_URL, "/staff/directory")
+# Wrong one-time codes a session may type to step up: the last of them ends the session.
+CODE_MISSES_PER_SESSION = 3
+# How long a spent passkey challenge is remembered: longer than any ceremony lives (domain/staff/signin.py).
+SPENT_CHALLENGES_KEPT = timedelta(minutes=10)
 
 
 class StaffState(Enum):
@@ -156,6 +163,24 @@ class StaffMember(Aggregate):
             raise DomainError(ErrorCode.UNAUTHORIZED, "the code was used already")
         self.trigger_event(StaffTotpCodeUsed, timestamp=at, step=step)
 
+    def miss_code(self, session_id: str, at: datetime) -> bool:
+        """A wrong or spent one-time code at a step-up of the open session: counted, and the
+        ``CODE_MISSES_PER_SESSION``-th ends the session. True when it ended."""
+        if not self.session_is_open(session_id):
+            return True
+        self.trigger_event(StaffCodeRefused, timestamp=at, session_id=session_id)
+        if self.code_misses.get(session_id, 0) < CODE_MISSES_PER_SESSION:
+            return False
+        self.sign_out(session_id, at)
+        return True
+
+    def spend_challenge(self, challenge: bytes, at: datetime) -> None:
+        """A passkey answer to this challenge is being accepted: never again (401 when it was already)."""
+        digest = hashlib.sha256(challenge).hexdigest()
+        if digest in self.spent_challenges:
+            raise DomainError(ErrorCode.UNAUTHORIZED, "the passkey answer was used already")
+        self.trigger_event(StaffChallengeSpent, timestamp=at, challenge_hash=digest)
+
     def sign_in(
         self,
         session_id: str,
@@ -219,6 +244,8 @@ class StaffMember(Aggregate):
         self.sessions: set[str] = set()
         self.ended: set[str] = set()
         self.last_acted_at: datetime | None = None
+        self.code_misses: dict[str, int] = {}
+        self.spent_challenges: dict[str, datetime] = {}
 
     @when.register
     def _roles_changed(self, event: StaffRolesChanged) -> None:
@@ -263,6 +290,16 @@ class StaffMember(Aggregate):
     @when.register
     def _acted(self, event: StaffActed) -> None:
         self.last_acted_at = event.timestamp
+
+    @when.register
+    def _code_refused(self, event: StaffCodeRefused) -> None:
+        self.code_misses[event.session_id] = self.code_misses.get(event.session_id, 0) + 1
+
+    @when.register
+    def _challenge_spent(self, event: StaffChallengeSpent) -> None:
+        since = event.timestamp - SPENT_CHALLENGES_KEPT
+        kept = {digest: at for digest, at in self.spent_challenges.items() if at >= since}
+        self.spent_challenges = {**kept, event.challenge_hash: event.timestamp}
 
 
 class StaffDirectory(Aggregate):

@@ -2,10 +2,14 @@
 never a password alone.
 
 An invitation (or the first owner's command) gives the member an enrolment link, good once for registering their
-first passkey or code app. Every ceremony's challenge travels signed in a short-lived token (no server state),
-bound to the member and its purpose. A session is a signed cookie value: the session's id, when it started, when
+first passkey or code app (whose secret the server chooses for the link). Every ceremony's challenge travels signed
+in a short-lived token, bound to its purpose; an accepted passkey answer spends its challenge in the member's log,
+so it is never accepted twice, and the authenticator must verify the user (PIN or biometrics), not only their
+presence. Signing in asks for passkeys discoverable on the device (no list of the member's credentials), so the
+options look the same for any address. A session is a signed cookie value: the session's id, when it started, when
 it was last used (idle timeout) and when the member last proved themselves (step-up before money moves); the
-member's log says whether the session is still open, so a suspension ends it on the next request.
+member's log says whether the session is still open, so a suspension ends it on the next request, and so do a
+few wrong one-time codes at a step-up (``CODE_MISSES_PER_SESSION``).
 """
 
 from __future__ import annotations
@@ -153,14 +157,15 @@ def _ceremony(secret: str, member: StaffMember, kind: str, challenge: bytes, now
     )
 
 
-def _read_ceremony(secret: str, token: str, kind: str, now: datetime) -> tuple[UUID, bytes]:
+def _read_ceremony(secret: str, token: str, kind: str, now: datetime) -> tuple[UUID, bytes, str]:
+    """The ceremony's member (for a registration), challenge and address (for a sign-in)."""
     try:
         claims = read_link(secret, CEREMONY, token, now)
     except InvalidTokenError:
         raise DomainError(ErrorCode.UNAUTHORIZED, "the passkey ceremony expired") from None
     if claims.values.get("kind") != kind:
         raise DomainError(ErrorCode.UNAUTHORIZED, "not this ceremony")
-    return claims.account_id, base64url_to_bytes(claims.values["challenge"])
+    return claims.account_id, base64url_to_bytes(claims.values["challenge"]), claims.values.get("email", "")
 
 
 def registration_options(secret: str, relying: Relying, member: StaffMember, now: datetime) -> tuple[str, str]:
@@ -175,7 +180,7 @@ def registration_options(secret: str, relying: Relying, member: StaffMember, now
             PublicKeyCredentialDescriptor(id=base64url_to_bytes(known)) for known in sorted(member.passkeys)
         ],
         authenticator_selection=AuthenticatorSelectionCriteria(
-            resident_key=ResidentKeyRequirement.PREFERRED, user_verification=UserVerificationRequirement.PREFERRED
+            resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.REQUIRED
         ),
     )
     return options_to_json(options), _ceremony(secret, member, "register", options.challenge, now)
@@ -185,13 +190,14 @@ def register_passkey(
     store: Storefront, clock: Clock, secret: str, relying: Relying, *, ceremony: str, credential: str, label: str
 ) -> StaffMember:
     """Verify the browser's new credential against the ceremony and keep it (401 when it does not verify)."""
-    member_id, challenge = _read_ceremony(secret, ceremony, "register", clock.now())
+    member_id, challenge, _ = _read_ceremony(secret, ceremony, "register", clock.now())
     try:
         verified = verify_registration_response(
             credential=credential,
             expected_challenge=challenge,
             expected_rp_id=relying.rp_id,
             expected_origin=relying.origin,
+            require_user_verification=True,
         )
     except InvalidRegistrationResponse as refused:
         raise DomainError(ErrorCode.UNAUTHORIZED, f"the passkey did not verify: {refused}") from None
@@ -211,27 +217,22 @@ def register_passkey(
     return retry_on_conflict(attempt)
 
 
-def authentication_options(
-    store: Storefront, secret: str, relying: Relying, email: str, now: datetime
-) -> tuple[str, str]:
-    """The browser's ``PublicKeyCredentialRequestOptions`` (JSON) and the ceremony token. An unknown or suspended
-    address gets options too (for no credential), so the answer does not say who is staff."""
-    member = find_member(store, email)
-    allowed = sorted(member.passkeys) if member is not None else []
+def authentication_options(secret: str, relying: Relying, email: str, now: datetime) -> tuple[str, str]:
+    """The browser's ``PublicKeyCredentialRequestOptions`` (JSON) and the ceremony token, the same for any address
+    (staff's or not): no credentials are listed (the device offers its passkeys for the site), the user must be
+    verified, and the token carries the address as typed, never a member."""
     options = generate_authentication_options(
-        rp_id=relying.rp_id,
-        allow_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(known)) for known in allowed],
-        user_verification=UserVerificationRequirement.PREFERRED,
+        rp_id=relying.rp_id, allow_credentials=[], user_verification=UserVerificationRequirement.REQUIRED
     )
-    subject = member.id if member is not None else UUID(int=0)
     token = sign_link(
         secret,
         CEREMONY,
-        subject,
+        UUID(int=0),
         now,
         CEREMONY_LIFETIME,
         kind="authenticate",
         challenge=bytes_to_base64url(options.challenge),
+        email=email.strip(),
     )
     return options_to_json(options), token
 
@@ -246,10 +247,11 @@ def sign_in_with_passkey(
     credential: str,
     session_id: str | None = None,
 ) -> tuple[StaffMember, str]:
-    """Verify a passkey assertion; start a session (or step up ``session_id``). Returns the member and session id."""
+    """Verify a passkey assertion of the ceremony's address (the user verified, its challenge not spent); start a
+    session (or step up ``session_id``). Returns the member and session id."""
     import json
 
-    member_id, challenge = _read_ceremony(secret, ceremony, "authenticate", clock.now())
+    _, challenge, email = _read_ceremony(secret, ceremony, "authenticate", clock.now())
     try:
         credential_id = str(json.loads(credential)["id"])
     except (ValueError, KeyError, TypeError):
@@ -257,7 +259,7 @@ def sign_in_with_passkey(
     sid = session_id or secrets.token_urlsafe(16)
 
     def attempt() -> StaffMember:
-        member = load_member(store, member_id) if member_id.int else None
+        member = find_member(store, email) if email else None
         known = member.passkeys.get(credential_id) if member is not None else None
         if member is None or known is None:
             raise DomainError(ErrorCode.UNAUTHORIZED, "unknown passkey")
@@ -269,9 +271,11 @@ def sign_in_with_passkey(
                 expected_origin=relying.origin,
                 credential_public_key=base64url_to_bytes(known.public_key),
                 credential_current_sign_count=known.sign_count,
+                require_user_verification=True,
             )
         except InvalidAuthenticationResponse as refused:
             raise DomainError(ErrorCode.UNAUTHORIZED, f"the passkey did not verify: {refused}") from None
+        member.spend_challenge(challenge, clock.now())
         member.sign_in(
             sid,
             "passkey",
@@ -306,9 +310,11 @@ def unseal(secret: str, sealed: str) -> str:
     return AESGCM(_sealing_key(secret)).decrypt(raw[:12], raw[12:], b"staff-totp").decode()
 
 
-def new_totp_secret() -> str:
-    """A fresh secret for the member's authenticator app (base32)."""
-    return pyotp.random_base32()
+def chosen_totp_secret(secret: str, member: StaffMember, link_token: str) -> str:
+    """The code app's secret the server chose for this enrolment link: 160 bits (32 base32 characters), the same
+    each time the link asks, and no other secret is accepted for it (a client never chooses its own)."""
+    message = f"staff-totp-enrolment/{member.id}/{link_token}".encode()
+    return base64.b32encode(hmac.new(secret.encode(), message, hashlib.sha256).digest()[:20]).decode()
 
 
 def totp_uri(member: StaffMember, totp_secret: str) -> str:
@@ -328,10 +334,15 @@ def _code_step(totp_secret: str, code: str, now: datetime) -> int | None:
 
 
 def enrol_totp(
-    store: Storefront, clock: Clock, secret: str, member_id: UUID, *, totp_secret: str, code: str
+    store: Storefront, clock: Clock, secret: str, member: StaffMember, *, link_token: str, totp_secret: str, code: str
 ) -> StaffMember:
-    """Keep the member's code app once a code from it proves it is set up (401 for a wrong code)."""
-    step = _code_step(totp_secret, code, clock.now())
+    """Keep the member's code app once a code from it proves it is set up: -2 for a secret other than the one the
+    server chose for the link, 401 for a wrong code."""
+    chosen = chosen_totp_secret(secret, member, link_token)
+    if not hmac.compare_digest(totp_secret.strip().upper().encode(), chosen.encode()):
+        raise DomainError(ErrorCode.INVALID_VALUE, "not the secret this enrolment link was given")
+    member_id = member.id
+    step = _code_step(chosen, code, clock.now())
     if step is None:
         raise DomainError(ErrorCode.UNAUTHORIZED, "the code does not match")
 
@@ -348,22 +359,31 @@ def enrol_totp(
 def sign_in_with_code(
     store: Storefront, clock: Clock, secret: str, *, email: str, code: str, session_id: str | None = None
 ) -> tuple[StaffMember, str]:
-    """Check a one-time code; start a session (or step up ``session_id``). Same 401 for every failure."""
+    """Check a one-time code; start a session (or step up ``session_id``). Same 401 for every failure; a failed
+    step-up counts against its session, which the last allowed miss ends."""
     sid = session_id or secrets.token_urlsafe(16)
 
-    def attempt() -> StaffMember:
+    def attempt() -> StaffMember | None:
         member = find_member(store, email)
         if member is None or member.totp_secret is None:
-            raise DomainError(ErrorCode.UNAUTHORIZED, "no such code")
-        step = _code_step(unseal(secret, member.totp_secret), code, clock.now())
-        if step is None:
-            raise DomainError(ErrorCode.UNAUTHORIZED, "no such code")
-        member.use_totp_step(step, clock.now())  # a code already used is refused like a wrong one
-        member.sign_in(sid, "totp", clock.now(), step_up=session_id is not None)
+            return None
+        now = clock.now()
+        step = _code_step(unseal(secret, member.totp_secret), code, now)
+        if step is None or (member.last_totp_step is not None and step <= member.last_totp_step):
+            if session_id is None:
+                return None
+            member.miss_code(session_id, now)  # a code already used is refused like a wrong one
+            store.save(member)
+            return None
+        member.use_totp_step(step, now)
+        member.sign_in(sid, "totp", now, step_up=session_id is not None)
         store.save(member)
         return member
 
-    return retry_on_conflict(attempt), sid
+    signed = retry_on_conflict(attempt)
+    if signed is None:
+        raise DomainError(ErrorCode.UNAUTHORIZED, "no such code")
+    return signed, sid
 
 
 def start_enrolled_session(store: Storefront, clock: Clock, member_id: UUID, method: str) -> tuple[StaffMember, str]:

@@ -26,7 +26,7 @@ from domain.staff.signin import (
     registration_options,
     sign_in_with_passkey,
 )
-from events.staff import StaffPasskeyRegistered, StaffSignedIn
+from events.staff import StaffChallengeSpent, StaffPasskeyRegistered, StaffSignedIn
 from tests.passkeys import SoftAuthenticator
 from tests.unit.billing_world import World, refused
 
@@ -50,7 +50,7 @@ def enrolled(world: World, authenticator: SoftAuthenticator, member: StaffMember
 
 
 def challenge(world: World, email: str = "boss@example.com") -> tuple[dict[str, Any], str]:
-    options, ceremony = authentication_options(world.store, SECRET, SITE, email, world.clock.now())
+    options, ceremony = authentication_options(SECRET, SITE, email, world.clock.now())
     return json.loads(options), ceremony
 
 
@@ -74,7 +74,8 @@ def test_a_member_registers_a_passkey_signs_in_with_it_and_steps_up(world: World
 
     options, ceremony = challenge(world)
     assert options["rpId"] == "localhost"
-    assert [allowed["id"] for allowed in options["allowCredentials"]] == [passkey.credential_id]
+    assert options["allowCredentials"] == [], "the device offers its passkeys: no list says who has which"
+    assert options["userVerification"] == "required"
     signed, session_id = sign_in(world, laptop.get(options), ceremony)
     assert signed.session_is_open(session_id)
     assert signed.passkeys[passkey.credential_id].sign_count == 1, "the counter the authenticator sent is kept"
@@ -83,9 +84,16 @@ def test_a_member_registers_a_passkey_signs_in_with_it_and_steps_up(world: World
     options, ceremony = challenge(world)
     stepped, same = sign_in(world, laptop.get(options), ceremony, session_id=session_id)
     assert same == session_id
-    history = list(world.store.repository.event_store.get(member.id))
-    assert [type(event) for event in history[-3:]] == [StaffPasskeyRegistered, StaffSignedIn, StaffSignedIn]
-    assert [event.step_up for event in history[-2:]] == [False, True]  # type: ignore[attr-defined]
+    history = [event for event in world.store.repository.event_store.get(member.id)]
+    signed_ins = [event for event in history if isinstance(event, StaffSignedIn)]
+    assert [type(event) for event in history[-5:]] == [
+        StaffPasskeyRegistered,
+        StaffChallengeSpent,
+        StaffSignedIn,
+        StaffChallengeSpent,
+        StaffSignedIn,
+    ]
+    assert [event.step_up for event in signed_ins] == [False, True]
     assert stepped.passkeys[passkey.credential_id].sign_count == 2
 
 
@@ -167,3 +175,24 @@ def test_a_registration_from_another_origin_is_refused(world: World) -> None:
             world.store, world.clock, SECRET, SITE, ceremony=ceremony, credential=json.dumps(credential), label="x"
         )
     assert load_member(world.store, member.id).passkeys == {}
+
+
+def test_an_accepted_answer_is_spent_even_when_the_counter_stays_at_zero(world: World) -> None:
+    """Issue 40 finding 4: most platform passkeys keep their counter at 0, so only the spent challenge stops a
+    captured answer from signing in again within its ceremony's five minutes."""
+    laptop = SoftAuthenticator(SITE.origin)
+    enrolled(world, laptop)
+    options, ceremony = challenge(world)
+    laptop.sign_count = 0
+    captured = laptop.get(options, count=False)
+    sign_in(world, captured, ceremony)
+    with refused(ErrorCode.UNAUTHORIZED):
+        sign_in(world, captured, ceremony)
+
+
+def test_an_answer_without_user_verification_is_refused(world: World) -> None:
+    laptop = SoftAuthenticator(SITE.origin)
+    enrolled(world, laptop)
+    options, ceremony = challenge(world)
+    with refused(ErrorCode.UNAUTHORIZED):
+        sign_in(world, laptop.get(options, verified=False), ceremony)

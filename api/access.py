@@ -66,6 +66,14 @@ class Access(Enum):
     STAFF_READ_CUSTOMERS = ("staff: read-customers", "a staff session whose roles allow reading customers")
     STAFF_HELP_CUSTOMERS = ("staff: help-customers", "a staff session whose roles allow helping customers")
     STAFF_CHANGE_LICENCES = ("staff: change-licences", "a staff session whose roles allow changing licences")
+    STAFF_GRANT_LICENCES = (
+        "staff: grant-licences",
+        "a staff session whose roles allow granting paid licence time, stepped up recently",
+    )
+    STAFF_APPROVE_GRANTS = (
+        "staff: approve-grants",
+        "a staff session whose roles allow approving another member's grant, stepped up recently",
+    )
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
     STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance, owners)")
@@ -102,6 +110,8 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_READ_CUSTOMERS: Permission.READ_CUSTOMERS,
     Access.STAFF_HELP_CUSTOMERS: Permission.HELP_CUSTOMERS,
     Access.STAFF_CHANGE_LICENCES: Permission.CHANGE_LICENCES,
+    Access.STAFF_GRANT_LICENCES: Permission.GRANT_LICENCES,
+    Access.STAFF_APPROVE_GRANTS: Permission.APPROVE_GRANTS,
     Access.STAFF_REFUND: Permission.REFUND,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
     Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
@@ -232,15 +242,19 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/members/{member_id}/suspend": Access.STAFF_MANAGE_STAFF,
     "POST /staff/members/{member_id}/reinstate": Access.STAFF_MANAGE_STAFF,
     "PUT /staff/members/{member_id}/roles": Access.STAFF_MANAGE_STAFF,
-    # Support (api/routers/support.py); a refund or its approval also needs a recent step-up.
+    # Support (api/routers/support.py); a refund, a grant of paid licence time or their approval also needs a recent
+    # step-up.
     "GET /staff/customers": Access.STAFF_READ_CUSTOMERS,
     "GET /staff/customers/{account_id}": Access.STAFF_READ_CUSTOMERS,
     "GET /staff/refund-requests": Access.STAFF_READ_CUSTOMERS,
     "POST /staff/licences/{user_licence_id}/devices/{device_id}/free": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/payments/{merchant_uid}/resend-receipt": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/customers/{account_id}/resend-confirmation": Access.STAFF_HELP_CUSTOMERS,
-    "POST /staff/customers/{account_id}/app-store-purchases": Access.STAFF_HELP_CUSTOMERS,
-    "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_CHANGE_LICENCES,
+    "POST /staff/customers/{account_id}/app-store-purchases": Access.STAFF_GRANT_LICENCES,
+    "POST /staff/licences/{user_licence_id}/extend": Access.STAFF_GRANT_LICENCES,
+    "GET /staff/grant-requests": Access.STAFF_READ_CUSTOMERS,
+    "POST /staff/grant-requests/{request_id}/approve": Access.STAFF_APPROVE_GRANTS,
+    "POST /staff/grant-requests/{request_id}/decline": Access.STAFF_APPROVE_GRANTS,
     "POST /staff/subscriptions/{subscription_id}/cancel": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/subscriptions/{subscription_id}/resume": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,

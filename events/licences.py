@@ -151,6 +151,14 @@ class LicenceExtended(StoredEvent):
     expires_at: datetime
 
 
+class LicenceGoodwillGiven(StoredEvent):
+    """Staff gave the licence ``days`` more as goodwill (its ``licence.Extended`` says until when): what a member
+    gives alone is counted on these (domain/staff/grants.py)."""
+
+    TOPIC = "licence.GoodwillGiven"
+    days: int
+
+
 class LicenceUpgraded(StoredEvent):
     """The licence moved to a bigger plan (more devices, a longer life, or both): same key, same devices.
 

@@ -166,3 +166,34 @@ class StaffChallengeSpent(StoredEvent):
 
     TOPIC = "staff.ChallengeSpent"
     challenge_hash: str
+
+
+class GrantRequested(StoredCreation):
+    """A member asked to grant a paid licence beyond what one member may grant alone, for a second member to decide:
+    ``kind`` ``app-store-purchase`` (an unverified App Store transaction: ``details`` holds the catalogue licence,
+    the transaction id, the country and the language) or ``goodwill`` (``details`` holds the days), for the customer
+    ``account_id``, about ``subject`` (the transaction id, or the licence id)."""
+
+    TOPIC = "grant.Requested"
+    kind: str
+    account_id: UUID
+    subject: str
+    details: dict[str, str | int | None]
+    reason: str
+    requested_by: UUID
+
+
+class GrantApproved(StoredEvent):
+    """A second member (``actor_id``, never the one who asked) verified the request and the licence was granted."""
+
+    TOPIC = "grant.Approved"
+    actor_id: UUID
+    reason: str
+
+
+class GrantDeclined(StoredEvent):
+    """A second member declined the request: nothing was granted."""
+
+    TOPIC = "grant.Declined"
+    actor_id: UUID
+    reason: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from projections.accounts import AccountsView
 from projections.coupons import CouponsView
 from projections.finance_daily import FinanceDailyView
+from projections.grants import GrantRequestsView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.papers import TaxInvoicesView
@@ -30,4 +31,5 @@ def all_views() -> list[View]:
         RefundRequestsView(),
         TaxInvoicesView(),
         CouponsView(),
+        GrantRequestsView(),
     ]

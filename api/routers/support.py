@@ -11,17 +11,16 @@ from pydantic import Field
 
 from api.schemas import CamelModel
 from api.services import ServicesDep
-from api.staff_session import STAFF_ERRORS, StaffDep
+from api.staff_session import STAFF_ERRORS, StaffCaller, StaffDep
 from domain.errors import DomainError, ErrorCode
 from domain.payments.payment import Payment
 from domain.staff.disclosure import Disclosure
+from domain.staff.grants import Grant, approve_grant, ask_app_store_purchase, decline_grant, give_goodwill
 from domain.staff.support import (
     approve_refund,
     cancel_subscription,
     decline_refund,
-    extend_licence,
     free_device,
-    record_app_store_purchase_for,
     refund,
     resend_confirmation,
     resend_licence_key,
@@ -32,6 +31,7 @@ from domain.staff.timeline import timeline
 from events.licences import LicenceFlagged
 from events.values import Language
 from projections.accounts import find_account
+from projections.grants import grant_requests
 from projections.licences import licence_statements, with_devices
 from projections.payments import decoded, payment_statement
 from projections.subscriptions import subscription_statement
@@ -160,6 +160,7 @@ def customer(account_id: AccountId, caller: StaffDep, services: ServicesDep) -> 
         *(UUID(value) for key in ("licences", "subscriptions", "refund_requests", "reports") for value in owned[key]),
     ]
     ids += [Payment.id_for(merchant_uid) for merchant_uid in owned["payments"]]
+    ids += [UUID(row["request_id"]) for row in grant_requests(services.views, account_id=account_id)]
     disclosure = Disclosure.to(caller.member.permissions)
     entries = timeline(services.store, ids, account_id, disclosure)
     requests = [row for row in refund_requests(services.views) if row["account_id"] == str(account_id)]
@@ -226,10 +227,41 @@ def free_a_device(
 REFUND_VIEWS = ("refund_requests", "payments", "licences")
 
 
+class GrantOut(CamelModel):
+    """A grant of paid licence time: made now (``state`` granted: a goodwill extension's new ``expiresAt``, or the
+    App Store purchase's licence), or waiting for a second member (``state`` waiting, ``requestId``)."""
+
+    state: str
+    request_id: UUID | None = None
+    expires_at: str | None = None
+    merchant_uid: str | None = None
+    user_licence_id: UUID | None = None
+    licence_key: str | None = None
+
+    @classmethod
+    def of(cls, grant: Grant, caller: StaffCaller) -> GrantOut:
+        purchase = grant.purchase
+        return cls(
+            state="waiting" if grant.waiting else "granted",
+            request_id=grant.request_id,
+            expires_at=grant.expires_at.isoformat() if grant.expires_at else None,
+            merchant_uid=purchase.merchant_uid if purchase else None,
+            user_licence_id=purchase.user_licence_id if purchase else None,
+            licence_key=Disclosure.to(caller.member.permissions).value("licence_key", purchase.licence_key)
+            if purchase
+            else None,
+        )
+
+
+# A grant changes what the licences, payments and grant requests show.
+GRANT_VIEWS = ("licences", "payments", "grant_requests")
+
+
 @router.post("/licences/{user_licence_id}/extend")
-def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, services: ServicesDep) -> dict[str, str]:
-    """Give the customer's licence more days as goodwill (a reason is required)."""
-    licence = extend_licence(
+def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, services: ServicesDep) -> GrantOut:
+    """Give the customer's licence more days as goodwill (a reason is required): at once up to what one member
+    gives alone, otherwise waiting for a second member."""
+    grant = give_goodwill(
         services.store,
         services.clock,
         caller.member.id,
@@ -237,8 +269,8 @@ def extend(user_licence_id: LicenceId, body: ExtendIn, caller: StaffDep, service
         days=body.days,
         reason=body.reason,
     )
-    services.see_latest_write("licences")
-    return {"expiresAt": licence.expires_at.isoformat() if licence.expires_at else ""}
+    services.see_latest_write(*GRANT_VIEWS)
+    return GrantOut.of(grant, caller)
 
 
 SubscriptionId = Annotated[UUID, Path(description="the customer's subscription id")]
@@ -353,24 +385,19 @@ class AppStorePurchaseIn(CamelModel):
     apple_transaction_id: str = Field(min_length=1, max_length=64)
     country_code: str = Field(default="KR", min_length=2, max_length=2)
     language: Language = Language.KO
-    reason: str = Field(default="", max_length=500)
-
-
-class AppStorePurchaseOut(CamelModel):
-    merchant_uid: str
-    user_licence_id: UUID
-    licence_key: str
+    reason: str = Field(min_length=1, max_length=500)
 
 
 @router.post("/customers/{account_id}/app-store-purchases")
 def record_an_app_store_purchase(
     account_id: AccountId, body: AppStorePurchaseIn, caller: StaffDep, services: ServicesDep
-) -> AppStorePurchaseOut:
-    """Grant the customer the licence they bought in the App Store (the same transaction again: that licence)."""
-    recorded = record_app_store_purchase_for(
+) -> GrantOut:
+    """Record a purchase the customer made in the App Store: unverified, it waits for a second member who checks the
+    transaction (the same transaction again: its request, or once granted, its licence)."""
+    grant = ask_app_store_purchase(
         services.store,
-        services.clock,
         services.catalogue,
+        services.clock,
         caller.member.id,
         account_id=account_id,
         licence_id=body.licence_id,
@@ -379,7 +406,52 @@ def record_an_app_store_purchase(
         language=body.language,
         reason=body.reason,
     )
-    services.see_latest_write("licences", "payments")  # the customer's page shows the granted licence
-    return AppStorePurchaseOut(
-        merchant_uid=recorded.merchant_uid, user_licence_id=recorded.user_licence_id, licence_key=recorded.licence_key
+    services.see_latest_write(*GRANT_VIEWS)
+    return GrantOut.of(grant, caller)
+
+
+class GrantRequestOut(CamelModel):
+    """A grant waiting for (or given) a second member's decision: ``kind`` goodwill (``details.days``) or
+    app-store-purchase (``details``: the catalogue licence, the transaction id, country and language)."""
+
+    request_id: UUID
+    kind: str
+    account_id: UUID
+    subject: str
+    details: dict[str, Any]
+    reason: str
+    requested_by: UUID
+    state: str
+    requested_at: str
+    decided_by: UUID | None
+    decision_reason: str | None
+
+
+@router.get("/grant-requests")
+def list_grant_requests(
+    caller: StaffDep,
+    services: ServicesDep,
+    state: Annotated[str | None, Query(pattern="^(waiting|granted|declined)$")] = None,
+) -> list[GrantRequestOut]:
+    """Grants of paid licence time beyond what one member grants alone, oldest first."""
+    return [GrantRequestOut.model_validate(row) for row in grant_requests(services.views, state)]
+
+
+GrantRequestId = Annotated[UUID, Path(description="the grant request's id")]
+
+
+@router.post("/grant-requests/{request_id}/approve")
+def approve_a_grant(request_id: GrantRequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> GrantOut:
+    """Make a waiting grant, having checked it (another member than the one who asked)."""
+    grant = approve_grant(
+        services.store, services.clock, services.catalogue, caller.member.id, request_id=request_id, reason=body.reason
     )
+    services.see_latest_write(*GRANT_VIEWS)
+    return GrantOut.of(grant, caller)
+
+
+@router.post("/grant-requests/{request_id}/decline", status_code=204)
+def decline_a_grant(request_id: GrantRequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> None:
+    """Decline a waiting grant, with the reason: nothing is granted."""
+    decline_grant(services.store, services.clock, caller.member.id, request_id=request_id, reason=body.reason)
+    services.see_latest_write(*GRANT_VIEWS)

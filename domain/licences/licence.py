@@ -26,6 +26,7 @@ from events.licences import (
     LicenceActivated,
     LicenceExtended,
     LicenceFlagged,
+    LicenceGoodwillGiven,
     LicenceGranted,
     LicenceKeyClaimed,
     LicenceReservationLapsed,
@@ -298,6 +299,19 @@ class UserLicence(Aggregate):
         if expires_at != self.expires_at:
             self.trigger_event(LicenceExtended, timestamp=at, expires_at=expires_at)
 
+    def give_goodwill(self, days: int, at: datetime) -> datetime:
+        """Staff give an active licence with an end ``days`` more; answers its new end."""
+        if self.expires_at is None:
+            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence has no end to extend")
+        until = self.expires_at + timedelta(days=days)
+        self.extend_to(until, at)
+        self.trigger_event(LicenceGoodwillGiven, timestamp=at, days=days)
+        return until
+
+    def goodwill_since(self, since: datetime) -> int:
+        """The days of goodwill staff gave the licence from ``since`` on."""
+        return sum(days for at, days in self.goodwill if at >= since)
+
     def upgrade(
         self, *, terms: LicenceTerms, merchant_uid: str, source: str, starts_at: datetime, expires_at: datetime
     ) -> None:
@@ -356,6 +370,7 @@ class UserLicence(Aggregate):
         # The payment of the period the licence runs in now (a subscription's own periods are its own).
         self.period_merchant_uid: str | None = event.merchant_uid
         self.devices: dict[str, Device] = {}
+        self.goodwill: list[tuple[datetime, int]] = []
         self.activations: dict[str, datetime] = {}  # device id -> when it was last activated (abuse flag)
         self.flagged_at: datetime | None = None
         self.released: dict[str, str] = {}  # device id -> why its seat was freed, until it is activated again
@@ -400,6 +415,10 @@ class UserLicence(Aggregate):
     @when.register
     def _extended(self, event: LicenceExtended) -> None:
         self.expires_at = event.expires_at
+
+    @when.register
+    def _goodwill(self, event: LicenceGoodwillGiven) -> None:
+        self.goodwill = [*self.goodwill, (event.timestamp, event.days)]
 
     @when.register
     def _upgraded(self, event: LicenceUpgraded) -> None:

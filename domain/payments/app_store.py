@@ -1,4 +1,6 @@
-"""Purchases made in Apple's App Store, recorded by support so the customer's licence shows here.
+"""Purchases made in Apple's App Store, recorded so the customer's licence shows here: by an operator from the command
+line, or by support with a second member who verified the transaction (domain/staff/grants.py: nothing here can
+verify one with Apple, so a member's record waits, unverified, until then).
 
 Apple took the money, so nothing is charged or refunded here, and such a licence is not upgraded here
 either (its payment carries ``appleTransactionId``; ``bought_in_app_store`` says so for the licence detail's
@@ -50,6 +52,24 @@ def app_store_merchant_uid(apple_transaction_id: str) -> str:
     return f"apple-{apple_transaction_id}"
 
 
+def transaction_id(apple_transaction_id: str) -> str:
+    """The transaction id, trimmed (-2 unless it is 1-64 letters and digits)."""
+    transaction = apple_transaction_id.strip()
+    if not transaction or len(transaction) > 64 or not transaction.isalnum():
+        raise DomainError(ErrorCode.INVALID_VALUE, "an App Store transaction id is 1-64 letters and digits")
+    return transaction
+
+
+def recorded_purchase(store: Storefront, apple_transaction_id: str) -> AppStorePurchase | None:
+    """The licence this transaction granted, when it was recorded."""
+    merchant_uid = app_store_merchant_uid(transaction_id(apple_transaction_id))
+    try:
+        earlier: UserLicence = store.repository.get(UserLicence.id_for_payment(merchant_uid))
+    except AggregateNotFoundError:
+        return None
+    return AppStorePurchase(merchant_uid, earlier.id, earlier.licence_key)
+
+
 def record_app_store_purchase(
     store: Storefront,
     clock: Clock,
@@ -64,16 +84,12 @@ def record_app_store_purchase(
 ) -> AppStorePurchase:
     """Grant the account the licence it bought from Apple, with a payment record carrying the transaction id
     (and what ``recorded_with`` gives, in the same transaction: a staff member's record of doing it)."""
-    transaction = apple_transaction_id.strip()
-    if not transaction or len(transaction) > 64 or not transaction.isalnum():
-        raise DomainError(ErrorCode.INVALID_VALUE, "an App Store transaction id is 1-64 letters and digits")
+    transaction = transaction_id(apple_transaction_id)
     merchant_uid = app_store_merchant_uid(transaction)
     user_licence_id = UserLicence.id_for_payment(merchant_uid)
-    try:
-        earlier: UserLicence = store.repository.get(user_licence_id)
-        return AppStorePurchase(merchant_uid, earlier.id, earlier.licence_key)
-    except AggregateNotFoundError:
-        pass
+    earlier = recorded_purchase(store, transaction)
+    if earlier is not None:
+        return earlier
     licence = catalogue.get(licence_id)
     if licence is None:
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, f"licence {licence_id} is not in the catalogue")

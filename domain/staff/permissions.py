@@ -25,8 +25,10 @@ class Permission(Enum):
     """One thing a staff member may do."""
 
     READ_CUSTOMERS = "read-customers"  # find a customer, read their timeline and reports
-    HELP_CUSTOMERS = "help-customers"  # free a device, resend mail, close a report, record an App Store purchase
-    CHANGE_LICENCES = "change-licences"  # extend a licence as goodwill, cancel or resume a subscription
+    HELP_CUSTOMERS = "help-customers"  # free a device, resend mail, close a report
+    CHANGE_LICENCES = "change-licences"  # cancel or resume a subscription
+    GRANT_LICENCES = "grant-licences"  # grant paid time: record an App Store purchase, extend a licence as goodwill
+    APPROVE_GRANTS = "approve-grants"  # approve another member's grant beyond what one member grants alone
     REFUND = "refund"  # give money back (up to the approval limit alone; above it, a second member approves)
     APPROVE_REFUNDS = "approve-refunds"  # approve another member's refund above the limit
     MARKETING = "marketing"  # coupons and banners
@@ -37,21 +39,42 @@ class Permission(Enum):
 
 ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.SUPPORT: frozenset(
-        {Permission.READ_CUSTOMERS, Permission.HELP_CUSTOMERS, Permission.CHANGE_LICENCES, Permission.REFUND}
+        {
+            Permission.READ_CUSTOMERS,
+            Permission.HELP_CUSTOMERS,
+            Permission.CHANGE_LICENCES,
+            Permission.GRANT_LICENCES,
+            Permission.REFUND,
+        }
     ),
     Role.MARKETING: frozenset({Permission.READ_CUSTOMERS, Permission.MARKETING, Permission.CHANGE_PRICES}),
     Role.FINANCE: frozenset(
-        {Permission.READ_CUSTOMERS, Permission.REFUND, Permission.APPROVE_REFUNDS, Permission.READ_LEDGER}
+        {
+            Permission.READ_CUSTOMERS,
+            Permission.REFUND,
+            Permission.APPROVE_REFUNDS,
+            Permission.APPROVE_GRANTS,
+            Permission.READ_LEDGER,
+        }
     ),
     Role.OWNER: frozenset(Permission),
 }
 
 # Permissions whose actions move money or change a licence: each needs a written reason.
 NEEDS_A_REASON = frozenset(
-    {Permission.REFUND, Permission.APPROVE_REFUNDS, Permission.CHANGE_LICENCES, Permission.CHANGE_PRICES}
+    {
+        Permission.REFUND,
+        Permission.APPROVE_REFUNDS,
+        Permission.CHANGE_LICENCES,
+        Permission.GRANT_LICENCES,
+        Permission.APPROVE_GRANTS,
+        Permission.CHANGE_PRICES,
+    }
 )
-# Permissions whose actions move money: each needs a fresh passkey touch or one-time code (step-up).
-NEEDS_STEP_UP = frozenset({Permission.REFUND, Permission.APPROVE_REFUNDS})
+# Permissions whose actions move money or grant paid time: each needs a fresh passkey touch or one-time code.
+NEEDS_STEP_UP = frozenset(
+    {Permission.REFUND, Permission.APPROVE_REFUNDS, Permission.GRANT_LICENCES, Permission.APPROVE_GRANTS}
+)
 
 
 def parse_roles(names: Iterable[str]) -> frozenset[Role]:

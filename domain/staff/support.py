@@ -3,24 +3,23 @@ money or a licence changes, and is saved in one transaction with the ``StaffActe
 
 Refunds up to the approval limit of their currency are made at once (after a recent step-up, which the API
 checks); above it they wait as a ``RefundRequest`` for a second member who may approve refunds (maker-checker).
+Granting paid licence time (goodwill, App Store records) is domain/staff/grants.py's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
-from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import UserLicence
-from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
 from domain.payments.gateway import PaymentGateway
 from domain.payments.payment import Payment
 from domain.payments.purchase import refund_payment
@@ -31,9 +30,6 @@ from domain.store import Storefront
 from domain.subscriptions.commands import Witness, cancel_auto_renewal, resume_renewal
 from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
-from events.values import Language
-
-MAX_GOODWILL_DAYS = 366
 
 
 @dataclass(frozen=True)
@@ -84,30 +80,6 @@ def free_device(
         store.save(licence, actor)
 
     retry_on_conflict(attempt)
-
-
-def extend_licence(
-    store: Storefront, clock: Clock, actor_id: UUID, *, user_licence_id: UUID, days: int, reason: str
-) -> UserLicence:
-    """Give a customer's active licence ``days`` more, as goodwill (1 to 366 days; a reason is required)."""
-    if not 0 < days <= MAX_GOODWILL_DAYS:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"goodwill is 1..{MAX_GOODWILL_DAYS} days")
-
-    def attempt() -> UserLicence:
-        actor, licence = load_member(store, actor_id), _licence(store, user_licence_id)
-        now = clock.now()
-        check_reason(Permission.CHANGE_LICENCES, reason)
-        if licence.expires_at is None:
-            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence has no end to extend")
-        until = licence.expires_at + timedelta(days=days)
-        licence.extend_to(until, now)
-        details: dict[str, str | int | None] = {"days": days, "expires_at": until.isoformat()}
-        details["account_id"] = str(licence.account_id)
-        actor.act(Permission.CHANGE_LICENCES, "extend-licence", str(licence.id), reason, now, details)
-        store.save(licence, actor)
-        return licence
-
-    return retry_on_conflict(attempt)
 
 
 def _witness(store: Storefront, clock: Clock, actor_id: UUID, reason: str, extra: Sequence[Aggregate] = ()) -> Any:
@@ -347,47 +319,4 @@ def resume_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subs
         clock,
         subscription_id=subscription_id,
         recorded_with=_subscription_witness(store, actor_id, "resume-subscription", why),
-    )
-
-
-def record_app_store_purchase_for(
-    store: Storefront,
-    clock: Clock,
-    catalogue: Catalogue,
-    actor_id: UUID,
-    *,
-    account_id: UUID,
-    licence_id: int,
-    apple_transaction_id: str,
-    country_code: str,
-    language: Language,
-    reason: str,
-) -> AppStorePurchase:
-    """Grant a customer the licence they bought in Apple's App Store (what ``workers.operator
-    record-app-store-purchase`` does), with the member's record in the same transaction. The same transaction
-    again answers the licence recorded the first time, and records nothing."""
-    load_member(store, actor_id).check_may(Permission.HELP_CUSTOMERS)
-    why = check_reason(Permission.HELP_CUSTOMERS, reason)
-
-    def recorded_with(purchase: AppStorePurchase, now: datetime) -> list[Aggregate]:
-        actor = load_member(store, actor_id)
-        details: dict[str, str | int | None] = {
-            "licence_id": licence_id,
-            "apple_transaction_id": apple_transaction_id.strip(),
-            "user_licence_id": str(purchase.user_licence_id),
-            "account_id": str(account_id),
-        }
-        actor.act(Permission.HELP_CUSTOMERS, "record-app-store-purchase", purchase.merchant_uid, why, now, details)
-        return [actor]
-
-    return record_app_store_purchase(
-        store,
-        clock,
-        catalogue,
-        account_id=account_id,
-        licence_id=licence_id,
-        apple_transaction_id=apple_transaction_id,
-        country_code=country_code,
-        language=language,
-        recorded_with=recorded_with,
     )

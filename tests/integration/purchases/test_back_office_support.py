@@ -76,15 +76,16 @@ def first_owner(desk: Desk) -> Member:
     return Member(desk, found.group(1))
 
 
-def buy(desk: Desk, account_id: UUID) -> tuple[str, UUID, str]:
-    """The customer buys a lifetime licence for one device ($49.99); its merchantUid, licence id and key."""
+def buy(desk: Desk, account_id: UUID, licence_id: int = 131) -> tuple[str, UUID, str]:
+    """The customer buys a licence (by default lifetime for one device, $49.99); its merchantUid, licence id and
+    key."""
     services = desk.services
     order = place_order(
         services.store,
         services.clock,
         services.payments,
         services.catalogue,
-        licence_id=131,
+        licence_id=licence_id,
         country_code="US",
         language=Language.EN,
         payment_method="creditCard",
@@ -270,33 +271,47 @@ def test_support_cancels_and_resumes_a_subscription_for_the_customer(desk: Desk)
     assert topics.count("staff.Acted") == 2
 
 
-def test_support_records_an_app_store_purchase(desk: Desk) -> None:
+def test_support_records_an_app_store_purchase_which_a_second_member_verifies(desk: Desk) -> None:
     account_id = find_account_id(desk.services.store, SUBSCRIBER)
     owner = first_owner(desk)
     support = owner.invite("help@example.com", ["support"])
     marketing = owner.invite("ads@example.com", ["marketing"])
+    finance = owner.invite("money@example.com", ["finance"])
     body = {"licenceId": 131, "appleTransactionId": "2000000123", "countryCode": "US", "reason": "receipt by mail"}
     path = f"/customers/{account_id}/app-store-purchases"
     assert marketing.call("POST", path, json=body).status_code == 403
     assert support.call("POST", path, json={**body, "appleTransactionId": "no-such!"}).status_code == 400
     recorded = support.call("POST", path, json=body)
     assert recorded.status_code == 200, recorded.text
-    assert recorded.json()["merchantUid"] == "apple-2000000123"
-    licence: UserLicence = desk.services.store.repository.get(UUID(recorded.json()["userLicenceId"]))
-    assert (licence.account_id, licence.licence_key) == (account_id, recorded.json()["licenceKey"])
-    assert support.call("POST", path, json=body).json() == recorded.json()  # the same transaction: that licence
+    assert recorded.json()["state"] == "waiting", "nothing here verifies a transaction with Apple"
+    request_id = recorded.json()["requestId"]
+    assert support.call("POST", path, json=body).json() == recorded.json()  # the same transaction: that request
+    assert support.call("POST", f"/grant-requests/{request_id}/approve", json={"reason": "mine"}).status_code == 403
 
-    [acted] = [
-        event
-        for event in desk.services.store.repository.event_store.get(UUID(support.id))
+    approved = finance.call("POST", f"/grant-requests/{request_id}/approve", json={"reason": "in App Store Connect"})
+    assert approved.status_code == 200, approved.text
+    assert approved.json()["merchantUid"] == "apple-2000000123"
+    licence: UserLicence = desk.services.store.repository.get(UUID(approved.json()["userLicenceId"]))
+    assert licence.account_id == account_id
+    assert approved.json()["licenceKey"].endswith(licence.licence_key[-4:]), "finance sees the key masked"
+    again = support.call("POST", path, json=body).json()
+    assert (again["state"], again["licenceKey"]) == (
+        "granted",
+        licence.licence_key,
+    )  # the same transaction: that licence
+
+    acted = [
+        (event.action, event.subject, event.reason)
+        for member in (support, finance)
+        for event in desk.services.store.repository.event_store.get(UUID(member.id))
         if isinstance(event, StaffActed)
     ]
-    assert (acted.action, acted.subject, acted.reason) == (
-        "record-app-store-purchase",
-        "apple-2000000123",
-        "receipt by mail",
-    )
+    assert acted == [
+        ("request-grant", "2000000123", "receipt by mail"),
+        ("record-app-store-purchase", "apple-2000000123", "in App Store Connect"),
+    ]
     desk.views_caught_up()
     page = support.call("GET", f"/customers/{account_id}").json()
     assert [row["licence_key"] for row in page["licences"]] == [licence.licence_key]
-    assert "staff.Acted" in [entry["topic"] for entry in page["timeline"]]
+    topics = [entry["topic"] for entry in page["timeline"]]
+    assert "staff.Acted" in topics and "grant.Requested" in topics and "grant.Approved" in topics

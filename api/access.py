@@ -43,6 +43,10 @@ class Access(Enum):
     meaning: str
 
     ANYONE = ("anyone", "no token is read; the operation proves what it needs otherwise (a signed link, a key)")
+    ANYONE_ENDING_A_SESSION = (
+        "anyone, ending a session",
+        "no token is needed and none is refused; a valid bearer token sent is ended with its session (a logout)",
+    )
     ANYONE_OR_SESSION = ("anyone or a session", "a token is optional; when sent it must be valid (scope 0 too)")
     ANYONE_OR_CONFIRMED = (
         "a guest or a confirmed account",
@@ -103,7 +107,8 @@ class Access(Enum):
     @property
     def reads_token(self) -> bool:
         """The bearer token, when sent, is checked and names the caller."""
-        return self not in (Access.ANYONE, Access.TEST_HARNESS, Access.STAFF_SIGN_IN) and not self.needs_staff
+        excluded = (Access.ANYONE, Access.ANYONE_ENDING_A_SESSION, Access.TEST_HARNESS, Access.STAFF_SIGN_IN)
+        return self not in excluded and not self.needs_staff
 
 
 _STAFF_PERMISSIONS: dict[Access, Permission] = {
@@ -141,7 +146,7 @@ POLICY: Mapping[str, Access] = {
     "PUT /accounts/email-change": Access.ANYONE,
     "POST /auth/login": Access.ANYONE,
     "GET /auth/refresh": Access.ANYONE,
-    "POST /auth/logout": Access.ANYONE,
+    "POST /auth/logout": Access.ANYONE_ENDING_A_SESSION,
     "GET /auth/claim": Access.ANYONE,
     "POST /auth/claim": Access.ANYONE,
     "POST /accounts/{account_id}/please-one-more-confirm-email": Access.ANYONE_OR_SESSION,

@@ -80,11 +80,12 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         if services is None:
             wired.close()
 
+    production = settings.app_env == "production"
     app = FastAPI(
         title="Unicorn Pro storefront API",
         version="1",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None if production else f"{API_PREFIX}/docs",  # Swagger UI is a developer's page
         redoc_url=None,
         lifespan=lifespan,
     )
@@ -135,7 +136,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         marketing.router,
         catalogue_admin.router,
     ]
-    if settings.test_admin_token:
+    if settings.test_admin_token and not production:  # the settings refuse the token in production too
         routers += [test_harness.router, admin.router, operator.router, test_harness_staff.router]
     check_every_route_is_declared(routers)
     for router in routers:

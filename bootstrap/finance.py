@@ -22,7 +22,7 @@ from bootstrap.finance_jobs import FinanceJobs, Progress
 from bootstrap.services import Services
 from domain.errors import DomainError, ErrorCode
 from domain.finance.job_requests import record_job_request
-from domain.finance.reconciliation_days import Run, load_day, record_run
+from domain.finance.reconciliation_days import Run, check_run_reason, load_day, record_run
 from domain.finance.verifications import record_verification
 from domain.payments.payment import Payment
 from domain.payments.reconciliation import BUSINESS_TIME, GatewayRecords, OurPayment, day_window, reconcile
@@ -64,6 +64,8 @@ def _ours(row: dict[str, Any]) -> OurPayment:
 def reconcile_day(services: Services, day: date, actor_id: UUID | None = None, reason: str = "") -> Run | None:
     """Compare the day's payments with the gateway's and record the run (beat's when ``actor_id`` is None: at most
     one a day, None when it was recorded already); finance is mailed when something does not match."""
+    if actor_id is not None:
+        check_run_reason(reason)  # before asking the gateway
     gateway = services.payments
     if not isinstance(gateway, GatewayRecords):
         raise DomainError(ErrorCode.INVALID_VALUE, "the configured gateway cannot list its payments")

@@ -100,16 +100,17 @@ def money_back_requests_of(db: ViewDatabase, account_id: UUID) -> list[dict[str,
 
 
 def find_customers(db: ViewDatabase, query: str) -> list[dict[str, Any]]:
-    """Accounts matching ``query`` as an address or name (part of it, any case), or exactly as a licence key, a
-    merchantUid, an imp_uid or a device id; each with what matched."""
+    """Accounts matching ``query`` as an address or name (part of it, any case: ``%`` and ``_`` are the characters
+    themselves, never wildcards), or exactly as a licence key, a merchantUid, an imp_uid or a device id; each with
+    what matched."""
     text = query.strip()
     if not text or "\x00" in text:
         return []
     found: dict[str, str] = {}
-    like = f"%{text.lower()}%"
+    like = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     lookups = [
-        ("email", "SELECT account_id FROM accounts_view WHERE lower(email) LIKE %(like)s"),
-        ("name", "SELECT account_id FROM accounts_view WHERE lower(name) LIKE %(like)s"),
+        ("email", "SELECT account_id FROM accounts_view WHERE lower(email) LIKE %(like)s ESCAPE '\\'"),
+        ("name", "SELECT account_id FROM accounts_view WHERE lower(name) LIKE %(like)s ESCAPE '\\'"),
         ("licence key", "SELECT account_id FROM licences_view WHERE upper(licence_key) = upper(%(exact)s)"),
         ("merchantUid", "SELECT account_id FROM payments_view WHERE merchant_uid = %(exact)s"),
         ("imp_uid", "SELECT account_id FROM payments_view WHERE imp_uid = %(exact)s"),

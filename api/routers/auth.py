@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
@@ -19,6 +20,7 @@ from api.services import ServicesDep
 from domain.accounts.auth import Authenticated, log_in, log_out, refresh_session
 from domain.accounts.claims import check_claim_link, complete_claim
 from domain.accounts.support_desk import support_desk_identity
+from domain.accounts.tokens import InvalidTokenError, read_access_token
 from domain.errors import DomainError, ErrorCode
 from integrations.zendesk import desk_sign_on_url, zendesk_jwt
 
@@ -172,11 +174,23 @@ def refresh(services: ServicesDep, request: Request) -> JSONResponse:
     "/logout", response_model=Done, responses=errors(ErrorCode.FORBIDDEN), dependencies=[Depends(refuse_cross_site)]
 )
 def logout(services: ServicesDep, request: Request) -> JSONResponse:
-    """End the session of the rt cookie and clear both cookies."""
-    log_out(services.store, services.clock, refresh_cookie(request))
+    """End the session of the rt cookie and the session of the bearer access token, when sent (the token then stops
+    working at once), and clear both cookies. A token that is no longer valid changes nothing."""
+    log_out(services.store, services.clock, refresh_cookie(request), _token_session(services, request))
     response = JSONResponse(Done().model_dump(by_alias=True))
     clear_session_cookies(response, services.secure_cookies)
     return response
+
+
+def _token_session(services: ServicesDep, request: Request) -> UUID | None:
+    """The login session a valid bearer access token belongs to (None without one)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    try:
+        return read_access_token(services.settings.auth_secret, token.strip(), services.clock.now()).session_id
+    except InvalidTokenError:
+        return None
 
 
 @router.get(

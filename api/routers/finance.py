@@ -180,15 +180,18 @@ def reconciliation_days(
 
 
 class RunIn(CamelModel):
+    """Why the day is run again (required)."""
+
     reason: str = Field(default="", max_length=500)
 
 
 @router.post("/reconciliation/{day}/run")
 def run_reconciliation(day: Day, body: RunIn, caller: StaffDep, services: ServicesDep) -> ReconciliationDayOut:
-    """Reconcile a day with PortOne now (again, when it was run already); the run is recorded."""
+    """Reconcile a day with PortOne now (again, when it was run already), with the reason (-1 without one); the run
+    is recorded."""
     if day > business_today(services):
         raise DomainError(ErrorCode.INVALID_VALUE, "a day still to come cannot be reconciled")
-    reconcile_day(services, day, caller.member.id, body.reason or "re-run from the back office")
+    reconcile_day(services, day, caller.member.id, body.reason)
     found = load_day(services.store, day)
     assert found is not None
     return ReconciliationDayOut.of(found)

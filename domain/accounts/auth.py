@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
@@ -124,22 +125,25 @@ def refresh_session(store: Storefront, clock: Clock, secret: str, presented: str
     return retry_on_conflict(attempt)
 
 
-def log_out(store: Storefront, clock: Clock, presented: str | None) -> None:
-    """Revoke the family of the presented refresh token (quietly nothing when there is none)."""
+def log_out(store: Storefront, clock: Clock, presented: str | None, token_session: UUID | None = None) -> None:
+    """Revoke the family of the presented refresh token, and the session the presented access token belongs to
+    (``token_session``; quietly nothing for either when there is none)."""
     token = parse_refresh_token(presented)
-    if token is None:
+    families = {token.family_id} if token is not None else set()
+    families |= {token_session} if token_session is not None else set()
+
+    for family_id in sorted(families):
+        retry_on_conflict(partial(_end_session, store, clock, family_id))
+
+
+def _end_session(store: Storefront, clock: Clock, family_id: UUID) -> None:
+    try:
+        session = _load_session(store, family_id)
+    except DomainError:
         return
-
-    def attempt() -> None:
-        try:
-            session = _load_session(store, token.family_id)
-        except DomainError:
-            return
-        if not session.revoked:
-            session.revoke(LOGOUT, clock.now())
-            store.save(session)
-
-    retry_on_conflict(attempt)
+    if not session.revoked:
+        session.revoke(LOGOUT, clock.now())
+        store.save(session)
 
 
 def _load_session(store: Storefront, family_id: UUID) -> Session:

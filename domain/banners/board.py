@@ -19,6 +19,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.banners.fields import check_localizations
 from domain.errors import DomainError, ErrorCode
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
@@ -133,16 +134,19 @@ class BannerBoard(Aggregate):
         return cls._create(BannerBoardOpened, id=BOARD_ID, timestamp=at)
 
     def post(self, record: Mapping[str, Any], at: datetime) -> Banner:
-        """Add a banner; answers it with its new id."""
+        """Add a banner; answers it with its new id (-2 for a link, colour or image it may not carry)."""
+        check_localizations(record.get("localizations") or ())
         banner = Banner.from_record(len(self.banners) + 1, record)
         self.trigger_event(BannerPosted, timestamp=at, banner_id=banner.id, **banner.as_record())
         return banner
 
     def change(self, banner_id: int, changes: Mapping[str, Any], at: datetime) -> Banner:
-        """Change some fields of a banner (404 for an unknown id)."""
+        """Change some fields of a banner (404 for an unknown id; -2 for new localizations with a link, colour or
+        image a banner may not carry; a banner kept from before may still be ended)."""
         current = self.banners.get(banner_id)
         if current is None:
             raise DomainError(ErrorCode.NOT_FOUND, f"no banner {banner_id}")
+        check_localizations(changes.get("localizations") or ())
         banner = Banner.from_record(banner_id, {**current.as_record(), **changes})
         self.trigger_event(BannerChanged, timestamp=at, banner_id=banner_id, **banner.as_record())
         return banner

@@ -2,7 +2,7 @@
 finance member did about each mismatch (explained it with a note, or referred it to support as a refund request).
 
 Beat runs yesterday's reconciliation each morning (``trigger`` ``schedule``, once a day); a member may run a day
-again at any time (``staff``, with a reason), and each run is kept, numbered.
+again at any time (``staff``, with a reason, which is required), and each run is kept, numbered.
 """
 
 from __future__ import annotations
@@ -192,6 +192,14 @@ def load_day(store: Storefront, day: date) -> ReconciliationDay | None:
     return found if isinstance(found, ReconciliationDay) else None
 
 
+def check_run_reason(reason: str) -> str:
+    """A member's run of a day says why (-1 without a reason); the reason, trimmed."""
+    text = reason.strip()
+    if not text:
+        raise DomainError(ErrorCode.EMPTY_PARAMETER, "running a day's reconciliation again needs a reason")
+    return text
+
+
 def record_run(
     store: Storefront,
     clock: Clock,
@@ -203,7 +211,10 @@ def record_run(
     reason: str = "",
 ) -> Run | None:
     """Keep a run of ``day``: beat's (``actor_id`` None; None when the morning's run was recorded already) or a
-    member's re-run (they need the read-ledger permission, and the run is also a staff action of theirs)."""
+    member's re-run (they need the read-ledger permission and a reason, and the run is also a staff action of
+    theirs)."""
+    if actor_id is not None:
+        reason = check_run_reason(reason)
 
     def attempt() -> Run | None:
         now = clock.now()

@@ -224,6 +224,14 @@ class Payment(Aggregate):
         self.check_open()
         self.trigger_event(PaymentFailed, timestamp=at, imp_uid=imp_uid, failed_at=at, fail_reason=reason)
 
+    @property
+    def refusal(self) -> ErrorCode:
+        """What a settlement of this failed or called-off payment answers: the code it was called off with (a coupon
+        refused at settling, -615), else -301 for a called-off one and -300 for a refused one."""
+        if self.state is PaymentState.CANCELLED:
+            return self.cancel_code or ErrorCode.PAYMENT_DIFFERS_FROM_INIT
+        return ErrorCode.PAYMENT_REFUSED
+
     def cancel(self, imp_uid: str | None, reason: str, error_code: ErrorCode | None, at: datetime) -> None:
         """We call it off: tampering, or an unpaid virtual account past its deadline.
 
@@ -294,6 +302,7 @@ class Payment(Aggregate):
         self.upgrade: UpgradeOrdered | None = None
         self.credit_spent = 0
         self.apple_transaction_id: str | None = None
+        self.cancel_code: ErrorCode | None = None
 
     @when.register
     def _succeeded(self, event: PaymentSucceeded) -> None:
@@ -322,6 +331,7 @@ class Payment(Aggregate):
     def _cancelled(self, event: PaymentCancelled) -> None:
         self.state = PaymentState.CANCELLED
         self.imp_uid = event.imp_uid or self.imp_uid
+        self.cancel_code = ErrorCode.for_value(event.error_code) if event.error_code is not None else None
 
     @when.register
     def _refunded(self, event: PaymentRefunded) -> None:

@@ -8,8 +8,10 @@ from typing import Any
 from uuid import uuid4
 
 from domain.banners.board import KST, change_banner, post_banner, showing
+from domain.errors import ErrorCode
 from tests.fakes import in_memory_store
 from tests.support import START
+from tests.unit.billing_world import refused
 
 NOW = START  # 2026-11-01 09:00 in Korea
 
@@ -54,3 +56,34 @@ def test_a_coupon_groups_banner_shows_only_to_visitors_with_its_code() -> None:
     assert showing(store, NOW, "KR", None).event_banner == general
     assert showing(store, NOW, "KR", group).event_banner == advertised
     assert showing(store, NOW, "KR", uuid4()).event_banner == general
+
+
+def test_a_banner_links_to_https_or_this_site_in_plain_colours_with_our_images_or_https_ones() -> None:
+    store = in_memory_store()
+    good = {
+        "lang_code": "ko",
+        "url": "/ko/purchase?code=YEAR20",
+        "text_color": "#2d1f6B",
+        "pc_image_url": f"/web/unicornpro/v1/event-banners/images/{'a' * 32}.png",
+        "mobile_image_url": "https://cdn.example/m.png",
+    }
+    posted = post_banner(
+        store, NOW, banner(localizations=[good, {**good, "lang_code": "en", "url": "https://x.example/a"}])
+    )
+    for field, bad in [
+        ("url", "javascript:alert(1)"),
+        ("url", "//evil.example/"),
+        ("url", "http://plain.example/"),
+        ("url", "https://user:pw@evil.example/"),
+        ("url", "/ko/\tjavascript:"),
+        ("background_color", "red;background:url(javascript:alert(1))"),
+        ("close_button_color", "#fff"),
+        ("background_image_url", "http://evil.example/x.png"),
+        ("pc_image_url", "/web/unicornpro/v1/reports/images/x.png"),
+        ("mobile_image_url", "data:image/png;base64,AAAA"),
+    ]:
+        with refused(ErrorCode.INVALID_VALUE):
+            post_banner(store, NOW, banner(localizations=[{**good, field: bad}]))
+        with refused(ErrorCode.INVALID_VALUE):
+            change_banner(store, NOW, posted.id, {"localizations": [{**good, field: bad}]})
+    assert change_banner(store, NOW, posted.id, {"active": False}).localizations == posted.localizations

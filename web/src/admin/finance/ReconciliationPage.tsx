@@ -66,9 +66,11 @@ export function ReconciliationPage() {
           {t('dayToRun')} <input type="date" value={day} onChange={(event) => setDay(event.target.value)} required />
         </label>
         <label>
-          {t('reason')} <input value={reason} onChange={(event) => setReason(event.target.value)} />
+          {t('reason')} <input value={reason} onChange={(event) => setReason(event.target.value)} required />
         </label>
-        <button type="submit">{t('rerun')}</button>
+        <button type="submit" disabled={!reason.trim()}>
+          {t('rerun')}
+        </button>
         {rerun.error ? <span role="alert">{String(rerun.error)}</span> : null}
       </form>
       {days.data && days.data.length === 0 ? <p>{t('noRuns')}</p> : null}

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.staff.permissions import Permission
+from domain.staff.permissions import ROLE_PERMISSIONS, Permission
 from events.contract import registered_topics
 
 WITHHELD = "[withheld]"
@@ -67,6 +67,12 @@ class Disclosure:
     def to(cls, permissions: Iterable[Permission]) -> Disclosure:
         """The disclosure for these permissions (a member's ``permissions``)."""
         return cls(frozenset(permissions))
+
+    @classmethod
+    def to_everyone_who_may(cls, permission: Permission) -> Disclosure:
+        """The disclosure for what every role with ``permission`` may see (a file any of them may download)."""
+        roles = [allowed for allowed in ROLE_PERMISSIONS.values() if permission in allowed]
+        return cls(frozenset.intersection(*roles))
 
     def sees_whole(self, field: str) -> bool:
         """May the member see this field as it is stored?"""

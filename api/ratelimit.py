@@ -3,12 +3,12 @@
 Counters live in the storage the bootstrap chose: Redis when REDIS_URL is set (shared by every API process),
 memory otherwise. A client is an IPv4 address or an IPv6 /64 (``api.clients``).
 
-The apps' validations and heartbeats are the exception: each API process counts them in its own memory, Redis
-or not. They are the most frequent call by far, and counting them in Redis took two round trips, over 40% of a
-validation's time (bench/RESULTS.md). What these limits are for holds per process: a key is 80 random bits, so
-guessing one is hopeless at any rate (``make bench`` prints how hopeless), and one client or key still cannot
-flood a process. Behind N API processes a client may get up to N times its budget; everything where a shared
-count protects a person (login, mail, key lookups, activations) stays shared.
+The apps' validations and heartbeats, the most frequent call by far, are counted without a Redis round trip each:
+each process decides at once from its own windows (``integrations.rate_windows``), and with Redis every process adds
+its counts there once a second and refuses what the shared count says is over the budget
+(``integrations.redis_windows``), so behind N processes a client gets its budget and about a second's more, not N
+budgets. Their numbers, 600 per client and 120 per key per 10 minutes, are in docs/app-licensing.md; ``make bench
+apps`` measures what counting them costs a validation, with Redis and without.
 
 Login and mail to an address are counted so that nobody can lock a chosen customer out: an attempt counts for
 its client (any address), for the address from that client, and only when both allow it, for the address
@@ -38,6 +38,7 @@ from domain.accounts.account import normalise_email
 from domain.errors import DomainError, ErrorCode
 from domain.licences.keys import is_well_formed, normalise_licence_key
 from integrations.rate_windows import InProcessWindows
+from integrations.redis_windows import SharedWindows
 
 
 @dataclass(frozen=True)
@@ -79,10 +80,12 @@ IMAGE_CHECK_PER_CLIENT = parse("100 per hour")
 class RateLimiter:
     """Moving-window counters keyed by action and identity."""
 
-    def __init__(self, storage: Storage, secret: str) -> None:
+    def __init__(self, storage: Storage, secret: str, shared_windows: SharedWindows | None = None) -> None:
         self._limiter = MovingWindowRateLimiter(storage)
         self._secret = secret
-        self._per_process = MovingWindowRateLimiter(InProcessWindows())  # validations (see the module docstring)
+        # validations: in this process's memory, and shared through Redis when it is configured (module docstring)
+        self._shared = shared_windows
+        self._per_process = MovingWindowRateLimiter(InProcessWindows())
 
     def hit(self, rule: RateLimitItem, action: str, identity: str) -> bool:
         """Count one attempt; False when the limit is already reached."""
@@ -175,11 +178,22 @@ class RateLimiter:
         self._client_and_key(request, "activation", key, ACTIVATION_PER_CLIENT, ACTIVATION_PER_KEY)
 
     def validation(self, request: Request, key: str) -> None:
-        """Limit app validations and heartbeats, per client and per licence key, in this process (in
-        microseconds, so on the event loop too)."""
+        """Limit app validations and heartbeats, per client and per licence key: in this process's memory at once
+        (microseconds, on the event loop) and, with Redis, across every process within a second."""
         self._client_and_key(
-            request, "validation", key, VALIDATION_PER_CLIENT, VALIDATION_PER_KEY, limiter=self._per_process
+            request,
+            "validation",
+            key,
+            VALIDATION_PER_CLIENT,
+            VALIDATION_PER_KEY,
+            limiter=self._per_process,
+            shared=self._shared,
         )
+
+    def close(self) -> None:
+        """Stop sharing the validations' counts (the API process stops)."""
+        if self._shared is not None:
+            self._shared.close()
 
     def _client_and_key(
         self,
@@ -189,17 +203,16 @@ class RateLimiter:
         per_client: RateLimitItem,
         per_key: RateLimitItem,
         limiter: MovingWindowRateLimiter | None = None,
+        shared: SharedWindows | None = None,
     ) -> None:
         counting = limiter or self._limiter
         client = (per_client, f"{action}:client", client_key(request))
-        if not counting.hit(client[0], "storefront", *client[1:]):
-            # A refused client's attempts do not count against the key: flooding it cannot lock its owner out.
-            raise _refusal(counting, action, (client,))
+        _hit(counting, shared, action, client, ())
+        # A refused client's attempts do not count against the key: flooding it cannot lock its owner out.
         if not is_well_formed(key):
             return  # no licence has such a key: nothing of anyone's to protect, and no counter to keep for it
         per_key_counter = (per_key, f"{action}:key", normalise_licence_key(key)[:64])
-        if not counting.hit(per_key_counter[0], "storefront", *per_key_counter[1:]):
-            raise _refusal(counting, action, (client, per_key_counter))
+        _hit(counting, shared, action, per_key_counter, (client,))
 
     def report(self, request: Request, reporter: str | None) -> None:
         """Limit reports per client, and per sender (their email, else their account) when one is known."""
@@ -215,6 +228,25 @@ class RateLimiter:
         counter = (IMAGE_CHECK_PER_CLIENT, "image-check:client", client_key(request))
         if not self.hit(*counter):
             raise self.refuse("image check", counter)
+
+
+def _hit(
+    limiter: MovingWindowRateLimiter,
+    shared: SharedWindows | None,
+    action: str,
+    counter: tuple[RateLimitItem, str, str],
+    others: tuple[tuple[RateLimitItem, str, str], ...],
+) -> None:
+    """Count one attempt in the counter: -4 when the shared count (when there is one) or this process's is full."""
+    rule, name, identity = counter
+    shared_name = f"{name}/{identity}/{rule.amount}/{rule.get_expiry()}"
+    wait = shared.wait(shared_name) if shared is not None else 0
+    if wait:
+        raise DomainError(ErrorCode.TOO_MANY_REQUESTS, action, retry_after=wait)
+    if not limiter.hit(rule, "storefront", name, identity):
+        raise _refusal(limiter, action, (*others, counter))
+    if shared is not None:
+        shared.count(shared_name, rule.amount, rule.get_expiry())
 
 
 def _wait(limiter: MovingWindowRateLimiter, rule: RateLimitItem, action: str, identity: str) -> int:

@@ -17,6 +17,7 @@ from bootstrap.audit import open_audit
 from eventlog.audit import Audit
 from eventlog.checkpoints import NewestCheckpoint
 from integrations.licence_signing import LicenceSigner
+from integrations.redis_windows import SharedWindows
 from projections.tracking import wait_for_views
 
 IMAGE_DECODES_AT_ONCE = 2
@@ -33,7 +34,8 @@ class Services(bootstrap.Services):
     image_decodes: anyio.CapacityLimiter = field(init=False)
 
     def __post_init__(self) -> None:
-        self.limiter = RateLimiter(self.rate_limits, self.settings.auth_secret)
+        shared = SharedWindows(self.settings.redis_url) if self.settings.redis_url else None
+        self.limiter = RateLimiter(self.rate_limits, self.settings.auth_secret, shared)
         self.image_decodes = anyio.CapacityLimiter(IMAGE_DECODES_AT_ONCE)
         # Started by the app's lifespan (or by the first token it reads), stopped by ``close``.
         self.revocations = Revocations(self.store, self.views, self.clock)
@@ -41,6 +43,7 @@ class Services(bootstrap.Services):
     def close(self) -> None:
         """Stop following revocations, then release what the composition root opened."""
         self.revocations.stop()
+        self.limiter.close()
         if "audit" in self.__dict__:
             self.audit.close()
         super().close()

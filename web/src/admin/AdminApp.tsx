@@ -11,6 +11,7 @@ import {
   type CustomerPage,
   type Invited,
   type Member,
+  type GrantOut,
   type RefundOut,
   type RefundRequest,
   type SignedIn,
@@ -27,6 +28,7 @@ import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './p
 import { useTaxInvoicesT } from './papers/i18n';
 import { TaxInvoicesPage } from './papers/TaxInvoices';
 import { Flags, ResendLicenceKey, Timeline } from './support/CustomerExtras';
+import { GrantRequestsNavLink, GrantRequestsPage } from './support/GrantRequests';
 import { ReportsNavLink, ReportsPage } from './support/Reports';
 import { BannersRoute, CouponGroupRoute, CouponGroupsRoute, MarketingNav } from './marketing/routes';
 
@@ -216,12 +218,14 @@ function CustomerDetail() {
   );
   const [apple, setApple] = useState({ licenceId: '', appleTransactionId: '', countryCode: 'KR' });
   const recordApple = useAction(() =>
-    staffCall<{ merchantUid: string; licenceKey: string }>('POST', `/customers/${accountId}/app-store-purchases`, {
-      licenceId: Number(apple.licenceId),
-      appleTransactionId: apple.appleTransactionId,
-      countryCode: apple.countryCode,
-      reason,
-    }),
+    withStepUp(me.data, () =>
+      staffCall<GrantOut>('POST', `/customers/${accountId}/app-store-purchases`, {
+        licenceId: Number(apple.licenceId),
+        appleTransactionId: apple.appleTransactionId,
+        countryCode: apple.countryCode,
+        reason,
+      }),
+    ),
   );
   const resend = useAction((merchantUid: string) =>
     staffCall<void>('POST', `/payments/${merchantUid}/resend-receipt`, { reason }),
@@ -263,7 +267,7 @@ function CustomerDetail() {
         </article>
       ))}
       <Outcome error={free.error} done={free.isSuccess} />
-      {may(member, 'help-customers') ? (
+      {may(member, 'grant-licences') ? (
         <form
           aria-label={t('appStorePurchase')}
           onSubmit={(event) => {
@@ -285,7 +289,13 @@ function CustomerDetail() {
             <input value={apple.countryCode} maxLength={2} size={3} onChange={(event) => setApple({ ...apple, countryCode: event.target.value })} />
           </label>{' '}
           <button type="submit">{t('record')}</button>
-          {recordApple.data ? <p role="status">{`${recordApple.data.merchantUid}: ${recordApple.data.licenceKey}`}</p> : null}
+          {recordApple.data ? (
+            <p role="status">
+              {recordApple.data.state === 'waiting'
+                ? t('waitingApproval')
+                : `${recordApple.data.merchantUid ?? ''}: ${recordApple.data.licenceKey ?? ''}`}
+            </p>
+          ) : null}
           <Outcome error={recordApple.error} done={false} />
         </form>
       ) : null}
@@ -481,6 +491,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
         {member ? (
           <nav>
             <Link href="/customers">{t('customers')}</Link> <Link href="/refund-requests">{t('refundRequests')}</Link>{' '}
+            <GrantRequestsNavLink />{' '}
             {may(member, 'manage-staff') ? <Link href="/staff">{t('staff')}</Link> : null}{' '}
             {may(member, 'read-ledger') ? <Link href="/tax-invoices">{papersT('taxInvoices')}</Link> : null}{' '}
             {may(member, 'read-ledger') ? <Link href="/cancellation-reasons">{exitT('nav')}</Link> : null}{' '}
@@ -517,6 +528,12 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
           <Switch>
             <Route path="/customers/:accountId" component={CustomerDetail} />
             <Route path="/refund-requests" component={RefundRequestsPage} />
+            <Route path="/grant-requests">
+              <GrantRequestsPage
+                canDecide={may(member, 'approve-grants')}
+                stepUp={(run) => withStepUp(me.data, run)}
+              />
+            </Route>
             <Route path="/reports" component={ReportsPage} />
             <Route path="/staff" component={StaffPage} />
             <Route path="/tax-invoices" component={TaxInvoicesPage} />

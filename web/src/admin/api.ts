@@ -9,6 +9,7 @@ export type SignedIn = components['schemas']['SignedIn'];
 export type CustomerFound = components['schemas']['CustomerFound'];
 export type CustomerPage = components['schemas']['CustomerPage'];
 export type RefundOut = components['schemas']['RefundOut'];
+export type GrantOut = components['schemas']['GrantOut'];
 export type RefundRequest = components['schemas']['RefundRequestOut'];
 export type Ceremony = components['schemas']['Ceremony'];
 export type Invited = components['schemas']['Invited'];

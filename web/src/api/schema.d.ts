@@ -427,7 +427,8 @@ export interface paths {
         put?: never;
         /**
          * Logout
-         * @description End the session of the rt cookie and clear both cookies.
+         * @description End the session of the rt cookie and the session of the bearer access token, when sent (the token then stops
+         *     working at once), and clear both cookies. A token that is no longer valid changes nothing.
          */
         post: operations["logout_web_unicornpro_v1_auth_logout_post"];
         delete?: never;
@@ -1817,7 +1818,8 @@ export interface paths {
         put?: never;
         /**
          * Record An App Store Purchase
-         * @description Grant the customer the licence they bought in the App Store (the same transaction again: that licence).
+         * @description Record a purchase the customer made in the App Store: unverified, it waits for a second member who checks the
+         *     transaction (the same transaction again: its request, or once granted, its licence).
          */
         post: operations["record_an_app_store_purchase_web_unicornpro_v1_staff_customers__account_id__app_store_purchases_post"];
         delete?: never;
@@ -1917,7 +1919,8 @@ export interface paths {
         put?: never;
         /**
          * Enrol Totp App
-         * @description Keep the member's code app (a current code proves it) and sign them in.
+         * @description Keep the member's code app (a current code proves it) and sign them in; the secret must be the one the link
+         *     was given (-2).
          */
         post: operations["enrol_totp_app_web_unicornpro_v1_staff_enrolment_totp_post"];
         delete?: never;
@@ -1937,7 +1940,7 @@ export interface paths {
         put?: never;
         /**
          * Enrolment Totp Secret
-         * @description A fresh secret for the member's code app (kept only once a code from the app proves it).
+         * @description The secret the server chose for the member's code app (kept only once a code from the app proves it).
          */
         post: operations["enrolment_totp_secret_web_unicornpro_v1_staff_enrolment_totp_secret_post"];
         delete?: never;
@@ -2216,7 +2219,8 @@ export interface paths {
         };
         /**
          * Event Proof
-         * @description The inclusion proof of one event (by its position in the log) in a checkpoint signed now.
+         * @description The inclusion proof of one event (by its position in the log) in a checkpoint signed now (403 for an event
+         *     holding a field the member may not see whole: a password's hash, a session's secret, ...).
          */
         get: operations["event_proof_web_unicornpro_v1_staff_finance_proofs_events__notification_id__get"];
         put?: never;
@@ -2237,7 +2241,7 @@ export interface paths {
         /**
          * Payment Proof
          * @description Inclusion proofs of every event of a payment in a checkpoint signed now, as a file the independent
-         *     verifier checks.
+         *     verifier checks (403 when one of them holds a field the member may not see whole).
          */
         get: operations["payment_proof_web_unicornpro_v1_staff_finance_proofs_payments__merchant_uid__get"];
         put?: never;
@@ -2319,7 +2323,8 @@ export interface paths {
         put?: never;
         /**
          * Run Reconciliation
-         * @description Reconcile a day with PortOne now (again, when it was run already); the run is recorded.
+         * @description Reconcile a day with PortOne now (again, when it was run already), with the reason (-1 without one); the run
+         *     is recorded.
          */
         post: operations["run_reconciliation_web_unicornpro_v1_staff_finance_reconciliation__day__run_post"];
         delete?: never;
@@ -2389,6 +2394,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/grant-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Grant Requests
+         * @description Grants of paid licence time beyond what one member grants alone, oldest first.
+         */
+        get: operations["list_grant_requests_web_unicornpro_v1_staff_grant_requests_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/grant-requests/{request_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve A Grant
+         * @description Make a waiting grant, having checked it (another member than the one who asked).
+         */
+        post: operations["approve_a_grant_web_unicornpro_v1_staff_grant_requests__request_id__approve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/grant-requests/{request_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline A Grant
+         * @description Decline a waiting grant, with the reason: nothing is granted.
+         */
+        post: operations["decline_a_grant_web_unicornpro_v1_staff_grant_requests__request_id__decline_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/licences/{user_licence_id}/devices/{device_id}/free": {
         parameters: {
             query?: never;
@@ -2420,7 +2485,8 @@ export interface paths {
         put?: never;
         /**
          * Extend
-         * @description Give the customer's licence more days as goodwill (a reason is required).
+         * @description Give the customer's licence more days as goodwill (a reason is required): at once up to what one member
+         *     gives alone, otherwise waiting for a second member.
          */
         post: operations["extend_web_unicornpro_v1_staff_licences__user_licence_id__extend_post"];
         delete?: never;
@@ -2643,7 +2709,7 @@ export interface paths {
         /**
          * Proof Of Event
          * @description The inclusion proof of one event in the latest signed checkpoint (signed now when none holds it yet), as a
-         *     file; refused (403) for an event that holds a secret.
+         *     file; refused (403) for an event holding a field the member may not see whole (domain/staff/disclosure.py).
          */
         get: operations["proof_of_event_web_unicornpro_v1_staff_proofs__notification_id__get"];
         put?: never;
@@ -2885,7 +2951,7 @@ export interface paths {
         put?: never;
         /**
          * Step Up Totp
-         * @description A fresh one-time code: money actions are allowed for a few minutes.
+         * @description A fresh one-time code: money actions are allowed for a few minutes. A few wrong codes end the session.
          */
         post: operations["step_up_totp_web_unicornpro_v1_staff_step_up_totp_post"];
         delete?: never;
@@ -3000,23 +3066,8 @@ export interface components {
             language: components["schemas"]["Language"];
             /** Licenceid */
             licenceId: number;
-            /**
-             * Reason
-             * @default
-             */
+            /** Reason */
             reason: string;
-        };
-        /** AppStorePurchaseOut */
-        AppStorePurchaseOut: {
-            /** Licencekey */
-            licenceKey: string;
-            /** Merchantuid */
-            merchantUid: string;
-            /**
-             * Userlicenceid
-             * Format: uuid
-             */
-            userLicenceId: string;
         };
         /**
          * AsOfOut
@@ -4088,6 +4139,65 @@ export interface components {
             state: "queued" | "running" | "done" | "failed" | "stalled";
             /** Total */
             total: number;
+        };
+        /**
+         * GrantOut
+         * @description A grant of paid licence time: made now (``state`` granted: a goodwill extension's new ``expiresAt``, or the
+         *     App Store purchase's licence), or waiting for a second member (``state`` waiting, ``requestId``).
+         */
+        GrantOut: {
+            /** Expiresat */
+            expiresAt?: string | null;
+            /** Licencekey */
+            licenceKey?: string | null;
+            /** Merchantuid */
+            merchantUid?: string | null;
+            /** Requestid */
+            requestId?: string | null;
+            /** State */
+            state: string;
+            /** Userlicenceid */
+            userLicenceId?: string | null;
+        };
+        /**
+         * GrantRequestOut
+         * @description A grant waiting for (or given) a second member's decision: ``kind`` goodwill (``details.days``) or
+         *     app-store-purchase (``details``: the catalogue licence, the transaction id, country and language).
+         */
+        GrantRequestOut: {
+            /**
+             * Accountid
+             * Format: uuid
+             */
+            accountId: string;
+            /** Decidedby */
+            decidedBy: string | null;
+            /** Decisionreason */
+            decisionReason: string | null;
+            /** Details */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Kind */
+            kind: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Requestid
+             * Format: uuid
+             */
+            requestId: string;
+            /** Requestedat */
+            requestedAt: string;
+            /**
+             * Requestedby
+             * Format: uuid
+             */
+            requestedBy: string;
+            /** State */
+            state: string;
+            /** Subject */
+            subject: string;
         };
         /**
          * GroupLocalization
@@ -5241,7 +5351,10 @@ export interface components {
             /** Roles */
             roles: string[];
         };
-        /** RunIn */
+        /**
+         * RunIn
+         * @description Why the day is run again (required).
+         */
         RunIn: {
             /**
              * Reason
@@ -15714,7 +15827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppStorePurchaseOut"];
+                    "application/json": components["schemas"]["GrantOut"];
                 };
             };
             /**
@@ -19701,6 +19814,437 @@ export interface operations {
             };
         };
     };
+    list_grant_requests_web_unicornpro_v1_staff_grant_requests_get: {
+        parameters: {
+            query?: {
+                state?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantRequestOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    approve_a_grant_web_unicornpro_v1_staff_grant_requests__request_id__approve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the grant request's id */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    decline_a_grant_web_unicornpro_v1_staff_grant_requests__request_id__decline_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the grant request's id */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     free_a_device_web_unicornpro_v1_staff_licences__user_licence_id__devices__device_id__free_post: {
         parameters: {
             query?: never;
@@ -19873,9 +20417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: string;
-                    };
+                    "application/json": components["schemas"]["GrantOut"];
                 };
             };
             /**

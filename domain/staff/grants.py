@@ -26,7 +26,7 @@ from domain.accounts.account import Account
 from domain.catalogue.licences import Catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
-from domain.licences.licence import UserLicence
+from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.app_store import AppStorePurchase, record_app_store_purchase, recorded_purchase, transaction_id
 from domain.staff.member import StaffMember, load_member
 from domain.staff.permissions import Permission, check_reason
@@ -178,8 +178,8 @@ def give_goodwill(
             actor.act(Permission.GRANT_LICENCES, "extend-licence", str(licence.id), why, now, details)
             store.save(licence, actor)
             return Grant(expires_at=until)
-        if licence.expires_at is None:
-            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "the licence has no end to extend")
+        if licence.expires_at is None or licence.state is not LicenceState.ACTIVE:
+            raise DomainError(ErrorCode.LICENSE_KEY_UNUSABLE, "only an active licence with an end is extended")
         request = GrantRequest.ask(
             kind=GOODWILL,
             account_id=licence.account_id,

@@ -79,6 +79,10 @@ class Access(Enum):
         "a staff session whose roles allow approving another member's grant, stepped up recently",
     )
     STAFF_REFUND = ("staff: refund", "a staff session whose roles allow refunds, stepped up recently")
+    STAFF_APPROVE_REFUNDS = (
+        "staff: approve-refunds",
+        "a staff session whose roles allow approving refunds that wait (finance, owners), stepped up recently",
+    )
     STAFF_MANAGE_STAFF = ("staff: manage-staff", "a staff session whose roles allow managing staff (owners)")
     STAFF_READ_LEDGER = ("staff: read-ledger", "a staff session whose roles allow reading the ledger (finance, owners)")
     STAFF_MARKETING = ("staff: marketing", "a staff session whose roles allow coupons and banners")
@@ -118,6 +122,7 @@ _STAFF_PERMISSIONS: dict[Access, Permission] = {
     Access.STAFF_GRANT_LICENCES: Permission.GRANT_LICENCES,
     Access.STAFF_APPROVE_GRANTS: Permission.APPROVE_GRANTS,
     Access.STAFF_REFUND: Permission.REFUND,
+    Access.STAFF_APPROVE_REFUNDS: Permission.APPROVE_REFUNDS,
     Access.STAFF_MANAGE_STAFF: Permission.MANAGE_STAFF,
     Access.STAFF_READ_LEDGER: Permission.READ_LEDGER,
     Access.STAFF_MARKETING: Permission.MARKETING,
@@ -216,6 +221,8 @@ POLICY: Mapping[str, Access] = {
     "GET /test-harness/clock": Access.TEST_HARNESS,
     "POST /test-harness/clock/advance": Access.TEST_HARNESS,
     "POST /test-harness/renewals/run": Access.TEST_HARNESS,
+    "POST /test-harness/reminders/run": Access.TEST_HARNESS,
+    "POST /test-harness/payments/settle": Access.TEST_HARNESS,
     "POST /test-harness/staff/members": Access.TEST_HARNESS,
     "POST /test-harness/admin/auth/login": Access.TEST_HARNESS,
     "POST /test-harness/admin/coupons/group": Access.TEST_HARNESS,
@@ -262,9 +269,11 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/grant-requests/{request_id}/decline": Access.STAFF_APPROVE_GRANTS,
     "POST /staff/subscriptions/{subscription_id}/cancel": Access.STAFF_CHANGE_LICENCES,
     "POST /staff/subscriptions/{subscription_id}/resume": Access.STAFF_CHANGE_LICENCES,
+    "GET /staff/payments/{merchant_uid}/refund-preview": Access.STAFF_READ_CUSTOMERS,
     "POST /staff/payments/{merchant_uid}/refund": Access.STAFF_REFUND,
-    "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_REFUND,
-    "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_REFUND,
+    "POST /staff/payments/{merchant_uid}/gateway-refund": Access.STAFF_REFUND,
+    "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_APPROVE_REFUNDS,
+    "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_APPROVE_REFUNDS,
     "GET /staff/cancellation-reasons": Access.STAFF_READ_LEDGER,
     # Finance (api/routers/finance.py, docs/finance.md): the ledger, reconciliation, integrity, exports, as it was.
     "GET /staff/finance/ledger": Access.STAFF_READ_LEDGER,

@@ -19,6 +19,7 @@ from api.schemas import CamelModel
 from domain.errors import FALLBACK_MESSAGE, DomainError, ErrorCode
 from domain.payments.gateway import GatewayUnreachableError
 from domain.ports import ObjectStoreUnavailableError
+from events.concurrency import ConflictPersistedError
 
 log = logging.getLogger(__name__)
 
@@ -100,10 +101,17 @@ async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     return error_response(request, ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503)
 
 
+async def _conflict_persisted(request: Request, exc: Exception) -> JSONResponse:
+    # Other writers kept changing what the command changes; nothing of it was saved, so the caller may try again.
+    log.warning("write conflicts persisted on %s %s", request.method, request.url.path)
+    return error_response(request, ErrorCode.SERVER_ERROR_CONTACT_ADMIN, status=503, headers={"Retry-After": "1"})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Every failure the API can produce leaves as the envelope."""
     app.add_exception_handler(DomainError, _domain_error)
     app.add_exception_handler(GatewayUnreachableError, _gateway_unreachable)
+    app.add_exception_handler(ConflictPersistedError, _conflict_persisted)
     for unavailable in STORE_UNAVAILABLE:
         app.add_exception_handler(unavailable, _store_unavailable)
     app.add_exception_handler(RequestValidationError, _validation_error)

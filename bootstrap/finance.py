@@ -36,6 +36,7 @@ from eventlog.audit.export import FORMATS, Selection, manifest, rows, write
 from eventlog.audit.verification import verify_log
 from eventlog.checkpoints import CheckpointError, open_checkpoint_by_any
 from eventlog.transparency import read_log
+from events.values import Language
 from projections.finance_ledger import ledger_rows
 from projections.payments import payment_by_merchant_uid, payments_ordered_between
 
@@ -426,11 +427,27 @@ def _close_pack(services: Services, month: str, disclosure: Disclosure) -> Work:
     def work(progress: Progress) -> dict[str, Any]:
         since = datetime.combine(first, time(), BUSINESS_TIME)
         until = datetime.combine(following, time(), BUSINESS_TIME)
-        ledger = ledger_rows(services.views, first, following)
+        versions = services.catalogues.versions()
+        # Plans by their catalogue id, each with its name in Korean, the business's own language.
+        ledger = [
+            {**row, "plan_name": versions.plan_name(int(row["plan"]), Language.KO) if row["plan"].isdigit() else ""}
+            for row in ledger_rows(services.views, first, following)
+        ]
         progress.set_total(len(ledger) + 3)
         files: dict[str, bytes] = {}
         files["ledger.csv"] = _csv(
-            ("day", "currency", "product_code", "plan", "pay_method", "kind", "merchant_uid", "at", "amount"),
+            (
+                "day",
+                "currency",
+                "product_code",
+                "plan",
+                "plan_name",
+                "pay_method",
+                "kind",
+                "merchant_uid",
+                "at",
+                "amount",
+            ),
             iter(disclosure.rows(ledger)),
         )
         progress.advance(len(ledger))
@@ -453,7 +470,7 @@ def _close_pack(services: Services, month: str, disclosure: Disclosure) -> Work:
         )
         progress.advance()
         files["refunds.csv"] = _csv(
-            ("day", "currency", "product_code", "plan", "pay_method", "merchant_uid", "at", "amount"),
+            ("day", "currency", "product_code", "plan", "plan_name", "pay_method", "merchant_uid", "at", "amount"),
             (row for row in disclosure.rows(ledger) if row["kind"] == "refund"),
         )
         progress.advance()

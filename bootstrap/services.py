@@ -12,12 +12,13 @@ from limits.storage import RedisStorage, Storage
 from config.settings import Settings, load_settings
 from domain.catalogue.licences import Catalogue
 from domain.catalogue.versions import FollowedCatalogue
-from domain.clock import Clock
+from domain.clock import Clock, SystemClock
 from domain.links import SiteLinks
 from domain.payments.gateway import PaymentGateway
 from domain.ports import Mailer, ObjectStore, PasswordHasher
 from domain.reports.filters import FilterCatalogues, load_filter_catalogues
 from domain.store import Storefront
+from eventlog.test_clock import SharedTestClock
 from integrations.mail import mailer_from_settings
 from integrations.object_store import FileObjectStore
 from integrations.passwords import Argon2Hasher
@@ -28,7 +29,6 @@ from integrations.s3_object_store import S3ObjectStore
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
 from projections.follower import ViewProcessor
-from projections.test_clock import clock_for
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class Services:
             settings=settings,
             store=store,
             views=views,
-            clock=clock or clock_for(settings, views),
+            clock=clock or (SharedTestClock(views) if settings.test_clock else SystemClock()),
             payments=payments or portone_gateway(settings),
             mailer=mailer or mailer_from_settings(settings),
             hasher=hasher or Argon2Hasher(),

@@ -79,8 +79,9 @@ DESCRIPTIONS: dict[str, str] = {
     "STAFF_SESSION_HOURS": "A staff session ends this long after its sign-in, however busy.",
     "STAFF_STEP_UP_MINUTES": "How recent a staff member's passkey touch or one-time code must be before an action "
     "that moves money (older: they prove themselves again).",
-    "STAFF_REFUND_APPROVAL_LIMITS": "A staff refund above this amount (minor units, per currency: "
-    "`KRW=100000,USD=10000`) waits for a second member's approval; a currency not named always does.",
+    "STAFF_REFUND_APPROVAL_LIMITS": "A staff refund that would take what a payment was refunded in all above this "
+    "amount (minor units, per currency: `KRW=50000,USD=5000`) waits for a second member's approval; a currency not "
+    "named always does. Keep each below the dearest plan in its currency.",
     "MONEY_BACK_AUTO_LIMITS": "A customer's money-back request within policy and up to this amount (minor units, per "
     "currency) is refunded at once; above it, or in a currency not named, it waits for support.",
     "AUDIT_SIGNING_KEY": "Base64 of the 32-byte Ed25519 seed that signs the log's checkpoints. Production: "

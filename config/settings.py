@@ -171,8 +171,10 @@ class Settings(BaseSettings):
     staff_idle_minutes: float = Field(default=15.0, gt=0, le=120, alias="STAFF_IDLE_MINUTES")
     staff_session_hours: float = Field(default=10.0, gt=0, le=24, alias="STAFF_SESSION_HOURS")
     staff_step_up_minutes: float = Field(default=5.0, gt=0, le=60, alias="STAFF_STEP_UP_MINUTES")
+    # Below the dearest plan in each currency (89,000 won, 9,800 yen, $74.99), so refunding a whole licence of it
+    # always needs a second member; weighed against what a payment was refunded in all, not per request.
     staff_refund_approval_limits: str = Field(
-        default="KRW=100000,JPY=10000,USD=10000", alias="STAFF_REFUND_APPROVAL_LIMITS"
+        default="KRW=50000,JPY=5000,USD=5000", alias="STAFF_REFUND_APPROVAL_LIMITS"
     )
     money_back_auto_limits: str = Field(default="KRW=100000,JPY=10000,USD=10000", alias="MONEY_BACK_AUTO_LIMITS")
 

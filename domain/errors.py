@@ -198,6 +198,67 @@ class ErrorCode(Enum):
         "evidence.",
         "カード決済には税金計算書を発行しません。カードの売上票が証憑となります。",
     )
+    # Not in the spec's catalogue: refunds (docs/payments.md). A refund is reserved on the payment before the
+    # gateway is asked, so a second one waits for the first to be settled.
+    REFUND_IN_PROGRESS = (
+        -330,
+        409,
+        "이 결제의 환불이 진행 중입니다. 환불이 끝난 뒤 다시 시도해 주세요.",
+        "A refund of this payment is in progress. Try again once it has been settled.",
+        "この決済の返金を処理中です。返金が完了してから再度お試しください。",
+    )
+    REFUND_REFUSED_BY_GATEWAY = (
+        -331,
+        409,
+        "결제사가 환불을 거절했습니다. 결제사에서 이미 환불된 금액이 있으면 기록한 뒤 다시 시도해 주세요.",
+        "The payment gateway refused the refund. If part of the payment was refunded at the gateway, record that "
+        "refund first, then try again.",
+        "決済会社が返金を拒否しました。決済会社側で返金済みの金額があれば記録してから再度お試しください。",
+    )
+    REFUND_PENDING_AT_GATEWAY = (
+        -332,
+        503,
+        "결제사의 응답이 없어 환불이 처리 중입니다. 결제사에서 확인되는 대로 기록하고 메일로 알려 드립니다.",
+        "The payment gateway did not answer, so the refund is pending. It is recorded as soon as the gateway "
+        "confirms it, and you will be told by mail.",
+        "決済会社から応答がないため、返金は処理中です。決済会社で確認でき次第記録し、メールでお知らせします。",
+    )
+    # Not in the spec's catalogue: why the 30-day money-back guarantee does not cover a licence (docs/money-back.md).
+    MONEY_BACK_TOO_LATE = (
+        -340,
+        400,
+        "구매 후 30일이 지나 환불 보장 대상이 아닙니다.",
+        "More than 30 days have passed since the purchase, so the money-back guarantee no longer covers it.",
+        "購入から30日を過ぎたため、返金保証の対象外です。",
+    )
+    MONEY_BACK_NOT_A_FIRST_PURCHASE = (
+        -341,
+        400,
+        "환불 보장은 라이선스의 첫 구매에만 적용됩니다. 갱신 결제는 대상이 아닙니다.",
+        "The money-back guarantee covers the first purchase of a licence, not its renewals.",
+        "返金保証はライセンスの初回購入のみが対象です。更新の決済は対象外です。",
+    )
+    MONEY_BACK_USED_BEFORE = (
+        -342,
+        400,
+        "이 제품의 환불 보장은 이미 사용하셨습니다. 환불 보장은 고객당 제품별로 한 번입니다.",
+        "You have already used the money-back guarantee for this product: it is given once per customer and product.",
+        "この製品の返金保証はすでにご利用済みです。返金保証はお客様ごと、製品ごとに1回です。",
+    )
+    MONEY_BACK_APP_STORE = (
+        -343,
+        400,
+        "App Store에서 구매한 라이선스는 Apple에 환불을 요청해 주세요.",
+        "A licence bought in the App Store is refunded by Apple: ask Apple for the refund.",
+        "App Storeで購入したライセンスの返金はAppleにお申し込みください。",
+    )
+    MONEY_BACK_NOTHING_LEFT = (
+        -344,
+        400,
+        "환불할 금액이 남아 있지 않습니다.",
+        "Nothing of this purchase is left to refund.",
+        "返金できる金額が残っていません。",
+    )
     EMAIL_OR_PASSWORD_MISMATCH = (
         -400,
         401,

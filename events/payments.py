@@ -109,23 +109,82 @@ class PaymentFailed(StoredEvent):
 
 
 class PaymentCancelled(StoredEvent):
-    """We cancelled it: tampering detected, or a virtual account unpaid at its deadline."""
+    """We called it off: tampering detected, a coupon refused, an upgrade that lost its race, or a virtual account
+    unpaid at its deadline. ``give_back`` is what the gateway took for it and must give back (0 when it took
+    nothing); ``payment.GivenBack`` records what it gave back."""
 
     TOPIC = "payment.Cancelled"
+    class_version = 2
     imp_uid: str | None
     reason: str
     error_code: int | None
     cancelled_at: datetime
+    give_back: int
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 gave the money back without recording it: nothing is owed by the log's account."""
+        state["give_back"] = 0
+
+
+class PaymentGivenBack(StoredEvent):
+    """The gateway gave back money it took for a payment we called off; ``cancel_amount`` is the gateway's total."""
+
+    TOPIC = "payment.GivenBack"
+    amount: int
+    cancel_amount: int
+    given_back_at: datetime
+
+
+class RefundReserved(StoredEvent):
+    """A refund was decided and its amount set aside before the gateway is asked (so the same money cannot be spent
+    on an upgrade or refunded twice meanwhile). ``kind`` says who decided it (``money-back``, ``staff``,
+    ``approval``, ``operator``, ``unwanted-charge``), ``actor_id`` the staff member, ``request_id`` the refund
+    request it settles; ``licence_effect`` what the refund does to the licence (``revoke``, ``shorten`` to
+    ``shorten_to``, ``keep``). ``payment.Refunded`` or ``payment.RefundReleased`` closes it."""
+
+    TOPIC = "payment.RefundReserved"
+    reservation_id: str
+    amount: int
+    reason: str
+    kind: str
+    actor_id: UUID | None
+    request_id: UUID | None
+    licence_effect: str
+    shorten_to: datetime | None
+    reserved_at: datetime
+
+
+class RefundReleased(StoredEvent):
+    """A reserved refund the gateway did not make (it refused, or it had made none when read back): the amount is
+    refundable again."""
+
+    TOPIC = "payment.RefundReleased"
+    reservation_id: str
+    reason: str
+    released_at: datetime
 
 
 class PaymentRefunded(StoredEvent):
-    """Money went back to the customer (full or partial); ``cancel_amount`` is cumulative."""
+    """Money went back to the customer (full or partial); ``cancel_amount`` is cumulative, as the gateway counts it.
+
+    ``source`` says who made it: ``store`` (a refund this store reserved, ``reservation_id``) or ``gateway`` (a
+    refund made outside the store, in PortOne's console say, found when the payment was read back)."""
 
     TOPIC = "payment.Refunded"
+    class_version = 2
     amount: int
     cancel_amount: int
     reason: str
     refunded_at: datetime
+    source: str
+    reservation_id: str | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 recorded only the store's own refunds."""
+        state["source"] = "store"
+        state["reservation_id"] = None
 
 
 class BuyerAccountOpened(StoredEvent):
@@ -168,3 +227,25 @@ class AppStorePurchaseRecorded(StoredEvent):
     TOPIC = "payment.AppStorePurchaseRecorded"
     apple_transaction_id: str
     paid_at: datetime
+
+
+class FirstChargeOrdered(StoredEvent):
+    """This payment is the first charge of a subscription that starts once it is paid: recorded before the gateway
+    is asked, so a charge whose answer is lost is found again (by the customer's retry or the pass that settles
+    pending payments) and never made twice. ``customer_uid`` is the billing key charged."""
+
+    TOPIC = "payment.FirstChargeOrdered"
+    subscription_id: UUID
+    customer_uid: str
+    card_name: str | None
+    card_number: str | None
+
+
+class MoneyBackClaimed(StoredCreation):
+    """A customer (the mailbox: the aggregate's id is derived from the address and the product) was given the 30-day
+    money-back guarantee for a product: it is given once per customer and product (docs/money-back.md)."""
+
+    TOPIC = "moneyback.Claimed"
+    account_id: UUID
+    user_licence_id: UUID
+    product_code: str

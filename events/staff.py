@@ -9,6 +9,7 @@ member, saved in the same transaction as the change it explains, so the Merkle l
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from events.contract import StoredCreation, StoredEvent
@@ -115,9 +116,11 @@ class StaffDirectoryListed(StoredEvent):
 class RefundRequested(StoredCreation):
     """A refund waits for a decision: a staff member's above the approval limit (``source`` ``staff``,
     ``requested_by`` the member), or a customer's money-back request (``source`` ``money-back``, ``requested_by``
-    None). ``amount`` is in minor units of ``currency``."""
+    None). ``amount`` is in minor units of ``currency``; ``licence_effect`` what the maker chose the refund does to
+    the licence (``keep`` or ``shorten``; None: decided when it is made)."""
 
     TOPIC = "refund.Requested"
+    class_version = 2
     merchant_uid: str
     account_id: UUID | None
     amount: int
@@ -125,6 +128,12 @@ class RefundRequested(StoredCreation):
     reason: str
     requested_by: UUID | None
     source: str
+    licence_effect: str | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 left the refund's effect on the licence to the refund itself (shortened in proportion)."""
+        state["licence_effect"] = None
 
 
 class RefundApproved(StoredEvent):
@@ -134,6 +143,23 @@ class RefundApproved(StoredEvent):
     actor_id: UUID | None
     reason: str
     refunded: int
+
+
+class RefundAccepted(StoredEvent):
+    """The refund was decided and reserved on its payment (``actor_id`` approved it; None: the money-back policy
+    did); ``refund.Approved`` follows once the gateway has made it, ``refund.Reopened`` if it refused."""
+
+    TOPIC = "refund.Accepted"
+    actor_id: UUID | None
+    reason: str
+    amount: int
+
+
+class RefundReopened(StoredEvent):
+    """The gateway refused an accepted refund: the request waits for a decision again."""
+
+    TOPIC = "refund.Reopened"
+    reason: str
 
 
 class RefundRefused(StoredEvent):

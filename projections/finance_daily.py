@@ -1,6 +1,6 @@
-"""The ledger summed per Korean business day, kept as events arrive: one row per day, currency, product, plan and
-payment method with its revenue, refunds, counts and what coupons gave away. The back office's revenue page reads
-these few rows instead of summing every movement of money per request (``python -m bench ledger``).
+"""The ledger summed per Korean business day, kept as events arrive: one row per day, currency, product, plan (its
+catalogue id) and payment method with its revenue, refunds, counts and what coupons gave away. The back office's
+revenue page reads these few rows instead of summing every movement of money per request (``python -m bench ledger``).
 
 The same rules as the ``ledger`` view (projections/ledger.py): a settled payment is revenue of its ordered amount
 on the day it was paid, each refund a refund of what it gave back on its day; each movement is counted once.
@@ -26,6 +26,7 @@ class FinanceDailyView(View):
 
     name = "finance_daily"
     tables = ("finance_daily", "finance_daily_payments", "finance_daily_entries")
+    version = 2  # 2: plans by their catalogue id (was their name in the buyer's language)
 
     def schema(self) -> list[str]:
         return [
@@ -53,7 +54,7 @@ class FinanceDailyView(View):
             {
                 "id": str(event.originator_id),
                 "product": event.product_code,
-                "plan": event.name,
+                "plan": str(event.licence_id),  # the plan's id: its name is only a label, in the reader's language
                 "currency": event.currency.value,
                 "amount": event.amount,
                 "given": max(event.original_amount - event.amount, 0),

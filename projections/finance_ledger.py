@@ -1,6 +1,6 @@
 """The ledger as finance's back office reads it: revenue, refunds and net by Korean business day, week or month,
-by currency, product, plan (the catalogue licence bought) and payment method, the discounts coupons gave away,
-and the movements of money behind any figure.
+by currency, product, plan (the catalogue licence bought, by its id) and payment method, the discounts coupons gave
+away, and the movements of money behind any figure.
 
 The figures are summed by the database from the daily sums of the ``finance_daily`` view (projections/finance_daily.py)
 per day, then gathered into weeks (Monday first) or months here; the movements behind a figure are read from the
@@ -18,7 +18,9 @@ from projections.database import Statement, ViewDatabase
 
 PERIODS = ("day", "week", "month")
 DIMENSIONS = ("currency", "product", "plan", "pay_method")
-_COLUMNS = {"currency": "e.currency", "product": "e.product_code", "plan": "p.name", "pay_method": "e.pay_method"}
+# A plan is counted by its catalogue id (its name is a label, in the reader's language: the API adds it).
+_PLAN = "COALESCE(CAST(p.licence_id AS TEXT), '')"
+_COLUMNS = {"currency": "e.currency", "product": "e.product_code", "plan": _PLAN, "pay_method": "e.pay_method"}
 
 
 def period_of(day: date, by: str) -> str:
@@ -189,7 +191,7 @@ def ledger_rows(
     with db.read() as cursor:
         cursor.execute(
             "SELECT e.day AS day, e.currency AS currency, e.product_code AS product_code, "
-            "COALESCE(p.name, '') AS plan, e.pay_method AS pay_method, e.kind AS kind, e.merchant_uid AS merchant_uid, "
+            f"{_PLAN} AS plan, e.pay_method AS pay_method, e.kind AS kind, e.merchant_uid AS merchant_uid, "
             "e.at AS at, "
             "e.amount AS amount, p.buyer_email AS buyer_email "
             "FROM ledger_entries e LEFT JOIN payments_view p ON p.merchant_uid = e.merchant_uid "

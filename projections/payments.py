@@ -11,12 +11,16 @@ from uuid import UUID
 from events.licences import LicenceGranted, LicenceReserved, LicenceTransferred
 from events.payments import (
     AppStorePurchaseRecorded,
+    FirstChargeOrdered,
     PaymentCancelled,
     PaymentFailed,
+    PaymentGivenBack,
     PaymentOrdered,
     PaymentRefunded,
     PaymentReserved,
     PaymentSucceeded,
+    RefundReleased,
+    RefundReserved,
     UpgradeOrdered,
 )
 from projections.database import Statement, ViewCursor, ViewDatabase
@@ -60,7 +64,17 @@ _COLUMNS = (
     "apple_transaction_id",
     "upgrade_credit",
     "catalogue_version",
+    "pending",
+    "pending_since",
+    "give_back",
 )
+
+# What money of a payment is in flight at the gateway, waiting for its outcome to be recorded (``pending``): a
+# first charge ordered, a refund reserved, or a called-off payment's money owed back. The pass that settles pending
+# payments reads these (``pending_payments``).
+FIRST_CHARGE = "first-charge"
+REFUND = "refund"
+GIVE_BACK = "give-back"
 
 
 class PaymentsView(View):
@@ -68,8 +82,9 @@ class PaymentsView(View):
 
     name = "payments"
     tables = ("payments_view",)
-    # 3: coupon codes (coupons) and App Store ids with upgrade credits (upgrades); 4: both; 5: catalogue versions
-    version = 5
+    # 3: coupon codes (coupons) and App Store ids with upgrade credits (upgrades); 4: both; 5: catalogue versions;
+    # 6: money pending at the gateway, and who made each refund
+    version = 6
 
     def schema(self) -> list[str]:
         return [
@@ -83,8 +98,9 @@ class PaymentsView(View):
             "card_name TEXT, card_number TEXT, bank_name TEXT, vbank_code TEXT, vbank_name TEXT, vbank_num TEXT, "
             "vbank_holder TEXT, vbank_date TEXT, vbank_issued_at TEXT, refunds TEXT NOT NULL, "
             "discount_factors TEXT NOT NULL, coupon_code TEXT, apple_transaction_id TEXT, upgrade_credit BIGINT, "
-            "catalogue_version INTEGER)",
+            "catalogue_version INTEGER, pending TEXT, pending_since TEXT, give_back BIGINT)",
             "CREATE INDEX IF NOT EXISTS payments_view_account ON payments_view (account_id)",
+            "CREATE INDEX IF NOT EXISTS payments_view_pending ON payments_view (pending_since)",
             "CREATE INDEX IF NOT EXISTS payments_view_deadline ON payments_view (state, vbank_date)",
         ]
 
@@ -136,6 +152,8 @@ class PaymentsView(View):
             card_number=event.card_number,
             bank_name=event.bank_name,
             receipt_url=event.receipt_url,
+            pending=None,
+            pending_since=None,
         )
 
     @apply.register
@@ -164,25 +182,67 @@ class PaymentsView(View):
             imp_uid=event.imp_uid,
             failed_at=_iso(event.failed_at),
             fail_reason=event.fail_reason,
+            pending=None,
+            pending_since=None,
         )
 
     @apply.register
     def _cancelled(self, event: PaymentCancelled, cursor: ViewCursor) -> None:
+        owed = event.give_back > 0
         self._update(
             cursor,
             event.originator_id,
             state="cancelled",
             failed_at=_iso(event.cancelled_at),
             fail_reason=event.reason,
+            give_back=event.give_back,
+            pending=GIVE_BACK if owed else None,
+            pending_since=_iso(event.cancelled_at) if owed else None,
         )
 
     @apply.register
+    def _given_back(self, event: PaymentGivenBack, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "SELECT give_back FROM payments_view WHERE payment_id = %(id)s", {"id": str(event.originator_id)}
+        )
+        row = cursor.fetchone()
+        settled = row is None or event.cancel_amount >= int(row["give_back"] or 0)
+        changes: dict[str, Any] = {"cancel_amount": event.cancel_amount}
+        if settled:
+            changes.update(pending=None, pending_since=None)
+        self._update(cursor, event.originator_id, **changes)
+
+    @apply.register
+    def _first_charge(self, event: FirstChargeOrdered, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, pending=FIRST_CHARGE, pending_since=_iso(event.timestamp))
+
+    @apply.register
+    def _refund_reserved(self, event: RefundReserved, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, pending=REFUND, pending_since=_iso(event.reserved_at))
+
+    @apply.register
+    def _refund_released(self, event: RefundReleased, cursor: ViewCursor) -> None:
+        self._update(cursor, event.originator_id, pending=None, pending_since=None)
+
+    @apply.register
     def _refunded(self, event: PaymentRefunded, cursor: ViewCursor) -> None:
-        cursor.execute("SELECT refunds FROM payments_view WHERE payment_id = %(id)s", {"id": str(event.originator_id)})
+        cursor.execute(
+            "SELECT refunds, pending FROM payments_view WHERE payment_id = %(id)s", {"id": str(event.originator_id)}
+        )
         row = cursor.fetchone()
         refunds = json.loads(row["refunds"]) if row else []
-        refunds.append({"amount": event.amount, "reason": event.reason, "refundedAt": _iso(event.refunded_at)})
-        self._update(cursor, event.originator_id, cancel_amount=event.cancel_amount, refunds=json.dumps(refunds))
+        refunds.append(
+            {
+                "amount": event.amount,
+                "reason": event.reason,
+                "refundedAt": _iso(event.refunded_at),
+                "source": event.source,
+            }
+        )
+        changes: dict[str, Any] = {"cancel_amount": event.cancel_amount, "refunds": json.dumps(refunds)}
+        if event.reservation_id is not None and row is not None and row["pending"] == REFUND:
+            changes.update(pending=None, pending_since=None)
+        self._update(cursor, event.originator_id, **changes)
 
     @apply.register
     def _upgrade_ordered(self, event: UpgradeOrdered, cursor: ViewCursor) -> None:
@@ -288,6 +348,22 @@ def overdue_virtual_accounts(db: ViewDatabase, now: datetime) -> list[str]:
         rows = cursor.fetchall()
     return [
         row["merchant_uid"] for row in rows if row["vbank_date"] and datetime.fromisoformat(row["vbank_date"]) <= now
+    ]
+
+
+def pending_payments(db: ViewDatabase, since_before: datetime) -> list[tuple[str, str]]:
+    """(merchantUid, what is pending) of every payment with money in flight at the gateway since before
+    ``since_before``, oldest first: a first charge ordered, a refund reserved, money owed back."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT merchant_uid, pending, pending_since FROM payments_view WHERE pending_since IS NOT NULL "
+            "ORDER BY pending_since, merchant_uid"
+        )
+        rows = cursor.fetchall()
+    return [
+        (row["merchant_uid"], row["pending"])
+        for row in rows
+        if datetime.fromisoformat(row["pending_since"]) <= since_before
     ]
 
 

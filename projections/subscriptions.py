@@ -227,6 +227,17 @@ def subscription_of_licence(db: ViewDatabase, account_id: UUID, user_licence_id:
         return cursor.fetchone()
 
 
+def subscription_keeping(db: ViewDatabase, user_licence_id: UUID) -> UUID | None:
+    """The subscription that keeps a licence alive, whoever holds it (None when it has none)."""
+    with db.read() as cursor:
+        cursor.execute(
+            "SELECT subscription_id FROM subscriptions_view WHERE user_licence_id = %(licence)s",
+            {"licence": str(user_licence_id)},
+        )
+        row = cursor.fetchone()
+    return UUID(row["subscription_id"]) if row is not None else None
+
+
 def subscription_statement(account_id: UUID, user_licence_id: UUID | None = None) -> Statement:
     """The read of an account's subscriptions (or of the one keeping ``user_licence_id`` alive); ``by_licence``
     keys its rows."""

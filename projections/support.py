@@ -6,7 +6,7 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
-from events.staff import RefundApproved, RefundRefused, RefundRequested
+from events.staff import RefundAccepted, RefundApproved, RefundRefused, RefundReopened, RefundRequested
 from projections.database import ViewCursor, ViewDatabase
 from projections.reports import utc_text
 from projections.view import View
@@ -19,6 +19,7 @@ class RefundRequestsView(View):
 
     name = "refund_requests"
     tables = ("refund_requests_view",)
+    version = 2  # 2: accepted (reserved, the gateway not answered yet) and reopened requests; the maker's choice
 
     def schema(self) -> list[str]:
         return [
@@ -26,7 +27,7 @@ class RefundRequestsView(View):
             "request_id TEXT PRIMARY KEY, merchant_uid TEXT NOT NULL, account_id TEXT, amount BIGINT NOT NULL, "
             "currency TEXT NOT NULL, reason TEXT NOT NULL, requested_by TEXT, source TEXT NOT NULL, "
             "state TEXT NOT NULL, requested_at TEXT NOT NULL, decided_by TEXT, decision_reason TEXT, "
-            "refunded BIGINT NOT NULL)",
+            "refunded BIGINT NOT NULL, licence_effect TEXT)",
             "CREATE INDEX IF NOT EXISTS refund_requests_view_state ON refund_requests_view (state, requested_at)",
             "CREATE INDEX IF NOT EXISTS refund_requests_view_merchant ON refund_requests_view (merchant_uid)",
         ]
@@ -39,8 +40,8 @@ class RefundRequestsView(View):
     def _requested(self, event: RefundRequested, cursor: ViewCursor) -> None:
         cursor.execute(
             "INSERT INTO refund_requests_view (request_id, merchant_uid, account_id, amount, currency, reason, "
-            "requested_by, source, state, requested_at, refunded) VALUES (%(id)s, %(merchant)s, %(account)s, "
-            "%(amount)s, %(currency)s, %(reason)s, %(by)s, %(source)s, 'waiting', %(at)s, 0)",
+            "requested_by, source, state, requested_at, refunded, licence_effect) VALUES (%(id)s, %(merchant)s, "
+            "%(account)s, %(amount)s, %(currency)s, %(reason)s, %(by)s, %(source)s, 'waiting', %(at)s, 0, %(effect)s)",
             {
                 "id": str(event.originator_id),
                 "merchant": event.merchant_uid,
@@ -51,7 +52,28 @@ class RefundRequestsView(View):
                 "by": str(event.requested_by) if event.requested_by else None,
                 "source": event.source,
                 "at": utc_text(event.timestamp),
+                "effect": event.licence_effect,
             },
+        )
+
+    @apply.register
+    def _accepted(self, event: RefundAccepted, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE refund_requests_view SET state = 'accepted', decided_by = %(by)s, decision_reason = %(reason)s "
+            "WHERE request_id = %(id)s",
+            {
+                "id": str(event.originator_id),
+                "by": str(event.actor_id) if event.actor_id else None,
+                "reason": event.reason,
+            },
+        )
+
+    @apply.register
+    def _reopened(self, event: RefundReopened, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE refund_requests_view SET state = 'waiting', decided_by = NULL, decision_reason = %(reason)s "
+            "WHERE request_id = %(id)s",
+            {"id": str(event.originator_id), "reason": event.reason},
         )
 
     @apply.register

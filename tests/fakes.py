@@ -16,6 +16,7 @@ from domain.payments.cards import Card
 from domain.payments.gateway import (
     BillingKeyNotFoundAtGatewayError,
     BillingKeyRefusedError,
+    CancelRefusedError,
     GatewayPayment,
     GatewayStatus,
     IssuedBillingKey,
@@ -92,7 +93,8 @@ class FakeGateway:
     - Test cards (as in the sandbox): a number ending in 0002 is declined, so it gets neither a
       payment nor a billing key; one ending in 0003 gets a key, but recurring charges on it fail
       with insufficient funds. ``run_dry`` makes any card's later charges fail the same way.
-    - Only masked card numbers are kept. Refusals raise ``PortOneError``, as the real adapter does.
+    - Only masked card numbers are kept. Refusals raise ``PortOneError`` (a cancel's ``CancelRefusedError``), as
+      the real adapter does.
 
     The methods after the port's play the customer's side: the PG window and the bank deposit.
     """
@@ -128,25 +130,29 @@ class FakeGateway:
             except KeyError:
                 raise PaymentNotFoundAtGatewayError(imp_uid) from None
 
+    def find(self, merchant_uid: str) -> GatewayPayment | None:
+        with self._lock:
+            return self._payments.get(self._newest.get(merchant_uid, ""))
+
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
         with self._lock:
             payment = self._payments.get(imp_uid)
             if payment is None:
-                raise PortOneError("no payment to cancel", code=1)
+                raise CancelRefusedError("no payment to cancel")
             if payment.status is GatewayStatus.READY and payment.pay_method == "vbank":
                 if amount:
-                    raise PortOneError("an unpaid virtual account can only be cancelled in full", code=1)
+                    raise CancelRefusedError("an unpaid virtual account can only be cancelled in full")
                 return self._keep(replace(payment, status=GatewayStatus.CANCELLED))
             refundable = payment.amount - payment.cancel_amount if payment.status is GatewayStatus.PAID else 0
             if refundable <= 0:
-                raise PortOneError("nothing left to cancel", code=1)
+                raise CancelRefusedError("nothing left to cancel")
             if checksum is not None and checksum != refundable:
-                raise PortOneError(f"checksum mismatch: the refundable balance is {refundable}", code=1)
+                raise CancelRefusedError(f"checksum mismatch: the refundable balance is {refundable}")
             to_cancel = amount or refundable
             if not 0 < to_cancel <= refundable:
-                raise PortOneError(f"cannot cancel {to_cancel}: the refundable balance is {refundable}", code=1)
+                raise CancelRefusedError(f"cannot cancel {to_cancel}: the refundable balance is {refundable}")
             if payment.pay_method == "vbank":
-                raise PortOneError("a paid virtual account needs a refund account", code=1)
+                raise CancelRefusedError("a paid virtual account needs a refund account")
             cancelled = payment.cancel_amount + to_cancel
             status = GatewayStatus.CANCELLED if cancelled == payment.amount else GatewayStatus.PAID
             return self._keep(replace(payment, cancel_amount=cancelled, status=status))

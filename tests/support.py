@@ -19,13 +19,14 @@ from domain.accounts.account import Account
 from domain.accounts.claims import claim_link_token
 from domain.accounts.registration import Registered, register_account
 from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
+from domain.clock import Clock
 from domain.store import Storefront
+from eventlog.test_clock import REFRESH_SECONDS
 from events.values import Language
 from integrations.broker import broker_transport_options
 from projections.catalogue import all_views
 from projections.database import ViewDatabase, open_view_database
 from projections.runner import Projector
-from projections.test_clock import REFRESH_SECONDS
 from projections.tracking import positions
 from tests.fakes import ManualClock, PlainHasher
 from workers.celery_app import RENEWALS_QUEUE
@@ -33,7 +34,7 @@ from workers.celery_app import RENEWALS_QUEUE
 START = datetime(2026, 11, 1, 0, 0, tzinfo=UTC)
 
 
-def register(store: Storefront, email: str, clock: ManualClock | None = None) -> Registered:
+def register(store: Storefront, email: str, clock: Clock | None = None) -> Registered:
     """Register an account with test defaults."""
     return register_account(
         store,

@@ -109,6 +109,12 @@ def create_celery(settings: Settings) -> StorefrontCelery:
                 "task": "payments.lapse_overdue_virtual_accounts",
                 "schedule": timedelta(minutes=1),
             },
+            # Money in flight at the gateway whose outcome was never recorded (a lost answer, a dead process): read
+            # back and recorded, or asked for again (application/pending_money.py).
+            "settle-pending-payments": {
+                "task": "payments.settle_pending",
+                "schedule": timedelta(minutes=1),
+            },
             "sign-log-checkpoint": {
                 "task": "audit.sign_checkpoint",
                 "schedule": timedelta(minutes=settings.audit_checkpoint_minutes),

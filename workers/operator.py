@@ -1,7 +1,8 @@
 """``python -m workers.operator``: what an operator does by hand, through the same use cases and views.
 
-refund                     give money back through PortOne cancel (full or partial)
-record-refund              record a refund PortOne made whose answer was lost (reconcile: cancel_amount)
+refund                     give money back through PortOne cancel (full or partial), as a named staff member
+record-refund              record a refund made at PortOne that the log does not hold (reconcile: cancel_amount)
+settle-pending             settle now what beat settles every minute: money pending at PortOne (lost answers)
 record-app-store-purchase  grant an account the licence it bought in Apple's App Store
 ledger                     revenue, refunds and net by day, currency, product and payment method, as CSV
 reconcile                  compare a day of payments with the gateway's records
@@ -22,24 +23,26 @@ from dataclasses import asdict
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from tqdm import tqdm
 
+from application.pending_money import settle_pending_money
+from application.refunds import record_gateway_refund, refund_by_staff
 from bootstrap import Services
 from domain.accounts.auth import find_account_id
 from domain.errors import DomainError, ErrorCode
 from domain.history import KINDS, as_of
 from domain.payments.app_store import record_app_store_purchase
 from domain.payments.gateway import GatewayUnreachableError
-from domain.payments.purchase import record_gateway_refund, refund_payment
+from domain.payments.payment import LicenceEffect
 from domain.payments.reconciliation import GatewayRecords, OurPayment, day_window, reconcile
 from domain.reports.links import LINK_LIFETIME
-from domain.staff.member import create_first_owner, list_members
+from domain.staff.member import create_first_owner, find_member, list_members
 from domain.staff.signin import enrolment_link_token
 from eventlog import csv_files
 from eventlog.audit.export import write
 from events.values import Language
-from integrations.portone.errors import PortOneError
 from projections.ledger import ledger_summary, summary_csv
 from projections.payments import payment_by_merchant_uid, payments_ordered_between
 from projections.reports import ReportSelection, count_reports
@@ -52,15 +55,27 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command and its options."""
     parser = argparse.ArgumentParser(prog="python -m workers.operator")
     commands = parser.add_subparsers(dest="command", required=True)
-    refund = commands.add_parser("refund", help="give money back through PortOne cancel (full or partial)")
+    refund = commands.add_parser(
+        "refund", help="give money back through PortOne cancel (full or partial), as a named staff member"
+    )
     refund.add_argument("merchant_uid")
     refund.add_argument("--amount", type=int, help="minor units to refund; the whole refundable balance if left out")
     refund.add_argument("--reason", required=True)
+    refund.add_argument("--actor", required=True, help="the staff member's address: the refund is theirs")
+    refund.add_argument(
+        "--licence",
+        choices=[LicenceEffect.KEEP.value, LicenceEffect.SHORTEN.value],
+        help="a partial refund keeps the licence as it is or shortens it to what is left paid for",
+    )
     lost = commands.add_parser(
-        "record-refund", help="record a refund the gateway made whose answer was lost (reconcile: cancel_amount)"
+        "record-refund", help="record a refund made at PortOne that the log does not hold (reconcile: cancel_amount)"
     )
     lost.add_argument("merchant_uid")
     lost.add_argument("--reason", required=True)
+    lost.add_argument("--actor", required=True, help="the staff member's address")
+    commands.add_parser(
+        "settle-pending", help="settle now what beat settles every minute: money pending at PortOne (lost answers)"
+    )
     ledger = commands.add_parser("ledger", help="revenue, refunds and net by day, currency, product, payment method")
     ledger.add_argument("--since", type=date.fromisoformat, help="first day (Korean calendar), yyyy-mm-dd")
     ledger.add_argument("--until", type=date.fromisoformat, help="day after the last, yyyy-mm-dd")
@@ -121,41 +136,67 @@ def run(args: argparse.Namespace, services: Services) -> int:
         return _reports(args, services)
     if args.command == "record-refund":
         return _record_refund(args, services)
+    if args.command == "settle-pending":
+        for each in settle_pending_money(services.store, services.views, services.clock, services.payments):
+            print(f"{each.merchant_uid}\t{each.pending}\t{each.outcome}")
+        return 0
     if args.command == "staff":
         return _staff(args, services)
+    return _refund(args, services)
+
+
+def _actor(services: Services, email: str) -> UUID:
+    """The staff member an operator acts as (refused unless there is one with that address)."""
+    member = find_member(services.store, email)
+    if member is None:
+        raise DomainError(ErrorCode.FORBIDDEN, f"no staff member {email}")
+    return member.id
+
+
+def _refund(args: argparse.Namespace, services: Services) -> int:
     try:
-        refunded = refund_payment(
+        outcome = refund_by_staff(
             services.store,
+            services.views,
             services.clock,
             services.payments,
+            _actor(services, args.actor),
             merchant_uid=args.merchant_uid,
             amount=args.amount,
             reason=args.reason,
+            approval_limits=services.settings.refund_approval_limits,
+            licence_effect=LicenceEffect(args.licence) if args.licence else None,
         )
     except DomainError as refused:
         print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)
         return 2
     except GatewayUnreachableError as unanswered:
+        print(f"the gateway did not answer ({unanswered}): nothing was reserved; try again", file=sys.stderr)
+        return 1
+    if outcome.request_id is not None:
+        print(f"above the approval limit: request {outcome.request_id} waits for a second member")
+    elif outcome.pending:
         print(
-            f"the gateway did not answer ({unanswered}): it may have refunded all the same; reconcile the payment's "
-            'day, and if it shows cancel_amount, run record-refund (docs/runbook.md, "A failed give-back")',
+            f"the gateway did not answer: the refund of {args.merchant_uid} is pending; the settling pass records it "
+            "within minutes (settle-pending does it now; docs/payments.md)",
             file=sys.stderr,
         )
         return 1
-    except PortOneError as refused:
-        print(
-            f"the gateway refused ({refused.message}): when it already gave the money back, run record-refund",
-            file=sys.stderr,
-        )
-        return 2
-    print(f"refunded {refunded} of {args.merchant_uid}")
+    else:
+        print(f"refunded {outcome.refunded} of {args.merchant_uid}")
     return 0
 
 
 def _record_refund(args: argparse.Namespace, services: Services) -> int:
     try:
         recorded = record_gateway_refund(
-            services.store, services.clock, services.payments, merchant_uid=args.merchant_uid, reason=args.reason
+            services.store,
+            services.views,
+            services.clock,
+            services.payments,
+            _actor(services, args.actor),
+            merchant_uid=args.merchant_uid,
+            reason=args.reason,
         )
     except DomainError as refused:
         print(f"refused ({refused.code.value}): {refused.detail or refused.code.name}", file=sys.stderr)

@@ -113,7 +113,12 @@ def _settled(event: PaymentSucceeded) -> list[TaskCall]:
 
 def _refund_mail(event: PaymentRefunded) -> list[TaskCall]:
     """Money went back to the buyer (a staff refund, a money-back refund, a charge given back): tell them."""
-    kwargs = {"payment_id": str(event.originator_id), "amount": event.amount, "cancel_amount": event.cancel_amount}
+    kwargs: dict[str, Any] = {
+        "payment_id": str(event.originator_id),
+        "amount": event.amount,
+        "cancel_amount": event.cancel_amount,
+        "reservation_id": event.reservation_id,
+    }
     return [TaskCall("payments.send_refund_mail", kwargs)]
 
 

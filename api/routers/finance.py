@@ -11,9 +11,10 @@ from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field
 
+from api.language import request_language
 from api.schemas import CamelModel
 from api.schemas.finance import (
     AlarmOut,
@@ -51,11 +52,13 @@ from bootstrap.finance import (
     start_export,
     verify_now,
 )
+from domain.catalogue.versions import CatalogueVersions
 from domain.errors import DomainError, ErrorCode
 from domain.finance.reconciliation_days import explain_mismatch, load_day, refer_mismatch
 from domain.history import as_of
 from domain.payments.reconciliation import BUSINESS_TIME
 from domain.staff.disclosure import Disclosure
+from events.values import Language
 from projections.finance_ledger import Filters, ledger_figures_async, ledger_rows, period_window
 from projections.payments import payment_by_merchant_uid
 
@@ -76,6 +79,7 @@ def _range(since: date | None, until: date | None, services: Any) -> tuple[date,
 
 @router.get("/ledger")
 async def ledger(
+    request: Request,
     caller: StaffDep,
     services: ServicesDep,
     since: date | None = None,
@@ -87,11 +91,21 @@ async def ledger(
     start, end = _range(since, until, services)
     # async, read on the loop as the licence list is: the database sums, one snapshot, on PostgreSQL one round trip
     figures = await ledger_figures_async(services.views, start, end, by)
+    language, versions = request_language(request), services.catalogues.versions()
+    for row in figures["breakdown"]["plan"]:
+        row["label"] = _plan_label(versions, row["key"], language)
     return LedgerOut(since=start, until=end, **figures)
+
+
+def _plan_label(versions: CatalogueVersions, key: str, language: Language) -> str:
+    """A plan's name in the reader's language (finance counts plans by their catalogue id)."""
+    name = versions.plan_name(int(key), language) if key.isdigit() else None
+    return name or key
 
 
 @router.get("/ledger/entries")
 def ledger_entries(
+    request: Request,
     caller: StaffDep,
     services: ServicesDep,
     since: date | None = None,
@@ -113,7 +127,11 @@ def ledger_entries(
     else:
         start, end = _range(since, until, services)
     filters = Filters(currency, product, plan, pay_method, kind)
-    return [LedgerEntryOut.model_validate(row) for row in ledger_rows(services.views, start, end, filters, limit=1000)]
+    language, versions = request_language(request), services.catalogues.versions()
+    return [
+        LedgerEntryOut.model_validate({**row, "plan_name": _plan_label(versions, row["plan"], language)})
+        for row in ledger_rows(services.views, start, end, filters, limit=1000)
+    ]
 
 
 @router.get("/payments/{merchant_uid}")

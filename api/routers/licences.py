@@ -8,6 +8,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Request
 from pydantic import Field
+from starlette.concurrency import run_in_threadpool
 
 from api.access import CallerDep
 from api.error_docs import errors
@@ -15,6 +16,7 @@ from api.schemas import CamelModel, DiscountFactorOut
 from api.schemas.licences import Written
 from api.schemas.payments import PaymentRecord
 from api.services import ServicesDep
+from application.refunds import money_back_offer
 from domain.catalogue.licences import Catalogue
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action, LicenceFacts
@@ -90,7 +92,8 @@ class UserLicenceOut(CamelModel):
         if row["source"] != "subscription":
             subscription = None  # upgraded to a lifetime plan: the ended subscription no longer speaks for it
         status = SubscriptionStatus(subscription["status"]) if subscription is not None else None
-        scheduled = status is not None and status.is_scheduled
+        # A refunded (revoked) licence renews no more, even before its subscription's end is in the views.
+        scheduled = status is not None and status.is_scheduled and row["state"] == LicenceState.ACTIVE.value
         facts = SubscriptionFacts.of_row(subscription) if subscription is not None else None
         allowed = allowed_actions(
             LicenceFacts.of_row(row), facts, catalogue, now, bought_in_app_store=bought_in_app_store
@@ -137,11 +140,29 @@ class UserLicenceOut(CamelModel):
         )
 
 
+class MoneyBackOfferOut(CamelModel):
+    """The 30-day money-back guarantee the licence page offers (docs/money-back.md): ``amount`` comes back, to the
+    first payment's card (``cardName``, ``cardNumber``) or account, if asked by ``deadline``; ``atOnce`` when it is
+    refunded at once (otherwise support decides). Asking stops the licence on every device."""
+
+    merchant_uid: str
+    amount: int
+    currency: str
+    deadline: datetime
+    pay_method: str | None
+    card_name: str | None
+    card_number: str | None
+    at_once: bool
+
+
 class UserLicenceDetailOut(UserLicenceOut):
     """A licence with its payments."""
 
     payments: list[PaymentRecord]
     is_disable_upgrade: bool
+    money_back: MoneyBackOfferOut | None = Field(
+        default=None, description="the money-back guarantee offered now; none where it can only be refused"
+    )
 
 
 @router.get("/mine", response_model=list[UserLicenceOut])
@@ -175,6 +196,9 @@ async def my_licence(user_license_id: UUID, services: ServicesDep, caller: Calle
         raise DomainError(ErrorCode.NOT_FOUND)
     payments = [PaymentRecord.of(record) for record in decoded(records)]
     apple = bought_in_app_store(record.apple_transaction_id for record in payments)
+    offered = await run_in_threadpool(
+        money_back_offer, services.store, services.clock, user_license_id, services.settings.money_back_limits
+    )
     return UserLicenceDetailOut.of(
         with_devices(licences, devices)[0],
         subscriptions[0] if subscriptions else None,
@@ -183,6 +207,7 @@ async def my_licence(user_license_id: UUID, services: ServicesDep, caller: Calle
         bought_in_app_store=apple,
         payments=payments,
         is_disable_upgrade=apple,
+        money_back=MoneyBackOfferOut.model_validate(offered, from_attributes=True) if offered is not None else None,
     )
 
 

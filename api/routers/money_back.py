@@ -17,9 +17,9 @@ router = APIRouter(prefix="/payments", tags=["payments"])
 
 
 class MoneyBackState(CamelModel):
-    """One payment's money-back request: ``waiting`` (for support), ``refunded`` (``amount`` came back) or
-    ``refused`` (``refused`` the policy's code: too-late, not-a-first-purchase, app-store, nothing-left, not-paid;
-    or support's words when support declined it)."""
+    """One licence's money-back request (``merchantUid``: the payment it was bought with): ``waiting`` (for
+    support), ``refunding`` (decided; the gateway has not confirmed it yet), ``refunded`` (``amount`` came back) or
+    ``refused`` (``refused``: support's words when support declined it, or an earlier policy's code)."""
 
     merchant_uid: str
     request_id: UUID
@@ -36,7 +36,7 @@ def my_money_back_requests(services: ServicesDep, caller: CallerDep) -> list[Mon
         MoneyBackState(
             merchant_uid=row["merchant_uid"],
             request_id=row["request_id"],
-            state=row["state"],
+            state="refunding" if row["state"] == "accepted" else row["state"],
             amount=int(row["refunded"]) if row["state"] == "refunded" else int(row["amount"]),
             refused=row["decision_reason"] if row["state"] == "refused" else None,
             requested_at=row["requested_at"],

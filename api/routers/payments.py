@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request
@@ -19,10 +19,10 @@ from api.schemas import CamelModel
 from api.schemas.coupons import COUPON_REFUSALS
 from api.schemas.payments import PaymentConfirmation, PaymentRecord, PaymentRequest
 from api.services import ServicesDep
+from application.refunds import ask_money_back
 from domain.errors import DomainError, ErrorCode
 from domain.papers.numbers import CashReceiptChoice
 from domain.payments.methods import BILLING_KEY_WINDOWS, methods_for
-from domain.payments.money_back import ask_money_back
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import confirm_payment, place_order, settle_notice
 from projections.payments import decoded, payment_of, payment_statement
@@ -248,21 +248,36 @@ def purchase_record(merchant_uid: str, services: ServicesDep, caller: CallerDep)
 
 
 class MoneyBackOut(CamelModel):
-    """A money-back request's state: ``refunded`` (``amount`` came back), ``waiting`` (for support), or
-    ``refused`` (``refused`` the policy's reason: too-late, not-a-first-purchase, app-store, nothing-left,
-    not-paid; docs/money-back.md)."""
+    """A money-back request's state: ``refunded`` (``amount`` came back), ``refunding`` (decided; the gateway has not
+    confirmed it yet), ``waiting`` (for support), or ``refused`` (by support, ``refused`` their words). A licence the
+    guarantee does not cover is answered with the code that says why (-340 to -344; docs/money-back.md)."""
 
     request_id: UUID
-    state: str
+    state: Literal["refunded", "refunding", "waiting", "refused"]
     amount: int
     refused: str | None
 
 
-@router.post("/licenses/{merchant_uid}/money-back", response_model=MoneyBackOut, responses=errors(ErrorCode.NOT_FOUND))
+@router.post(
+    "/licenses/{merchant_uid}/money-back",
+    response_model=MoneyBackOut,
+    responses=errors(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.MONEY_BACK_TOO_LATE,
+        ErrorCode.MONEY_BACK_NOT_A_FIRST_PURCHASE,
+        ErrorCode.MONEY_BACK_USED_BEFORE,
+        ErrorCode.MONEY_BACK_APP_STORE,
+        ErrorCode.MONEY_BACK_NOTHING_LEFT,
+        ErrorCode.REFUND_IN_PROGRESS,
+        ErrorCode.REFUND_REFUSED_BY_GATEWAY,
+    ),
+)
 def ask_for_money_back(merchant_uid: str, services: ServicesDep, caller: CallerDep) -> MoneyBackOut:
-    """Ask for the 30-day money-back guarantee on one of the caller's payments (asking again answers the state)."""
+    """Ask for the 30-day money-back guarantee on the licence one of the caller's payments bought: every payment it
+    was bought with comes back together (asking again answers the state)."""
     answer = ask_money_back(
         services.store,
+        services.views,
         services.clock,
         services.payments,
         account_id=caller.account_id,
@@ -270,5 +285,6 @@ def ask_for_money_back(merchant_uid: str, services: ServicesDep, caller: CallerD
         auto_limits=services.settings.money_back_limits,
     )
     # The purchase history and the licence page read the views again at once (a refund revokes the licence).
-    services.see_latest_write(*VIEWS, "refund_requests")
-    return MoneyBackOut(request_id=answer.request_id, state=answer.state, amount=answer.amount, refused=answer.refused)
+    services.see_own_write(answer.notification_id, *VIEWS, "refund_requests", "subscriptions")
+    state = cast(Literal["refunded", "refunding", "waiting", "refused"], answer.state)
+    return MoneyBackOut(request_id=answer.request_id, state=state, amount=answer.amount, refused=answer.refused)

@@ -3,25 +3,27 @@ action is a staff use case (domain/staff/support.py) that records the member and
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from datetime import datetime
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Path, Query
 from pydantic import Field
 
+from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from api.staff_session import STAFF_ERRORS, StaffCaller, StaffDep
+from application.refunds import approve_refund, preview_refund, record_gateway_refund, refund_by_staff
 from domain.errors import DomainError, ErrorCode
-from domain.payments.payment import Payment
+from domain.payments.payment import LicenceEffect, Payment
 from domain.staff.disclosure import Disclosure
 from domain.staff.grants import Grant, approve_grant, ask_app_store_purchase, decline_grant, give_goodwill
 from domain.staff.support import (
-    approve_refund,
+    StaffRefund,
     cancel_subscription,
     decline_refund,
     free_device,
-    refund,
     resend_confirmation,
     resend_licence_key,
     resend_receipt,
@@ -100,18 +102,57 @@ class ExtendIn(CamelModel):
 
 
 class RefundIn(CamelModel):
-    """``amount`` in minor units of the payment's currency (the whole refundable balance when left out)."""
+    """``amount`` in minor units of the payment's currency (the whole refundable balance when left out);
+    ``licenceEffect`` what a partial refund of the payment that pays for the licence now does to it: ``keep`` it as it
+    is, or ``shorten`` it to what is left paid for (required then: -1 without it; a full refund revokes it)."""
 
     amount: int | None = Field(default=None, ge=1)
     reason: str = Field(min_length=1, max_length=500)
+    licence_effect: Literal["keep", "shorten"] | None = None
 
 
 class RefundOut(CamelModel):
-    """Refunded now (``refunded`` > 0), or waiting for a second member's approval (``requestId``)."""
+    """Refunded now (``refunded`` > 0, state ``refunded``), waiting at the gateway (state ``pending``: its answer was
+    lost; the settling pass records it within minutes), or waiting for a second member's approval (``requestId``,
+    state ``waiting``); ``licenceEffect`` what it did to the licence (``revoke``, ``shorten``, ``keep``)."""
 
     refunded: int
     request_id: UUID | None
-    state: str
+    state: Literal["refunded", "pending", "waiting"]
+    licence_effect: Literal["revoke", "shorten", "keep"] | None = None
+
+    @classmethod
+    def of(cls, outcome: StaffRefund, *, approved: bool = False) -> RefundOut:
+        """The answer for a staff refund or approval."""
+        if outcome.pending:
+            state: Literal["refunded", "pending", "waiting"] = "pending"
+        elif outcome.request_id is not None and not approved:
+            state = "waiting"
+        else:
+            state = "refunded"
+        effect = outcome.licence_effect.value if outcome.licence_effect is not None else None
+        return cls(refunded=outcome.refunded, request_id=outcome.request_id, state=state, licence_effect=effect)
+
+
+class RefundPreviewOut(CamelModel):
+    """What a refund of ``amount`` would do before it is made: ``revokes`` the licence (it takes back all that pays
+    for it now), or leaves it ending at ``expiresAt``, or (``shortenedTo``) where it would end if shortened to what
+    is left paid for (None: shortening would not move it); ``unrecorded`` what the gateway refunded that the log does
+    not hold yet (the refund records it first, and it is not refundable again)."""
+
+    amount: int
+    refundable: int
+    currency: str
+    revokes: bool
+    expires_at: datetime | None
+    shortened_to: datetime | None
+    unrecorded: int = 0
+
+
+class GatewayRefundOut(CamelModel):
+    """What recording the gateway's own refunds found: ``recorded`` minor units the log did not hold (0: none)."""
+
+    recorded: int
 
 
 class RefundRequestOut(CamelModel):
@@ -298,13 +339,44 @@ def resume_a_subscription(
     services.see_latest_write("subscriptions")
 
 
-@router.post("/payments/{merchant_uid}/refund")
-def refund_payment(
-    merchant_uid: Annotated[str, Path(max_length=100)], body: RefundIn, caller: StaffDep, services: ServicesDep
-) -> RefundOut:
-    """Refund all or part of a payment: at once up to the approval limit, otherwise waiting for a second member."""
-    outcome = refund(
+MerchantUid = Annotated[str, Path(max_length=100)]
+
+
+@router.get("/payments/{merchant_uid}/refund-preview")
+def preview_a_refund(
+    merchant_uid: MerchantUid,
+    caller: StaffDep,
+    services: ServicesDep,
+    amount: Annotated[int | None, Query(ge=1)] = None,
+) -> RefundPreviewOut:
+    """What a refund of ``amount`` (all when left out) would do to the licence, before it is made."""
+    preview = preview_refund(services.store, services.clock, services.payments, merchant_uid, amount)
+    return RefundPreviewOut(
+        amount=preview.amount,
+        refundable=preview.refundable,
+        currency=preview.currency,
+        revokes=preview.revokes,
+        expires_at=preview.expires_at,
+        shortened_to=preview.shortened_to,
+        unrecorded=preview.unrecorded,
+    )
+
+
+@router.post(
+    "/payments/{merchant_uid}/refund",
+    responses=errors(
+        ErrorCode.EMPTY_PARAMETER,
+        ErrorCode.INVALID_VALUE,
+        ErrorCode.REFUND_IN_PROGRESS,
+        ErrorCode.REFUND_REFUSED_BY_GATEWAY,
+    ),
+)
+def refund_payment(merchant_uid: MerchantUid, body: RefundIn, caller: StaffDep, services: ServicesDep) -> RefundOut:
+    """Refund all or part of a payment: at once while what it has been refunded in total stays within the approval
+    limit, otherwise waiting for a second member; a refund made at the gateway meanwhile is recorded first."""
+    outcome = refund_by_staff(
         services.store,
+        services.views,
         services.clock,
         services.payments,
         caller.member.id,
@@ -312,17 +384,38 @@ def refund_payment(
         amount=body.amount,
         reason=body.reason,
         approval_limits=services.settings.refund_approval_limits,
+        licence_effect=LicenceEffect(body.licence_effect) if body.licence_effect else None,
     )
     services.see_latest_write(*REFUND_VIEWS)
-    state = "refunded" if outcome.request_id is None else "waiting"
-    return RefundOut(refunded=outcome.refunded, request_id=outcome.request_id, state=state)
+    return RefundOut.of(outcome)
+
+
+@router.post(
+    "/payments/{merchant_uid}/gateway-refund",
+    responses=errors(ErrorCode.INVALID_VALUE, ErrorCode.REFUND_IN_PROGRESS),
+)
+def record_a_gateway_refund(
+    merchant_uid: MerchantUid, body: ReasonIn, caller: StaffDep, services: ServicesDep
+) -> GatewayRefundOut:
+    """Record a refund made at the gateway (in PortOne's console, say) that the log does not hold yet."""
+    recorded = record_gateway_refund(
+        services.store,
+        services.views,
+        services.clock,
+        services.payments,
+        caller.member.id,
+        merchant_uid=merchant_uid,
+        reason=body.reason,
+    )
+    services.see_latest_write(*REFUND_VIEWS)
+    return GatewayRefundOut(recorded=recorded)
 
 
 @router.get("/refund-requests")
 def list_refund_requests(
     caller: StaffDep,
     services: ServicesDep,
-    state: Annotated[str | None, Query(pattern="^(waiting|refunded|refused)$")] = None,
+    state: Annotated[str | None, Query(pattern="^(waiting|accepted|refunded|refused)$")] = None,
 ) -> list[RefundRequestOut]:
     """Refund requests (staff requests above the limit, customers' money-back requests), oldest first."""
     return [RefundRequestOut.model_validate(row) for row in refund_requests(services.views, state)]
@@ -331,14 +424,23 @@ def list_refund_requests(
 RequestId = Annotated[UUID, Path(description="the refund request's id")]
 
 
-@router.post("/refund-requests/{request_id}/approve")
+@router.post(
+    "/refund-requests/{request_id}/approve",
+    responses=errors(ErrorCode.INVALID_VALUE, ErrorCode.REFUND_IN_PROGRESS, ErrorCode.REFUND_REFUSED_BY_GATEWAY),
+)
 def approve(request_id: RequestId, body: ReasonIn, caller: StaffDep, services: ServicesDep) -> RefundOut:
-    """Make a waiting refund (a staff member's request: another member who may approve refunds)."""
-    refunded = approve_refund(
-        services.store, services.clock, services.payments, caller.member.id, request_id=request_id, reason=body.reason
+    """Make a waiting refund (a member who may approve refunds, never the one who asked)."""
+    outcome = approve_refund(
+        services.store,
+        services.views,
+        services.clock,
+        services.payments,
+        caller.member.id,
+        request_id=request_id,
+        reason=body.reason,
     )
     services.see_latest_write(*REFUND_VIEWS)
-    return RefundOut(refunded=refunded, request_id=request_id, state="refunded")
+    return RefundOut.of(outcome, approved=True)
 
 
 @router.post("/refund-requests/{request_id}/decline", status_code=204)

@@ -12,10 +12,12 @@ from api.admin_token import admin_only
 from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
+from application.pending_money import settle_pending_money
+from application.reminders import record_due_reminders
 from domain.errors import DomainError, ErrorCode
 from domain.subscriptions.renewal import renew_if_due
+from eventlog.test_clock import SharedTestClock
 from projections.subscriptions import due_subscriptions
-from projections.test_clock import SharedTestClock
 
 router = APIRouter(prefix="/test-harness", tags=["test harness"])
 
@@ -83,3 +85,43 @@ def run_renewals(services: ServicesDep) -> RenewalPass:
             charged.append(outcome.merchant_uid)
     services.see_latest_write("licences", "payments", "subscriptions")
     return RenewalPass(charged=charged)
+
+
+class Recorded(CamelModel):
+    """How many reminders a pass recorded."""
+
+    recorded: int
+
+
+@router.post(
+    "/reminders/run",
+    response_model=Recorded,
+    dependencies=[Depends(admin_only)],
+    responses=errors(ErrorCode.UNAUTHORIZED),
+)
+def run_reminders(services: ServicesDep) -> Recorded:
+    """What beat's hourly reminder task does at its next tick, done now: record every renewal reminder due."""
+    services.see_latest_write("subscriptions")
+    recorded = record_due_reminders(services.store, services.views, services.clock)
+    services.see_latest_write("subscriptions")
+    return Recorded(recorded=recorded)
+
+
+class Settled(CamelModel):
+    """What the pass over money pending at the gateway found, one line a payment."""
+
+    settled: list[str]
+
+
+@router.post(
+    "/payments/settle",
+    response_model=Settled,
+    dependencies=[Depends(admin_only)],
+    responses=errors(ErrorCode.UNAUTHORIZED),
+)
+def run_settling_pass(services: ServicesDep) -> Settled:
+    """What beat's minute pass over money pending at the gateway does, done now (application/pending_money.py)."""
+    services.see_latest_write("payments")
+    found = settle_pending_money(services.store, services.views, services.clock, services.payments)
+    services.see_latest_write("licences", "payments", "subscriptions", "refund_requests")
+    return Settled(settled=[f"{each.merchant_uid}: {each.pending}: {each.outcome}" for each in found])

@@ -6,6 +6,8 @@ from datetime import date
 from typing import Any, Literal
 from uuid import UUID
 
+from pydantic import Field
+
 from api.schemas import CamelModel
 from domain.finance.reconciliation_days import ReconciliationDay, Resolution, Run
 from domain.history import AsOf
@@ -30,10 +32,12 @@ class LedgerSeriesRow(LedgerFigures):
 
 
 class LedgerBreakdownRow(LedgerFigures):
-    """The figures of one value of a dimension (``key``: a product, plan or payment method) in one currency."""
+    """The figures of one value of a dimension (``key``: a product code, a plan's catalogue id or a payment method)
+    in one currency; ``label`` a plan's name in the reader's language."""
 
     currency: str
     key: str
+    label: str | None = None
 
 
 class LedgerBreakdown(CamelModel):
@@ -70,7 +74,8 @@ class LedgerEntryOut(CamelModel):
     day: date
     currency: str
     product_code: str
-    plan: str
+    plan: str = Field(description="the plan's catalogue id")
+    plan_name: str = Field(description="the plan's name in the reader's language")
     pay_method: str
     kind: Literal["revenue", "refund"]
     merchant_uid: str

@@ -4,7 +4,7 @@ confirmation, and a purchase-history record."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import Field
@@ -36,11 +36,24 @@ class PaymentConfirmation(CamelModel):
 
 
 class Refund(CamelModel):
-    """One (partial) refund of a payment."""
+    """One (partial) refund of a payment: ``source`` ``store`` (ours) or ``gateway`` (made at PortOne itself)."""
 
     amount: int
     reason: str
     refunded_at: datetime | None
+    source: Literal["store", "gateway"] = "store"
+
+
+RefundState = Literal["refunded", "partlyRefunded", "refunding"]
+
+
+def refund_state(row: dict[str, Any]) -> RefundState | None:
+    """What refunds left of a paid payment: all of it back, part of it, or a refund on its way at the gateway."""
+    if row.get("pending") == "refund":
+        return "refunding"
+    if row["state"] != "paid" or not int(row["cancel_amount"]):
+        return None
+    return "refunded" if int(row["cancel_amount"]) >= int(row["amount"]) else "partlyRefunded"
 
 
 class PaymentRecord(CamelModel):
@@ -64,6 +77,11 @@ class PaymentRecord(CamelModel):
     fail_reason: str | None
     receipt_url: str | None
     refunds: list[Refund]
+    refund_state: RefundState | None = Field(
+        default=None,
+        description="refunded (all of it came back), partlyRefunded, or refunding (a refund on its way); "
+        "the refunds list says how much and when",
+    )
     is_manual: bool = False
     card_name: str | None
     card_number: str | None
@@ -103,6 +121,7 @@ class PaymentRecord(CamelModel):
             fail_reason=row["fail_reason"],
             receipt_url=row["receipt_url"],
             refunds=[Refund(**refund) for refund in row["refunds"]],
+            refund_state=refund_state(row),
             card_name=row["card_name"],
             card_number=row["card_number"],
             bank_name=row["bank_name"],

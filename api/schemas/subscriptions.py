@@ -9,9 +9,10 @@ from uuid import UUID
 from pydantic import Field
 
 from api.schemas import CamelModel
+from domain.catalogue.versions import load_versions
 from domain.licences.actions import Action
 from domain.licences.allowed import SubscriptionFacts, subscriber_actions
-from domain.licences.licence import UserLicence
+from domain.licences.licence import LicenceState, UserLicence
 from domain.store import Storefront
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus
 
@@ -28,7 +29,8 @@ class SubscriptionState(CamelModel):
     price: int
     next_renewal_price: int | None = Field(
         default=None,
-        description="what the next renewal charges, when the subscription renews (less an accepted retention offer)",
+        description="what the next renewal charges, when the subscription renews: the one price the reminder mail "
+        "states and the renewal charges (a price change in force by then, less an accepted retention offer)",
     )
     currency: str
     license_name: str
@@ -50,15 +52,18 @@ class SubscriptionState(CamelModel):
         """The subscription as it stands now (``licence_key`` shown once, right after subscribing)."""
         subscription: Subscription = store.repository.get(subscription_id)
         licence: UserLicence = store.repository.get(subscription.user_licence_id)
+        # A licence refunded (revoked) renews no more, even before the renewal pass has ended its subscription.
+        renewing = licence.state is LicenceState.ACTIVE
+        renewal = subscription.next_renewal(load_versions(store)) if renewing else None
         return cls(
             subscription_id=subscription.id,
             user_license_id=subscription.user_licence_id,
-            status=subscription.status,
-            is_scheduled=subscription.is_scheduled,
-            next_payment_at=subscription.next_charge_at,
+            status=subscription.status if renewing else SubscriptionStatus.ENDED,
+            is_scheduled=subscription.is_scheduled and renewing,
+            next_payment_at=subscription.next_charge_at if renewing else None,
             paid_until=subscription.paid_until,
             price=subscription.amount,
-            next_renewal_price=subscription.renewal_quote.amount if subscription.renews_at else None,
+            next_renewal_price=renewal.amount if renewal is not None and subscription.renews_at else None,
             currency=subscription.currency.value,
             license_name=subscription.name,
             card_name=subscription.card_name,

@@ -32,6 +32,7 @@ from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
 from events.catalogue import CatalogueOpened, CatalogueVersionScheduled
 from events.concurrency import retry_on_conflict
+from events.values import Language
 
 CATALOGUE_ID = uuid5(NAMESPACE_URL, "/catalogue")
 # The shipped version is in force from before anything was ever sold.
@@ -161,6 +162,16 @@ class CatalogueVersions:
         """The history of an install nobody seeded yet: the shipped JSON, in force since ``SHIPPED_SINCE``."""
         first = load_catalogue()
         return cls((CatalogueVersion(first.version, SHIPPED_SINCE, first, None, SHIPPED_REASON, SHIPPED_SINCE),))
+
+    def plan_name(self, licence_id: int, language: Language) -> str | None:
+        """A plan's name in ``language`` (with the catalogue's fallback), from the latest version that has the plan
+        (a plan no longer on sale keeps the name it was sold under); None for an id no version knows. Finance counts
+        plans by id; this is their label."""
+        for version in sorted(self.versions, key=lambda item: (item.effective_at, item.version), reverse=True):
+            licence = version.catalogue.get(licence_id)
+            if licence is not None:
+                return licence.localization_for(language).name
+        return None
 
     def in_force(self, at: datetime) -> CatalogueVersion:
         """The version in force at ``at``: of those effective by then, the one taking effect last (of two taking

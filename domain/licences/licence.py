@@ -186,6 +186,11 @@ class UserLicence(Aggregate):
         """What the holder may do with the licence now (its subscription adds its own)."""
         return licence_actions(self.facts, catalogue, now)
 
+    @property
+    def ever_used(self) -> bool:
+        """Was it ever activated on a device (its supply began, in the words of the E-Commerce Act)?"""
+        return bool(self.activations)
+
     def is_valid(self, now: datetime) -> bool:
         """Active and not yet expired."""
         return self.state is LicenceState.ACTIVE and self.expires_at is not None and now < self.expires_at
@@ -203,18 +208,33 @@ class UserLicence(Aggregate):
         if self.state is LicenceState.RESERVED:
             self.trigger_event(LicenceReservationLapsed, timestamp=at, reason=reason)
 
-    def apply_refund(self, refunded: int, paid: int, reason: str, at: datetime) -> None:
-        """Shorten the licence in proportion to what was refunded; a full refund revokes it."""
-        if self.state is not LicenceState.ACTIVE or self.starts_at is None or self.expires_at is None:
-            return
-        if refunded >= paid:
-            self.trigger_event(LicenceRevoked, timestamp=at, revoked_at=at, reason=reason)
-            return
-        kept = Decimal(paid - refunded) / Decimal(paid)
+    def revoke(self, reason: str, at: datetime) -> bool:
+        """Stop the licence: the money that paid for it went back (True when revoked now)."""
+        if self.state is not LicenceState.ACTIVE:
+            return False
+        self.trigger_event(LicenceRevoked, timestamp=at, revoked_at=at, reason=reason)
+        return True
+
+    def shortened_expiry(self, paid: int, refunded: int, at: datetime) -> datetime | None:
+        """Where the licence would end if it kept only what is left paid for after ``refunded`` of ``paid`` came back:
+        its life in proportion (whole days, from its start, never before ``at``); None when it has no end to move or
+        would not move."""
+        if self.state is not LicenceState.ACTIVE or self.starts_at is None or self.expires_at is None or paid <= 0:
+            return None
+        kept = Decimal(max(paid - refunded, 0)) / Decimal(paid)
         days = int((Decimal(self.life) * kept).to_integral_value(rounding=ROUND_FLOOR))
         new_expiry = max(expiry(self.starts_at, days), at)
-        if new_expiry < self.expires_at:
-            self.trigger_event(LicenceShortened, timestamp=at, expires_at=new_expiry, reason=reason)
+        return new_expiry if new_expiry < self.expires_at else None
+
+    def shorten_to(self, expires_at: datetime, reason: str, at: datetime) -> bool:
+        """Move the licence's end earlier, to ``expires_at`` (never before ``at``); True when it moved."""
+        if self.state is not LicenceState.ACTIVE or self.expires_at is None:
+            return False
+        new_expiry = max(expires_at, at)
+        if new_expiry >= self.expires_at:
+            return False
+        self.trigger_event(LicenceShortened, timestamp=at, expires_at=new_expiry, reason=reason)
+        return True
 
     def activate_device(self, device_id: str, device_name: str, platform: str, at: datetime) -> bool:
         """Add a device (True), or recognise one already there (False); refuse past the limit."""
@@ -369,6 +389,8 @@ class UserLicence(Aggregate):
         self.merchant_uid = event.merchant_uid
         # The payment of the period the licence runs in now (a subscription's own periods are its own).
         self.period_merchant_uid: str | None = event.merchant_uid
+        # The payments the licence was bought with: its purchase, then each upgrade (not a subscription's renewals).
+        self.bought_with: tuple[str, ...] = (event.merchant_uid,) if event.merchant_uid else ()
         self.devices: dict[str, Device] = {}
         self.goodwill: list[tuple[datetime, int]] = []
         self.activations: dict[str, datetime] = {}  # device id -> when it was last activated (abuse flag)
@@ -429,6 +451,7 @@ class UserLicence(Aggregate):
         self.name = event.name
         self.source = event.source
         self.period_merchant_uid = event.merchant_uid
+        self.bought_with = (*self.bought_with, event.merchant_uid)
         self.starts_at = event.starts_at
         self.expires_at = event.expires_at
 

@@ -56,6 +56,11 @@ class GatewayUnreachableError(Exception):
     back. Callers answer 503 (-1002) or retry later with the same merchantUid, which never charges twice."""
 
 
+class CancelRefusedError(Exception):
+    """The gateway answered a cancel with a refusal (a checksum that differs from its balance, a payment it can no
+    longer cancel...): nothing was given back by that call."""
+
+
 class PaymentGateway(Protocol):
     """The calls the purchase flow makes to the gateway."""
 
@@ -67,8 +72,13 @@ class PaymentGateway(Protocol):
         """Re-read a payment (the only source of truth about money)."""
         ...
 
+    def find(self, merchant_uid: str) -> GatewayPayment | None:
+        """The gateway's newest payment for an order id, or None when it has none (a charge never made)."""
+        ...
+
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
-        """Cancel all (amount None) or part of a payment; ``checksum`` is the refundable balance."""
+        """Cancel all (amount None) or part of a payment; ``checksum`` is the refundable balance (raises
+        CancelRefusedError when the gateway refuses, GatewayUnreachableError when it does not answer)."""
         ...
 
     def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
@@ -18,12 +19,16 @@ from events.payments import (
     AppStorePurchaseRecorded,
     BuyerAccountOpened,
     CreditSpent,
+    FirstChargeOrdered,
     PaymentCancelled,
     PaymentFailed,
+    PaymentGivenBack,
     PaymentOrdered,
     PaymentRefunded,
     PaymentReserved,
     PaymentSucceeded,
+    RefundReleased,
+    RefundReserved,
     UpgradeOrdered,
 )
 from events.values import Currency, Language
@@ -39,6 +44,64 @@ class PaymentState(Enum):
     CANCELLED = "cancelled"
 
 
+class LicenceEffect(Enum):
+    """What a refund does to the licence the payment paid for."""
+
+    REVOKE = "revoke"  # the licence stops (a full refund of what pays for it now)
+    SHORTEN = "shorten"  # its end moves to what is left paid for
+    KEEP = "keep"  # it stays as it is (goodwill)
+
+
+class RefundKind(Enum):
+    """Who decided a refund."""
+
+    MONEY_BACK = "money-back"  # the customer, under the 30-day guarantee
+    STAFF = "staff"  # a staff member, within their approval limit
+    APPROVAL = "approval"  # a second member approving a waiting request
+    OPERATOR = "operator"  # an operator at the command line
+    UNWANTED_CHARGE = "unwanted-charge"  # a renewal charged while it stopped being wanted
+
+
+# Whose refunds ``payment.Refunded`` records.
+STORE = "store"
+GATEWAY = "gateway"
+
+
+@dataclass(frozen=True)
+class PendingRefund:
+    """A refund reserved on a payment whose outcome at the gateway is not recorded yet."""
+
+    reservation_id: str
+    amount: int
+    reason: str
+    kind: RefundKind
+    actor_id: UUID | None
+    request_id: UUID | None
+    licence_effect: LicenceEffect
+    shorten_to: datetime | None
+    reserved_at: datetime
+
+
+@dataclass(frozen=True)
+class RecordedRefund:
+    """What recording the gateway's refunds of a payment found: the store's reserved refund it made (``ours``,
+    None when none was pending), and what it made outside the store (``outside``)."""
+
+    ours: int | None
+    outside: int
+    pending: PendingRefund | None
+
+
+@dataclass(frozen=True)
+class FirstCharge:
+    """The subscription a first charge starts once paid, and the key it charges."""
+
+    subscription_id: UUID
+    customer_uid: str
+    card_name: str | None
+    card_number: str | None
+
+
 class Payment(Aggregate):
     """What a customer owes and paid for one order; the amount is fixed when ordering."""
 
@@ -47,6 +110,8 @@ class Payment(Aggregate):
     paid_at: datetime | None = None
     settled_at: datetime | None = None  # when we recorded it paid (our clock; the gateway's paid_at is its own)
     pg_provider: str | None = None
+    card_name: str | None = None  # the card's name and mask, once paid by card
+    card_number: str | None = None
 
     @staticmethod
     def id_for(merchant_uid: str) -> UUID:
@@ -154,6 +219,19 @@ class Payment(Aggregate):
         """What the payment buys."""
         return LicenceTerms(self.licence_id, self.product_code, self.life, self.max_devices_count, self.name)
 
+    @property
+    def quote(self) -> Quote:
+        """The quote the order was priced at (its amount is the payment's)."""
+        return Quote(self.licence_id, self.country_code, self.currency, self.original_amount, self.discount_factors)
+
+    @property
+    def buyer_account_id(self) -> UUID:
+        """The account that bought it: the one that ordered, or the account a guest's payment opened."""
+        account_id = self.account_id or self.opened_account_id
+        if account_id is None:
+            raise ValueError(f"{self.merchant_uid} has no buyer account yet")
+        return account_id
+
     def check_confirmable_by(self, account_id: UUID | None) -> None:
         """An order an account placed is confirmed by that account only (403); a guest's order by anyone
         holding its ids, since the gateway re-read decides what happened."""
@@ -171,10 +249,136 @@ class Payment(Aggregate):
 
     @property
     def refundable(self) -> int:
-        """What can still go back to the customer."""
+        """What can still go back to the customer: neither refunded, nor set aside for a refund in progress, nor
+        spent on an upgrade."""
         if self.state is not PaymentState.PAID or self.apple_transaction_id is not None:
             return 0
-        return self.amount - self.cancel_amount - self.credit_spent
+        reserved = self.pending_refund.amount if self.pending_refund is not None else 0
+        return self.amount - self.cancel_amount - self.credit_spent - reserved
+
+    @property
+    def returnable(self) -> int:
+        """What the gateway still holds of this paid payment and no refund has set aside, credit spent on an upgrade
+        included: what giving back a licence as it was bought (its upgrades given back with it) may return."""
+        if self.state is not PaymentState.PAID or self.apple_transaction_id is not None:
+            return 0
+        reserved = self.pending_refund.amount if self.pending_refund is not None else 0
+        return self.amount - self.cancel_amount - reserved
+
+    @property
+    def fully_refunded(self) -> bool:
+        """Did all of the money come back (nothing of it left at the gateway)?"""
+        return self.state is PaymentState.PAID and self.amount > 0 and self.cancel_amount >= self.amount
+
+    @property
+    def give_back_owed(self) -> int:
+        """What the gateway took for this called-off payment and has not given back yet (as far as we know)."""
+        return max(self.give_back - self.given_back, 0)
+
+    # Refunds: reserve, call the gateway, record what it did (domain/payments/refunds.py).
+
+    def reserve_refund(
+        self,
+        amount: int,
+        *,
+        reason: str,
+        kind: RefundKind,
+        at: datetime,
+        actor_id: UUID | None = None,
+        request_id: UUID | None = None,
+        licence_effect: LicenceEffect = LicenceEffect.KEEP,
+        shorten_to: datetime | None = None,
+        spent_credit_too: bool = False,
+    ) -> PendingRefund:
+        """Set ``amount`` aside for a refund before the gateway is asked: -330 while another refund of this payment
+        is in progress, -2 outside 1..refundable (1..returnable with ``spent_credit_too``: the licence goes back
+        with the upgrade that spent the credit) or for a payment that was not paid here."""
+        if self.state is not PaymentState.PAID or self.imp_uid is None or self.apple_transaction_id is not None:
+            raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {self.state.value} payment")
+        if self.pending_refund is not None:
+            raise DomainError(ErrorCode.REFUND_IN_PROGRESS, "a refund of this payment is in progress")
+        most = self.returnable if spent_credit_too else self.refundable
+        if not 0 < amount <= most:
+            raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{most}")
+        self.trigger_event(
+            RefundReserved,
+            timestamp=at,
+            reservation_id=uuid4().hex,
+            amount=amount,
+            reason=reason,
+            kind=kind.value,
+            actor_id=actor_id,
+            request_id=request_id,
+            licence_effect=licence_effect.value,
+            shorten_to=shorten_to,
+            reserved_at=at,
+        )
+        assert self.pending_refund is not None
+        return self.pending_refund
+
+    def record_gateway_refunds(self, gateway_cancel_amount: int, outside_reason: str, at: datetime) -> RecordedRefund:
+        """Record what the gateway has given back of this payment beyond what the log holds (its
+        ``cancel_amount`` is cumulative): first the refund in progress, up to what it reserved (the rest of a
+        reservation the gateway did not make is released when ``gateway_cancel_amount`` shows none of it), then
+        anything more as a refund made outside the store."""
+        pending = self.pending_refund
+        unrecorded = gateway_cancel_amount - self.cancel_amount
+        ours: int | None = None
+        if pending is not None and unrecorded > 0:
+            ours = min(unrecorded, pending.amount)
+            self._refunded(ours, pending.reason, STORE, pending.reservation_id, at)
+        outside = gateway_cancel_amount - self.cancel_amount
+        if outside > 0:
+            self._refunded(outside, outside_reason, GATEWAY, None, at)
+        return RecordedRefund(ours, max(outside, 0), pending)
+
+    def release_refund(self, reason: str, at: datetime) -> PendingRefund | None:
+        """The refund in progress was not made at the gateway: its amount is refundable again (None: none was)."""
+        pending = self.pending_refund
+        if pending is not None:
+            self.trigger_event(
+                RefundReleased, timestamp=at, reservation_id=pending.reservation_id, reason=reason, released_at=at
+            )
+        return pending
+
+    def _refunded(self, amount: int, reason: str, source: str, reservation_id: str | None, at: datetime) -> None:
+        self.trigger_event(
+            PaymentRefunded,
+            timestamp=at,
+            amount=amount,
+            cancel_amount=self.cancel_amount + amount,
+            reason=reason,
+            refunded_at=at,
+            source=source,
+            reservation_id=reservation_id,
+        )
+
+    def record_given_back(self, gateway_cancel_amount: int, at: datetime) -> int:
+        """Record what the gateway gave back of a payment we called off, up to what it took; returns it."""
+        amount = min(gateway_cancel_amount, self.give_back) - self.given_back
+        if self.state is PaymentState.CANCELLED and amount > 0:
+            self.trigger_event(
+                PaymentGivenBack,
+                timestamp=at,
+                amount=amount,
+                cancel_amount=self.given_back + amount,
+                given_back_at=at,
+            )
+            return amount
+        return 0
+
+    # A subscription's first charge, recorded before the gateway is asked (domain/subscriptions/charging.py).
+
+    def note_first_charge(self, charge: FirstCharge, at: datetime) -> None:
+        """Say that this (just ordered) payment is the first charge of ``charge.subscription_id``."""
+        self.trigger_event(
+            FirstChargeOrdered,
+            timestamp=at,
+            subscription_id=charge.subscription_id,
+            customer_uid=charge.customer_uid,
+            card_name=charge.card_name,
+            card_number=charge.card_number,
+        )
 
     def matches(self, gateway: GatewayPayment) -> bool:
         """Does the gateway's payment carry exactly the amount and currency we ordered?"""
@@ -232,32 +436,27 @@ class Payment(Aggregate):
             return self.cancel_code or ErrorCode.PAYMENT_DIFFERS_FROM_INIT
         return ErrorCode.PAYMENT_REFUSED
 
-    def cancel(self, imp_uid: str | None, reason: str, error_code: ErrorCode | None, at: datetime) -> None:
-        """We call it off: tampering, or an unpaid virtual account past its deadline.
+    def cancel(
+        self, imp_uid: str | None, reason: str, error_code: ErrorCode | None, at: datetime, *, give_back: int = 0
+    ) -> None:
+        """We call it off: tampering, a coupon refused, an upgrade that lost its race, or an unpaid virtual account
+        past its deadline; ``give_back`` is what the gateway took for it, which goes back
+        (``domain/payments/give_back.py``).
 
-        Only an open (ordered or reserved) payment is called off; a paid one goes back through
-        ``refund``, so a late report of another attempt at the same order cannot undo it.
+        Only an open (ordered or reserved) payment is called off; a paid one goes back through a refund, so a late
+        report of another attempt at the same order cannot undo it.
         """
         if self.state not in (PaymentState.ORDERED, PaymentState.RESERVED):
             return
         code = error_code.value if error_code is not None and isinstance(error_code.value, int) else None
         self.trigger_event(
-            PaymentCancelled, timestamp=at, imp_uid=imp_uid, reason=reason, error_code=code, cancelled_at=at
-        )
-
-    def refund(self, amount: int, reason: str, at: datetime) -> None:
-        """Give back ``amount`` of a paid payment (partial refunds add up)."""
-        if self.state is not PaymentState.PAID:
-            raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {self.state.value} payment")
-        if not 0 < amount <= self.refundable:
-            raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{self.refundable}")
-        self.trigger_event(
-            PaymentRefunded,
+            PaymentCancelled,
             timestamp=at,
-            amount=amount,
-            cancel_amount=self.cancel_amount + amount,
+            imp_uid=imp_uid,
             reason=reason,
-            refunded_at=at,
+            error_code=code,
+            cancelled_at=at,
+            give_back=max(give_back, 0),
         )
 
     def check_open(self) -> None:
@@ -287,6 +486,8 @@ class Payment(Aggregate):
         self.purchase_type = event.purchase_type
         self.discount_factors: tuple[DiscountFactor, ...] = factors_from_records(event.discount_factors)
         self.opened_buyer_account = False
+        self.opened_account_id: UUID | None = None
+        self.ordered_at: datetime = event.timestamp
         self.fail_reason = ""
         self.user_licence_id: UUID | None = event.user_licence_id
         self.coupon_code: str | None = event.coupon_code
@@ -302,6 +503,11 @@ class Payment(Aggregate):
         self.upgrade: UpgradeOrdered | None = None
         self.credit_spent = 0
         self.apple_transaction_id: str | None = None
+        self.pending_refund: PendingRefund | None = None
+        self.refunds_reserved: dict[str, PendingRefund] = {}  # every reservation by id: what each refund decided
+        self.give_back = 0
+        self.given_back = 0
+        self.first_charge: FirstCharge | None = None
         self.cancel_code: ErrorCode | None = None
 
     @when.register
@@ -311,6 +517,7 @@ class Payment(Aggregate):
         self.paid_at = event.paid_at
         self.settled_at = event.timestamp
         self.pay_method, self.pg_provider = event.pay_method, event.pg_provider
+        self.card_name, self.card_number = event.card_name, event.card_number
 
     @when.register
     def _reserved(self, event: PaymentReserved) -> None:
@@ -331,15 +538,46 @@ class Payment(Aggregate):
     def _cancelled(self, event: PaymentCancelled) -> None:
         self.state = PaymentState.CANCELLED
         self.imp_uid = event.imp_uid or self.imp_uid
+        self.give_back = event.give_back
         self.cancel_code = ErrorCode.for_value(event.error_code) if event.error_code is not None else None
 
     @when.register
-    def _refunded(self, event: PaymentRefunded) -> None:
+    def _given_back(self, event: PaymentGivenBack) -> None:
+        self.given_back = event.cancel_amount
+
+    @when.register
+    def _refund_reserved(self, event: RefundReserved) -> None:
+        self.pending_refund = self.refunds_reserved[event.reservation_id] = PendingRefund(
+            event.reservation_id,
+            event.amount,
+            event.reason,
+            RefundKind(event.kind),
+            event.actor_id,
+            event.request_id,
+            LicenceEffect(event.licence_effect),
+            event.shorten_to,
+            event.reserved_at,
+        )
+
+    @when.register
+    def _refund_released(self, event: RefundReleased) -> None:
+        if self.pending_refund is not None and self.pending_refund.reservation_id == event.reservation_id:
+            self.pending_refund = None
+
+    @when.register
+    def _refunded_event(self, event: PaymentRefunded) -> None:
         self.cancel_amount = event.cancel_amount
+        if self.pending_refund is not None and self.pending_refund.reservation_id == event.reservation_id:
+            self.pending_refund = None
+
+    @when.register
+    def _first_charge_ordered(self, event: FirstChargeOrdered) -> None:
+        self.first_charge = FirstCharge(event.subscription_id, event.customer_uid, event.card_name, event.card_number)
 
     @when.register
     def _buyer_account_opened(self, event: BuyerAccountOpened) -> None:
         self.opened_buyer_account = True
+        self.opened_account_id = event.account_id
 
     @when.register
     def _upgrade_ordered(self, event: UpgradeOrdered) -> None:

@@ -1,4 +1,5 @@
-"""Use cases of buying a licence: order, confirm (also from webhooks), lapse unpaid virtual accounts, refund.
+"""Use cases of buying a licence: order, confirm (also from webhooks), lapse unpaid virtual accounts (refunds:
+``domain/payments/refunds.py``).
 
 The gateway is the only source of truth about money: confirm always re-reads the
 payment by imp_uid and compares it with the order. Each command is idempotent by
@@ -9,7 +10,6 @@ conflict on the payment's version and the losers see the winner's outcome.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -23,7 +23,7 @@ from domain.clock import Clock
 from domain.coupons import redemption as coupons
 from domain.errors import DomainError, ErrorCode
 from domain.licences.granting import new_licence
-from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
+from domain.licences.licence import LicenceTerms, UserLicence
 from domain.papers.cash_receipts import check_cash_receipt_choice, papers_with_cash_receipt
 from domain.papers.numbers import CashReceiptChoice
 from domain.payments.gateway import (
@@ -32,13 +32,14 @@ from domain.payments.gateway import (
     PaymentGateway,
     PaymentNotFoundAtGatewayError,
 )
-from domain.payments.give_back import give_back
+from domain.payments.give_back import call_off, give_back_called_off, give_back_unrecorded
 from domain.payments.methods import NO_GATEWAY, NONE, gateway_choice
 from domain.payments.payment import Payment, PaymentState
 from domain.payments.records import recorded_payment
-from domain.payments.upgrade import apply_upgrade, stale_upgrade
+from domain.payments.upgrade import apply_upgrade, stale_upgrade, upgrade_parts
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
+from domain.subscriptions.charging import record_first_charge
 from events.concurrency import retry_on_conflict
 from events.values import Language
 
@@ -236,6 +237,8 @@ def settle_payment(
 
     def attempt() -> Confirmation:
         payment = _load_payment(store, merchant_uid)
+        if payment.first_charge is not None:
+            raise DomainError(ErrorCode.NOT_FOUND, f"{merchant_uid} is a subscription's first charge")
         settled = payment.state in (PaymentState.PAID, PaymentState.RESERVED) and payment.imp_uid == imp_uid
         deposit_arrived = payment.state is PaymentState.RESERVED and reported.status is GatewayStatus.PAID
         if settled and not deposit_arrived:
@@ -247,16 +250,18 @@ def settle_payment(
             # A late report of another attempt than the one the order settled with (a reserved virtual
             # account, say) gets its money back but leaves the order as it is.
             if payment.imp_uid in (None, imp_uid):
-                payment.cancel(imp_uid, TAMPERED, ErrorCode.PAYMENT_DIFFERS_FROM_INIT, now)
+                call_off(payment, reported, TAMPERED, ErrorCode.PAYMENT_DIFFERS_FROM_INIT, now)
                 store.save(payment)
-            _give_money_back(gateway, reported)
+                give_back_called_off(store, clock, gateway, merchant_uid, reported)
+            else:
+                give_back_unrecorded(gateway, reported, TAMPERED)
             raise DomainError(ErrorCode.PAYMENT_DIFFERS_FROM_INIT, TAMPERED)
         if payment.is_upgrade:
-            return _settle_upgrade(store, gateway, payment, reported, now)
+            return _settle_upgrade(store, clock, gateway, payment, reported, now)
         settles = reported.status is GatewayStatus.PAID or (
             reported.status is GatewayStatus.READY and reported.pay_method == "vbank"
         )
-        redemption = _redeem_or_call_off(store, gateway, payment, reported, now) if settles else []
+        redemption = _redeem_or_call_off(store, clock, gateway, payment, reported, now) if settles else []
         if reported.status is GatewayStatus.PAID:
             return _settle_paid(store, payment, reported, language, now, redemption)
         if reported.status is GatewayStatus.READY and reported.pay_method == "vbank":
@@ -284,11 +289,17 @@ def settle_notice(store: Storefront, clock: Clock, gateway: PaymentGateway, *, i
             raise DomainError(ErrorCode.NOT_FOUND, f"no order {merchant_uid}")
         if recorded.state is PaymentState.PAID and recorded.imp_uid == imp_uid:
             return
+        if recorded.first_charge is not None:
+            # A subscription's first charge, pending while its own call waits: it starts its subscription, never a
+            # one-off licence (charging.record_first_charge, which answers a charge recorded already as it was).
+            if recorded.state is PaymentState.ORDERED:
+                record_first_charge(store, clock, gateway, merchant_uid, gateway.get_payment(imp_uid))
+            return
     settle_payment(store, clock, gateway, imp_uid=imp_uid, merchant_uid=merchant_uid)
 
 
 def _refusal_code(payment: Payment) -> ErrorCode:
-    return ErrorCode.PAYMENT_DIFFERS_FROM_INIT if payment.state is PaymentState.CANCELLED else ErrorCode.PAYMENT_REFUSED
+    return payment.refusal
 
 
 def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
@@ -299,7 +310,12 @@ def _load_payment(store: Storefront, merchant_uid: str) -> Payment:
 
 
 def _redeem_or_call_off(
-    store: Storefront, gateway: PaymentGateway, payment: Payment, reported: GatewayPayment, now: datetime
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    payment: Payment,
+    reported: GatewayPayment,
+    now: datetime,
 ) -> list[Aggregate]:
     """Count a settling order's coupon use (the aggregates to save with it; none without a coupon). When the
     coupon's rules no longer hold (used up, a second use, expired...) nobody keeps a coupon price without a
@@ -309,9 +325,9 @@ def _redeem_or_call_off(
     try:
         return _redeem_coupon(store, payment, now)
     except DomainError as refused:
-        payment.cancel(reported.imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
+        call_off(payment, reported, f"coupon refused: {refused.detail}", refused.code, now)
         store.save(payment)
-        _give_money_back(gateway, reported, f"coupon refused: {refused.code.value}")
+        give_back_called_off(store, clock, gateway, payment.merchant_uid, reported)
         raise
 
 
@@ -361,7 +377,12 @@ def _settle_paid(
 
 
 def _settle_upgrade(
-    store: Storefront, gateway: PaymentGateway, payment: Payment, reported: GatewayPayment, now: datetime
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    payment: Payment,
+    reported: GatewayPayment,
+    now: datetime,
 ) -> Confirmation:
     """A paid upgrade order upgrades its licence; one that can no longer take effect (another tab's upgrade
     won, the credit was refunded) or that left a virtual account is cancelled and its money given back."""
@@ -369,17 +390,18 @@ def _settle_upgrade(
         payment.fail(reported.imp_uid, reported.fail_reason or f"gateway status {reported.status.value}", now)
         store.save(payment)
         raise DomainError(ErrorCode.PAYMENT_REFUSED, reported.fail_reason or "")
-    why = stale_upgrade(store, payment, now) if reported.status is GatewayStatus.PAID else "upgrades are paid at once"
+    parts = upgrade_parts(store, payment)
+    why = stale_upgrade(payment, parts, now) if reported.status is GatewayStatus.PAID else "upgrades are paid at once"
     if why is not None:
-        payment.cancel(reported.imp_uid, why, ErrorCode.INVALID_PRODUCT_AT_INIT, now)
+        call_off(payment, reported, why, ErrorCode.INVALID_PRODUCT_AT_INIT, now)
         store.save(payment)
-        _give_money_back(gateway, reported, why)
+        give_back_called_off(store, clock, gateway, payment.merchant_uid, reported)
         raise DomainError(ErrorCode.INVALID_PRODUCT_AT_INIT, why)
-    redemption = _redeem_or_call_off(store, gateway, payment, reported, now)
-    licence, credited = apply_upgrade(store, payment, now)
+    redemption = _redeem_or_call_off(store, clock, gateway, payment, reported, now)
+    apply_upgrade(payment, parts, now)
     payment.succeed(reported, now)
-    recordings = store.save(payment, licence, credited, *redemption)
-    return _confirmation(store, payment, licence, recordings[-1].notification.id)
+    recordings = store.save(payment, parts.licence, parts.credited, *redemption)
+    return _confirmation(store, payment, parts.licence, recordings[-1].notification.id)
 
 
 def _reserve(
@@ -441,13 +463,6 @@ def _confirmation(store: Storefront, payment: Payment, licence: UserLicence, not
     )
 
 
-def _give_money_back(gateway: PaymentGateway, reported: GatewayPayment, reason: str = TAMPERED) -> None:
-    """Cancel a payment we called off at the gateway; the refundable balance is the checksum."""
-    if reported.status not in (GatewayStatus.PAID, GatewayStatus.READY) or reported.pay_method == NONE:
-        return
-    give_back(gateway, reported.imp_uid, reported.amount - reported.cancel_amount, reason)
-
-
 def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *, merchant_uid: str) -> bool:
     """Past its deadline, cancel a reserved virtual-account payment; True when it lapsed now."""
     payment = _load_payment(store, merchant_uid)
@@ -482,68 +497,5 @@ def lapse_if_unpaid(store: Storefront, clock: Clock, gateway: PaymentGateway, *,
             )
         store.save(current, licence, *released)
         return True
-
-    return retry_on_conflict(attempt)
-
-
-def refund_payment(
-    store: Storefront,
-    clock: Clock,
-    gateway: PaymentGateway,
-    *,
-    merchant_uid: str,
-    amount: int | None,
-    reason: str,
-    recorded_with: Callable[[Payment, int], Sequence[Aggregate]] | None = None,
-) -> int:
-    """An operator gives back all (amount None) or part of a paid payment; returns the amount refunded.
-    ``recorded_with`` gives the aggregates saved in the same transaction as the refund (the staff member who
-    did it, with their reason), called with the payment and the amount refunded."""
-    payment = _load_payment(store, merchant_uid)
-    if payment.state is not PaymentState.PAID or payment.imp_uid is None:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
-    wanted = payment.refundable if amount is None else amount
-    if not 0 < wanted <= payment.refundable:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{payment.refundable}")
-    reported = gateway.cancel(payment.imp_uid, wanted, payment.gateway_balance, reason)
-    return _record_refund(store, clock, merchant_uid, reported, reason, recorded_with)
-
-
-def record_gateway_refund(
-    store: Storefront, clock: Clock, gateway: PaymentGateway, *, merchant_uid: str, reason: str
-) -> int:
-    """Record what the gateway gave back of a paid payment and the log does not show yet (a refund whose answer
-    was lost after the gateway made it); returns the amount recorded, 0 when the log already agrees."""
-    payment = _load_payment(store, merchant_uid)
-    if payment.state is not PaymentState.PAID or payment.imp_uid is None:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
-    return _record_refund(store, clock, merchant_uid, gateway.get_payment(payment.imp_uid), reason)
-
-
-def _record_refund(
-    store: Storefront,
-    clock: Clock,
-    merchant_uid: str,
-    reported: GatewayPayment,
-    reason: str,
-    recorded_with: Callable[[Payment, int], Sequence[Aggregate]] | None = None,
-) -> int:
-    """Record the part of the gateway's ``cancel_amount`` the payment has not recorded yet, and shorten its licence
-    (with ``recorded_with``'s aggregates in the same transaction)."""
-
-    def attempt() -> int:
-        current = _load_payment(store, merchant_uid)
-        refunded_now = reported.cancel_amount - current.cancel_amount
-        if refunded_now <= 0:
-            return 0
-        current.refund(refunded_now, reason, clock.now())
-        licence: UserLicence = store.repository.get(current.licence_id_paid_for)
-        # A payment whose value partly moved into an upgrade paid for a plan the licence has left: refunding
-        # the rest (never the credit) leaves the upgraded licence as it is.
-        if licence.state is LicenceState.ACTIVE and not current.credit_spent:
-            licence.apply_refund(current.cancel_amount, current.amount, reason, clock.now())
-        witnesses = recorded_with(current, refunded_now) if recorded_with is not None else ()
-        store.save(current, licence, *witnesses)
-        return refunded_now
 
     return retry_on_conflict(attempt)

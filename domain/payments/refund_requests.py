@@ -13,7 +13,8 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.errors import DomainError, ErrorCode
-from events.staff import RefundApproved, RefundRefused, RefundRequested
+from domain.payments.payment import LicenceEffect
+from events.staff import RefundAccepted, RefundApproved, RefundRefused, RefundReopened, RefundRequested
 
 STAFF = "staff"
 MONEY_BACK = "money-back"
@@ -23,6 +24,7 @@ class RefundState(Enum):
     """Where a request stands (the customer's licence page shows it for a money-back request)."""
 
     WAITING = "waiting"
+    ACCEPTED = "accepted"  # decided and reserved on the payment; the gateway has not made it yet
     REFUNDED = "refunded"
     REFUSED = "refused"
 
@@ -46,6 +48,7 @@ class RefundRequest(Aggregate):
         reason: str,
         requested_by: UUID | None,
         at: datetime,
+        licence_effect: LicenceEffect | None = None,
     ) -> RefundRequest:
         """Record the request (a staff member's when ``requested_by`` names them, else the customer's money-back)."""
         source = STAFF if requested_by is not None else MONEY_BACK
@@ -60,6 +63,7 @@ class RefundRequest(Aggregate):
             reason=reason,
             requested_by=requested_by,
             source=source,
+            licence_effect=licence_effect.value if licence_effect is not None else None,
         )
 
     def check_waiting(self) -> None:
@@ -72,12 +76,30 @@ class RefundRequest(Aggregate):
         if self.requested_by == approver_id:
             raise DomainError(ErrorCode.FORBIDDEN, "nobody approves their own refund")
 
-    def approve(self, actor_id: UUID | None, reason: str, refunded: int, at: datetime) -> None:
-        """The refund was made."""
+    def accept(self, actor_id: UUID | None, reason: str, amount: int, at: datetime) -> None:
+        """The refund was decided (by ``actor_id``; None: the money-back policy) and reserved on its payment."""
         self.check_waiting()
         if actor_id is not None:
             self.check_approver(actor_id)
-        self.trigger_event(RefundApproved, timestamp=at, actor_id=actor_id, reason=reason, refunded=refunded)
+        self.trigger_event(RefundAccepted, timestamp=at, actor_id=actor_id, reason=reason, amount=amount)
+
+    def settle(self, refunded: int, at: datetime) -> None:
+        """The gateway made (part of) the accepted refund: ``refunded`` more came back (a licence's payments given
+        back together settle one by one; the event carries the request's total)."""
+        if self.state not in (RefundState.ACCEPTED, RefundState.REFUNDED):
+            raise DomainError(ErrorCode.INVALID_VALUE, f"the request is {self.state.value}")
+        self.trigger_event(
+            RefundApproved,
+            timestamp=at,
+            actor_id=self.decided_by,
+            reason=self.decision_reason or "",
+            refunded=self.refunded + refunded,
+        )
+
+    def reopen(self, reason: str, at: datetime) -> None:
+        """The gateway refused the accepted refund: the request waits for a decision again."""
+        if self.state is RefundState.ACCEPTED:
+            self.trigger_event(RefundReopened, timestamp=at, reason=reason)
 
     def refuse(self, actor_id: UUID | None, reason: str, at: datetime) -> None:
         """The refund will not be made."""
@@ -98,6 +120,7 @@ class RefundRequest(Aggregate):
         self.requested_by = event.requested_by
         self.source = event.source
         self.requested_at = event.timestamp
+        self.licence_effect: str | None = event.licence_effect
         self.state = RefundState.WAITING
         self.decided_by: UUID | None = None
         self.decision_reason: str | None = None
@@ -109,6 +132,18 @@ class RefundRequest(Aggregate):
         self.decided_by = event.actor_id
         self.decision_reason = event.reason
         self.refunded = event.refunded
+
+    @when.register
+    def _accepted(self, event: RefundAccepted) -> None:
+        self.state = RefundState.ACCEPTED
+        self.decided_by = event.actor_id
+        self.decision_reason = event.reason
+
+    @when.register
+    def _reopened(self, event: RefundReopened) -> None:
+        self.state = RefundState.WAITING
+        self.decided_by = None
+        self.decision_reason = event.reason
 
     @when.register
     def _refused(self, event: RefundRefused) -> None:

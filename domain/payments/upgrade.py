@@ -201,36 +201,50 @@ def place_upgrade_order(
     )
 
 
-def stale_upgrade(store: Storefront, payment: Payment, now: datetime) -> str | None:
-    """Why a paid upgrade order can no longer take effect (None when it can): the licence left the plan the
-    order found it on, or the credited payment no longer holds the credit."""
+@dataclass(frozen=True)
+class UpgradeParts:
+    """What settling an upgrade order changes, read once: the licence it upgrades and the payment it credits (so
+    whatever changes either of them meanwhile, a refund reserving the credit say, conflicts with the settlement)."""
+
+    licence: UserLicence
+    credited: Payment
+
+
+def upgrade_parts(store: Storefront, payment: Payment) -> UpgradeParts:
+    """The licence an upgrade order upgrades and the payment it credits, as recorded now."""
     upgrade = payment.upgrade
     assert upgrade is not None
     licence: UserLicence = store.repository.get(upgrade.user_licence_id)
+    credited: Payment = store.repository.get(Payment.id_for(upgrade.credited_merchant_uid))
+    return UpgradeParts(licence, credited)
+
+
+def stale_upgrade(payment: Payment, parts: UpgradeParts, now: datetime) -> str | None:
+    """Why a paid upgrade order can no longer take effect (None when it can): the licence left the plan the
+    order found it on, or the credited payment no longer holds the credit (refunded, or reserved for a refund)."""
+    upgrade = payment.upgrade
+    assert upgrade is not None
+    licence = parts.licence
     if (
         licence.period_merchant_uid != upgrade.credited_merchant_uid
         or licence.licence_id != upgrade.from_licence_id
         or not licence.is_valid(now)
     ):
         return "the licence changed since this upgrade was ordered"
-    credited: Payment = store.repository.get(Payment.id_for(upgrade.credited_merchant_uid))
-    if credited.refundable < upgrade.credit:
+    if parts.credited.refundable < upgrade.credit:
         return "the credited payment was refunded since this upgrade was ordered"
     return None
 
 
-def apply_upgrade(store: Storefront, payment: Payment, now: datetime) -> tuple[UserLicence, Payment]:
-    """Upgrade the licence a paid upgrade order names and spend its credit (saved by the caller with it)."""
+def apply_upgrade(payment: Payment, parts: UpgradeParts, now: datetime) -> None:
+    """Upgrade the licence a paid upgrade order names and spend its credit (both saved by the caller with it)."""
     upgrade = payment.upgrade
     assert upgrade is not None
-    licence: UserLicence = store.repository.get(upgrade.user_licence_id)
-    credited: Payment = store.repository.get(Payment.id_for(upgrade.credited_merchant_uid))
-    licence.upgrade(
+    parts.licence.upgrade(
         terms=payment.terms,
         merchant_uid=payment.merchant_uid,
         source="purchase",
         starts_at=now,
         expires_at=expiry(now, payment.life),
     )
-    credited.spend_credit(upgrade.credit, payment.merchant_uid, now)
-    return licence, credited
+    parts.credited.spend_credit(upgrade.credit, payment.merchant_uid, now)

@@ -8,10 +8,9 @@ Granting paid licence time (goodwill, App Store records) is domain/staff/grants.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -20,24 +19,18 @@ from eventsourcing.domain import Aggregate
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import UserLicence
+from domain.payments import refunds
 from domain.payments.gateway import PaymentGateway
-from domain.payments.payment import Payment
-from domain.payments.purchase import refund_payment
-from domain.payments.refund_requests import RefundRequest
+from domain.payments.money_back import approve_queued
+from domain.payments.payment import LicenceEffect, Payment, PendingRefund, RefundKind
+from domain.payments.refund_requests import MONEY_BACK, RefundRequest
+from domain.payments.refunds import RefundAsked, SubscriptionOf, Witnesses, check_refundable, refund_preview
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
 from domain.subscriptions.commands import Witness, cancel_auto_renewal, resume_renewal
 from domain.subscriptions.subscription import Subscription
 from events.concurrency import retry_on_conflict
-
-
-@dataclass(frozen=True)
-class RefundOutcome:
-    """A staff refund: made now (``refunded`` > 0), or waiting for approval (``request_id``)."""
-
-    refunded: int
-    request_id: UUID | None
 
 
 def _licence(store: Storefront, user_licence_id: UUID) -> UserLicence:
@@ -82,18 +75,42 @@ def free_device(
     retry_on_conflict(attempt)
 
 
-def _witness(store: Storefront, clock: Clock, actor_id: UUID, reason: str, extra: Sequence[Aggregate] = ()) -> Any:
-    def recorded_with(payment: Payment, refunded: int) -> list[Aggregate]:
+@dataclass(frozen=True)
+class StaffRefund:
+    """A staff refund: made now (``refunded`` > 0), pending at the gateway (``pending``), or waiting for a second
+    member's approval (``request_id``)."""
+
+    refunded: int
+    pending: bool
+    request_id: UUID | None
+    notification_id: int
+    licence_effect: LicenceEffect | None = None
+
+
+def _acted(
+    store: Storefront, actor_id: UUID, action: str, reason: str, extra: dict[str, str | int | None]
+) -> Witnesses:
+    """The member's record of a refund they decided, saved with its reservation."""
+
+    def witnesses(payment: Payment, pending: PendingRefund) -> list[Aggregate]:
         actor = load_member(store, actor_id)
         details: dict[str, str | int | None] = {
-            "amount": refunded,
+            "amount": pending.amount,
             "currency": payment.currency.value,
-            "account_id": str(payment.account_id) if payment.account_id else None,
+            "account_id": str(payment.account_id or payment.opened_account_id or "") or None,
+            "licence_effect": pending.licence_effect.value,
+            "reservation_id": pending.reservation_id,
+            **extra,
         }
-        actor.act(Permission.REFUND, "refund", payment.merchant_uid, reason, clock.now(), details)
-        return [actor, *extra]
+        actor.act(Permission.REFUND, action, payment.merchant_uid, reason, pending.reserved_at, details)
+        return [actor]
 
-    return recorded_with
+    return witnesses
+
+
+def refunded_in_total(payment: Payment, wanted: int) -> int:
+    """What a payment will have been refunded in all once ``wanted`` more goes back (what approval limits weigh)."""
+    return payment.cancel_amount + wanted
 
 
 def refund(
@@ -106,40 +123,49 @@ def refund(
     amount: int | None,
     reason: str,
     approval_limits: Mapping[str, int],
-) -> RefundOutcome:
-    """Give back all (None) or part of a customer's payment: at once up to the currency's approval limit,
-    otherwise as a request a second member approves."""
+    licence_effect: LicenceEffect | None = None,
+    subscription_of: SubscriptionOf | None = None,
+) -> StaffRefund:
+    """Give back all (None) or part of a customer's payment: at once while what the payment has been refunded in
+    total stays within the currency's approval limit, otherwise as a request a second member approves. A partial
+    refund of what pays for the licence now keeps it or shortens it, as ``licence_effect`` says (-1 when not said);
+    a refund of all of it revokes it."""
     actor = load_member(store, actor_id)
     actor.check_may(Permission.REFUND)
     why = check_reason(Permission.REFUND, reason)
+    _payment(store, merchant_uid)
+    # What the gateway gave back outside the store is recorded first: the limit and the amount weigh what is left.
+    refunds.record_refunds_made_elsewhere(store, clock, gateway, merchant_uid, subscription_of)
     payment = _payment(store, merchant_uid)
-    wanted = payment.refundable if amount is None else amount
-    if not 0 < wanted <= payment.refundable:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"refund must be within 1..{payment.refundable}")
+    wanted = check_refundable(payment, amount)
+    preview = refund_preview(store, clock, gateway, merchant_uid, wanted)
+    if not preview.revokes and preview.shortened_to is not None and licence_effect is None:
+        raise DomainError(ErrorCode.EMPTY_PARAMETER, "say whether the licence is kept or shortened")
     limit = approval_limits.get(payment.currency.value)
-    if limit is not None and wanted <= limit:
-        refunded = refund_payment(
+    if limit is not None and refunded_in_total(payment, wanted) <= limit:
+        asked = RefundAsked(merchant_uid, wanted, why, RefundKind.STAFF, actor_id, None, licence_effect)
+        made = refunds.refund(
             store,
             clock,
             gateway,
-            merchant_uid=merchant_uid,
-            amount=wanted,
-            reason=why,
-            recorded_with=_witness(store, clock, actor_id, why),
+            asked,
+            witnesses=_acted(store, actor_id, "refund", why, {}),
+            subscription_of=subscription_of,
         )
-        return RefundOutcome(refunded, None)
+        return StaffRefund(made.refunded, made.pending, None, made.notification_id, made.licence_effect)
 
-    def ask() -> UUID:
+    def ask() -> tuple[UUID, int]:
         member = load_member(store, actor_id)
         now = clock.now()
         request = RefundRequest.ask(
             merchant_uid=merchant_uid,
-            account_id=payment.account_id,
+            account_id=payment.account_id or payment.opened_account_id,
             amount=wanted,
             currency=payment.currency.value,
             reason=why,
             requested_by=member.id,
             at=now,
+            licence_effect=licence_effect,
         )
         member.act(
             Permission.REFUND,
@@ -151,13 +177,14 @@ def refund(
                 "amount": wanted,
                 "currency": payment.currency.value,
                 "request_id": str(request.id),
-                "account_id": str(payment.account_id) if payment.account_id else None,
+                "account_id": str(payment.account_id or payment.opened_account_id or "") or None,
             },
         )
-        store.save(request, member)
-        return request.id
+        position = store.save(request, member)[-1].notification.id
+        return request.id, position
 
-    return RefundOutcome(0, retry_on_conflict(ask))
+    request_id, position = retry_on_conflict(ask)
+    return StaffRefund(0, False, request_id, position)
 
 
 def _request(store: Storefront, request_id: UUID) -> RefundRequest:
@@ -170,35 +197,102 @@ def _request(store: Storefront, request_id: UUID) -> RefundRequest:
     return request
 
 
+def approval_permission(request: RefundRequest) -> Permission:
+    """Who decides a waiting refund: a member who may approve refunds (finance, owners), never the one who asked:
+    a staff member's request above the approval limit (maker-checker), and a customer's money-back request above
+    the auto-approve limit alike."""
+    return Permission.APPROVE_REFUNDS
+
+
 def approve_refund(
-    store: Storefront, clock: Clock, gateway: PaymentGateway, approver_id: UUID, *, request_id: UUID, reason: str
-) -> int:
-    """A second member makes a waiting refund (never the one who asked for it); returns the amount refunded.
-    (The API asks for a recent step-up first.)"""
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    approver_id: UUID,
+    *,
+    request_id: UUID,
+    reason: str,
+    subscription_of: SubscriptionOf | None = None,
+) -> StaffRefund:
+    """A second member makes a waiting refund (never the one who asked for it). The request is accepted with the
+    refund's reservation, in one transaction, so two approvals cannot both refund. (The API asks for a recent
+    step-up first.)"""
     approver = load_member(store, approver_id)
     request = _request(store, request_id)
-    # A staff member's request needs a second member who may approve refunds (maker-checker); a customer's
-    # money-back request in the support queue, anyone who may refund.
-    needed = Permission.APPROVE_REFUNDS if request.requested_by is not None else Permission.REFUND
+    needed = approval_permission(request)
     approver.check_may(needed)
     why = check_reason(needed, reason)
     request.check_waiting()
     request.check_approver(approver_id)
 
-    def recorded_with(payment: Payment, refunded: int) -> list[Aggregate]:
+    def witnesses(payment: Payment, pending: PendingRefund) -> list[Aggregate]:
         current = _request(store, request_id)
-        current.approve(approver_id, why, refunded, clock.now())
-        return [*_witness(store, clock, approver_id, why)(payment, refunded), current]
+        current.accept(approver_id, why, pending.amount, pending.reserved_at)
+        acted = _acted(store, approver_id, "refund", why, {"request_id": str(request_id)})(payment, pending)
+        return [current, *acted]
 
-    return refund_payment(
-        store,
-        clock,
-        gateway,
-        merchant_uid=request.merchant_uid,
-        amount=request.amount,
-        reason=why,
-        recorded_with=recorded_with,
-    )
+    if request.source == MONEY_BACK:
+        # A customer's money-back request gives the licence back as bought: every payment it was bought with.
+        def accepted(reserved: list[tuple[Payment, PendingRefund]]) -> list[Aggregate]:
+            current = _request(store, request_id)
+            current.accept(approver_id, why, sum(pending.amount for _, pending in reserved), clock.now())
+            payment, pending = reserved[0]
+            return [
+                current,
+                *_acted(store, approver_id, "refund", why, {"request_id": str(request_id)})(payment, pending),
+            ]
+
+        outcomes = approve_queued(
+            store, clock, gateway, request, actor_id=approver_id, reason=why, witnesses=accepted,
+            subscription_of=subscription_of,
+        )  # fmt: skip
+        return StaffRefund(
+            sum(each.refunded for each in outcomes),
+            any(each.pending for each in outcomes),
+            request_id,
+            max(each.notification_id for each in outcomes),
+            LicenceEffect.REVOKE,
+        )
+    effect = LicenceEffect(request.licence_effect) if request.licence_effect else None
+    # A refund made at the gateway since the request was made leaves less to give back: the rest, at most.
+    refunds.record_refunds_made_elsewhere(store, clock, gateway, request.merchant_uid, subscription_of)
+    left = _payment(store, request.merchant_uid).refundable
+    amount = min(request.amount, left) if left > 0 else request.amount
+    asked = RefundAsked(request.merchant_uid, amount, why, RefundKind.APPROVAL, approver_id, request_id, effect)
+    made = refunds.refund(store, clock, gateway, asked, witnesses=witnesses, subscription_of=subscription_of)
+    return StaffRefund(made.refunded, made.pending, request_id, made.notification_id, made.licence_effect)
+
+
+def record_gateway_refund(
+    store: Storefront,
+    clock: Clock,
+    gateway: PaymentGateway,
+    actor_id: UUID,
+    *,
+    merchant_uid: str,
+    reason: str,
+    subscription_of: SubscriptionOf | None = None,
+) -> int:
+    """Record a refund made at the gateway that the log does not hold yet (PortOne's console, say): the payment is
+    read back and what it gave back is recorded as the gateway's, with the member's record; returns the amount."""
+    load_member(store, actor_id).check_may(Permission.REFUND)
+    why = check_reason(Permission.REFUND, reason)
+    recorded = refunds.record_refunds_made_elsewhere(store, clock, gateway, merchant_uid, subscription_of)
+    if recorded:
+
+        def note() -> None:
+            member = load_member(store, actor_id)
+            payment = _payment(store, merchant_uid)
+            details: dict[str, str | int | None] = {
+                "amount": recorded,
+                "currency": payment.currency.value,
+                "account_id": str(payment.account_id or payment.opened_account_id or "") or None,
+            }
+            member.act(Permission.REFUND, "record-gateway-refund", merchant_uid, why, clock.now(), details)
+            store.save(member)
+
+        retry_on_conflict(note)
+    return recorded
 
 
 def decline_refund(store: Storefront, clock: Clock, actor_id: UUID, *, request_id: UUID, reason: str) -> None:
@@ -208,7 +302,7 @@ def decline_refund(store: Storefront, clock: Clock, actor_id: UUID, *, request_i
     def attempt() -> None:
         actor, request = load_member(store, actor_id), _request(store, request_id)
         now = clock.now()
-        needed = Permission.APPROVE_REFUNDS if request.requested_by is not None else Permission.REFUND
+        needed = approval_permission(request)
         actor.act(
             needed,
             "decline-refund",

@@ -19,12 +19,14 @@ refunded, while the renewal was being charged) is given back at the gateway and 
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
-from uuid import UUID
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
@@ -40,17 +42,25 @@ from domain.errors import DomainError, ErrorCode
 from domain.licences.granting import new_licence
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
 from domain.payments.gateway import GatewayPayment, PaymentGateway
-from domain.payments.give_back import give_back
-from domain.payments.payment import Payment, PaymentState
+from domain.payments.give_back import call_off, give_back_called_off
+from domain.payments.payment import FirstCharge, LicenceEffect, Payment, PaymentState, RefundKind
 from domain.payments.records import recorded_payment
+from domain.payments.refunds import SETTLE_AFTER, call_and_record
 from domain.pricing.quotes import DiscountKind
 from domain.store import Storefront
-from domain.subscriptions.subscription import ChargeAttempt, ChargeKind, Subscription, SubscriptionStatus
+from domain.subscriptions.subscription import (
+    ChargeAttempt,
+    ChargeKind,
+    Subscription,
+    SubscriptionStatus,
+    order_id,
+)
 from events.concurrency import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
 NO_LONGER_WANTED = "auto-renewal was stopped while the charge was made"
+NO_CHARGE_MADE = "the gateway made no charge for this order"
 LICENCE_REVOKED = "the licence was revoked while the charge was made"
 CREDIT_REFUNDED = "the payment credited to the upgrade was refunded while the charge was made"
 
@@ -346,6 +356,20 @@ def _redeem_retention_coupon(
     return [issued]
 
 
+def first_subscription_id(store: Storefront, account_id: UUID, customer_uid: str, licence_id: int) -> UUID:
+    """The subscription a first charge on one of an account's wallet keys starts, for one plan: the same one while
+    its first charge is pending, so a customer's retry after a lost answer finds that charge instead of making
+    another (and two racing requests share one order id); a new one once it was paid or refused."""
+    for number in itertools.count(1):
+        subscription_id = uuid5(
+            NAMESPACE_URL, f"/subscriptions/first/{account_id}/{customer_uid}/{licence_id}/{number}"
+        )
+        earlier = recorded_payment(store, order_id(subscription_id, 1, 1))
+        if earlier is None or earlier.state is PaymentState.ORDERED:
+            return subscription_id
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def start_subscription(
     store: Storefront,
     clock: Clock,
@@ -361,59 +385,146 @@ def start_subscription(
     also_save: Sequence[Aggregate] = (),
     coupon_code: str | None = None,
 ) -> tuple[Subscription, UserLicence, int]:
-    """Charge the first period, then save the subscription, its new licence and the payment record
-    in one transaction (with ``also_save``: a wallet, a guest's new account, which ``opens_account``
-    says the payment opened). -303 when refused, also for a first charge refused before under the
-    same order id. With ``coupon_code`` (the attempt's quote carries its factor) the use is redeemed in
-    the same transaction; a coupon refused by then (used up meanwhile...) refunds the charge and is raised."""
+    """Charge the first period and start the subscription.
+
+    The order is recorded first (its payment, with ``also_save``: a wallet, a guest's new account, which
+    ``opens_account`` says the payment opened), then the gateway is asked, then the subscription, its new licence
+    and the payment's outcome are saved in one transaction (``record_first_charge``). A charge whose answer is lost
+    stays pending under its order id: repeating the call asks the gateway for the same order id, which answers its
+    first charge instead of charging again, and the settling pass records it if nobody repeats it.
+
+    -303 when refused, also for a first charge refused before under the same order id. With ``coupon_code`` (the
+    attempt's quote carries its factor) the use is redeemed in the same transaction; a coupon refused by then (used
+    up meanwhile...) gives the charge back and is raised."""
     earlier = recorded_payment(store, attempt.merchant_uid)
     if earlier is not None and earlier.state is PaymentState.FAILED:
         raise DomainError(ErrorCode.CHECK_CARD_HELD, "this billing key was refused: use another card")
-    charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, terms.name)
-    now = clock.now()
-    user_licence_id = UserLicence.id_for_payment(attempt.merchant_uid)
-    payment = _payment_record(store, attempt, account_id, terms, now, user_licence_id, also_save, coupon_code)
-    if opens_account:
-        payment.open_buyer_account(account_id, now)
-    if not attempt.is_paid_by(charge):
-        payment.fail(charge.imp_uid, _reason(charge), now)
+    if earlier is not None and earlier.state is PaymentState.PAID and earlier.first_charge is not None:
+        return _first_charge_outcome(store, earlier)
+    if earlier is None:
+        now = clock.now()
+        user_licence_id = UserLicence.id_for_payment(attempt.merchant_uid)
+        payment = _payment_record(store, attempt, account_id, terms, now, user_licence_id, also_save, coupon_code)
+        if opens_account:
+            payment.open_buyer_account(account_id, now)
+        payment.note_first_charge(FirstCharge(subscription_id, attempt.customer_uid, card_name, card_number), now)
         store.save(payment, *also_save)
-        raise DomainError(ErrorCode.CHECK_CARD_HELD, _reason(charge))
-    redemption = _redeem_first_period_coupon(store, gateway, attempt, payment, charge, terms, now, also_save)
-    payment.succeed(charge, now)
-    subscription = Subscription.start(
-        attempt=attempt,
-        subscription_id=subscription_id,
-        account_id=account_id,
-        user_licence_id=user_licence_id,
-        name=terms.name,
-        life=terms.life,
-        card_name=card_name or charge.card_name,
-        card_number=card_number or charge.card_number,
-        at=now,
+    else:
+        attempt = _first_attempt(earlier)  # the order's own price, whatever a repeat was asked at
+    charge = gateway.charge_billing_key(attempt.customer_uid, attempt.merchant_uid, attempt.amount, terms.name)
+    return record_first_charge(store, clock, gateway, attempt.merchant_uid, charge)
+
+
+def _first_attempt(payment: Payment) -> ChargeAttempt:
+    """The first charge a pending order records, at its quote."""
+    assert payment.first_charge is not None
+    return Subscription.first_charge(
+        payment.first_charge.subscription_id,
+        payment.first_charge.customer_uid,
+        payment.quote,
+        payment.catalogue_version,
     )
-    licence, index = new_licence(
-        account_id=account_id,
-        terms=terms,
-        merchant_uid=attempt.merchant_uid,
-        source="subscription",
-        at=now,
-        user_licence_id=user_licence_id,
-    )
-    licence.extend_to(subscription.paid_until, now)
-    position = store.save(payment, subscription, licence, index, *also_save, *redemption)[-1].notification.id
-    return subscription, licence, position
+
+
+def _first_charge_outcome(store: Storefront, payment: Payment) -> tuple[Subscription, UserLicence, int]:
+    """The subscription a paid first charge started, and its licence."""
+    assert payment.first_charge is not None
+    subscription: Subscription = store.repository.get(payment.first_charge.subscription_id)
+    licence: UserLicence = store.repository.get(subscription.user_licence_id)
+    return subscription, licence, store.max_notification_id()
+
+
+def record_first_charge(
+    store: Storefront, clock: Clock, gateway: PaymentGateway, merchant_uid: str, charge: GatewayPayment
+) -> tuple[Subscription, UserLicence, int]:
+    """Record what the gateway did with a pending first charge: paid, the subscription and its licence start (with
+    the coupon's use); refused, -303. A first charge recorded already answers what was recorded."""
+
+    def attempt_record() -> tuple[Subscription, UserLicence, int] | DomainError:
+        payment = recorded_payment(store, merchant_uid)
+        if payment is None or payment.first_charge is None:
+            raise DomainError(ErrorCode.NOT_FOUND, f"no first charge {merchant_uid}")
+        if payment.state is PaymentState.PAID:
+            return _first_charge_outcome(store, payment)
+        if payment.state is not PaymentState.ORDERED:
+            return DomainError(ErrorCode.CHECK_CARD_HELD, payment.fail_reason or "the first charge was refused")
+        first = payment.first_charge
+        attempt = _first_attempt(payment)
+        now = clock.now()
+        if not attempt.is_paid_by(charge):
+            payment.fail(charge.imp_uid, _reason(charge), now)
+            store.save(payment)
+            return DomainError(ErrorCode.CHECK_CARD_HELD, _reason(charge))
+        terms = payment.terms
+        redemption = _redeem_first_period_coupon(store, clock, gateway, attempt, payment, charge, terms, now)
+        payment.succeed(charge, now)
+        account_id = payment.buyer_account_id
+        subscription = Subscription.start(
+            attempt=attempt,
+            subscription_id=first.subscription_id,
+            account_id=account_id,
+            user_licence_id=payment.licence_id_paid_for,
+            name=terms.name,
+            life=terms.life,
+            card_name=first.card_name or charge.card_name,
+            card_number=first.card_number or charge.card_number,
+            at=now,
+        )
+        licence, index = new_licence(
+            account_id=account_id,
+            terms=terms,
+            merchant_uid=merchant_uid,
+            source="subscription",
+            at=now,
+            user_licence_id=payment.licence_id_paid_for,
+        )
+        licence.extend_to(subscription.paid_until, now)
+        position = store.save(payment, subscription, licence, index, *redemption)[-1].notification.id
+        return subscription, licence, position
+
+    outcome = retry_on_conflict(attempt_record)
+    if isinstance(outcome, DomainError):
+        raise outcome
+    return outcome
+
+
+def settle_pending_first_charge(
+    store: Storefront, clock: Clock, gateway: PaymentGateway, merchant_uid: str
+) -> PaymentState | None:
+    """The settling pass for a first charge still pending (its caller got no answer, or died): the gateway's charge
+    under its order id is recorded (paid: the subscription starts); when the gateway made none, the order is
+    recorded failed, so the customer may try again. None when nothing was pending or it is too fresh to settle."""
+    payment = recorded_payment(store, merchant_uid)
+    if payment is None or payment.first_charge is None or payment.state is not PaymentState.ORDERED:
+        return None
+    if clock.now() - payment.ordered_at < SETTLE_AFTER:
+        return None
+    charge = gateway.find(merchant_uid)
+    if charge is None:
+
+        def give_up() -> None:
+            current = recorded_payment(store, merchant_uid)
+            if current is not None and current.state is PaymentState.ORDERED:
+                current.fail(None, NO_CHARGE_MADE, clock.now())
+                store.save(current)
+
+        retry_on_conflict(give_up)
+        return PaymentState.FAILED
+    with contextlib.suppress(DomainError):  # refused (recorded failed), or its coupon refused (given back)
+        record_first_charge(store, clock, gateway, merchant_uid, charge)
+    current = recorded_payment(store, merchant_uid)
+    return current.state if current is not None else None
 
 
 def _redeem_first_period_coupon(
     store: Storefront,
+    clock: Clock,
     gateway: PaymentGateway,
     attempt: ChargeAttempt,
     payment: Payment,
     charge: GatewayPayment,
     terms: LicenceTerms,
     now: datetime,
-    also_save: Sequence[Aggregate],
 ) -> list[Aggregate]:
     """The coupon use of a first charge (none without a code); refused now, the charge is recorded cancelled,
     given back at the gateway, and the refusal raised (nobody keeps a coupon price without its use)."""
@@ -432,9 +543,9 @@ def _redeem_first_period_coupon(
             price_country=attempt.quote.country_code,
         )
     except DomainError as refused:
-        payment.cancel(charge.imp_uid, f"coupon refused: {refused.detail}", refused.code, now)
-        store.save(payment, *also_save)
-        give_back(gateway, charge.imp_uid, charge.amount - charge.cancel_amount, "coupon refused")
+        call_off(payment, charge, f"coupon refused: {refused.detail}", refused.code, now)
+        store.save(payment)
+        give_back_called_off(store, clock, gateway, payment.merchant_uid, charge)
         raise
 
 
@@ -485,9 +596,13 @@ def _unwanted(
     now: datetime,
     why: str,
 ) -> tuple[Charged, Payment | None]:
-    """The subscription stopped wanting this charge while it was made (``why``): record it; give paid money back."""
+    """The subscription stopped wanting this charge while it was made (``why``): record it; paid money is reserved
+    for its refund in the same transaction, and given back once it is saved."""
     if attempt.is_paid_by(charge):
         payment.succeed(charge, now)
+        payment.reserve_refund(
+            payment.refundable, reason=why, kind=RefundKind.UNWANTED_CHARGE, at=now, licence_effect=LicenceEffect.KEEP
+        )
         position = store.save(payment)[-1].notification.id
         return Charged(subscription.id, attempt, False, subscription.status, position, why), payment
     payment.fail(charge.imp_uid, _reason(charge), now)
@@ -496,21 +611,14 @@ def _unwanted(
 
 
 def _refund_unwanted(store: Storefront, clock: Clock, gateway: PaymentGateway, payment: Payment, why: str) -> None:
-    """Refund a charge nobody wants any more, in full (the licence was never extended by it)."""
-    if payment.imp_uid is None:
+    """Give back a charge nobody wants any more, in full (its refund was reserved when it was recorded; the licence
+    was never extended by it). A refusal or no answer leaves it to the settling pass."""
+    if payment.pending_refund is None:
         return
-    refunded = give_back(gateway, payment.imp_uid, payment.gateway_balance, why)
-    if refunded is None:  # recorded as paid: an operator refunds it from the log
-        return
-
-    def record() -> None:
-        current: Payment = store.repository.get(payment.id)
-        owed = refunded.cancel_amount - current.cancel_amount
-        if owed > 0:
-            current.refund(owed, why, clock.now())
-            store.save(current)
-
-    retry_on_conflict(record)
+    try:
+        call_and_record(store, clock, gateway, payment.merchant_uid, payment.pending_refund)
+    except DomainError as refused:
+        log.warning("the unwanted charge %s was not given back: %s", payment.merchant_uid, refused.detail)
 
 
 def _reason(charge: GatewayPayment) -> str:

@@ -24,7 +24,13 @@ from domain.payments.payment import Payment
 from domain.payments.wallet import BillingKey, Wallet, issued_in_window, wallet_of
 from domain.pricing.quotes import quote_licence
 from domain.store import Storefront
-from domain.subscriptions.charging import Decision, charge_subscription, load_subscription, start_subscription
+from domain.subscriptions.charging import (
+    Decision,
+    charge_subscription,
+    first_subscription_id,
+    load_subscription,
+    start_subscription,
+)
 from domain.subscriptions.subscription import Subscription, order_id
 from events.concurrency import retry_on_conflict
 from events.values import Language
@@ -71,7 +77,9 @@ def subscribe(
     """Charge the first period to one of the account's billing keys and start the subscription (-303 refused).
     A ``coupon_code`` discounts the first period only (checked as for a purchase: -601 to -605, -613)."""
     plan = _plan(catalogue, licence_id, country_code, language)
-    subscription_id = Subscription.new_id()
+    # The same subscription while a first charge on this key for this plan is pending: a retry after a lost answer
+    # (or a racing request) asks the gateway for the same order id, which never charges twice.
+    subscription_id = first_subscription_id(store, account_id, key.customer_uid, licence_id)
     # Retried on a write conflict (a coupon's last use taken meanwhile): the charge repeats safely, since
     # the gateway answers one merchantUid with its first payment, and the coupon is checked again.
     return retry_on_conflict(
@@ -203,13 +211,16 @@ def _start(
         also_save=[*(also_save or []), *subscriber.new_aggregates],
         coupon_code=code,
     )
+    # A racing request may have recorded the order first: the subscription's account, and whether its first payment
+    # opened one, are what was recorded (this request's guest account was never saved then).
+    first: Payment = store.repository.get(Payment.id_for(subscription.first_merchant_uid))
     return Subscribed(
         subscription.id,
         user_licence.id,
         user_licence.licence_key,
-        subscriber.account_id,
+        subscription.account_id,
         position,
-        account_created=bool(subscriber.new_aggregates),
+        account_created=first.opened_buyer_account,
     )
 
 

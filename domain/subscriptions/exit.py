@@ -21,6 +21,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.versions import CatalogueVersions, load_versions
 from domain.clock import Clock
 from domain.coupons.codes import CouponCode, new_private_code
 from domain.coupons.group import ConstraintType, CouponGroup, GroupRules, GroupType
@@ -110,16 +111,20 @@ def _group(store: Storefront, now: datetime) -> CouponGroup | None:
     return group
 
 
-def offer_for(subscription: Subscription, factor: Decimal, group: CouponGroup | None) -> RetentionOffer | None:
+def offer_for(
+    subscription: Subscription, factor: Decimal, group: CouponGroup | None, versions: CatalogueVersions
+) -> RetentionOffer | None:
     """The offer this subscription may be shown now, if any: offers on (``factor`` > 0), the subscription's one
-    offer still open, and room left in the year's group."""
+    offer still open, and room left in the year's group; its prices are the next renewal's (``next_renewal``), before
+    and after the offer's discount."""
     renews_at = subscription.renews_at
-    if factor <= 0 or not subscription.retention_offer_open or renews_at is None:
+    renewal = subscription.next_renewal(versions)
+    if factor <= 0 or not subscription.retention_offer_open or renews_at is None or renewal is None:
         return None
     if group is not None and len(group.codes) >= _GROUP_CODES_LIMIT:
         return None
     rate = group.rules.factor if group is not None else factor
-    price = subscription.renewal_quote
+    price = renewal.quote
     return RetentionOffer(rate, renews_at, price.amount, price.with_coupon(rate).amount, price.currency)
 
 
@@ -128,7 +133,8 @@ def exit_question(
 ) -> ExitQuestion:
     """The question to ask a subscriber stopping auto-renewal, and the one offer if it is open."""
     subscription = load_subscription(store, subscription_id, account_id)
-    return ExitQuestion(EXIT_REASONS, offer_for(subscription, factor, _group(store, clock.now())))
+    offer = offer_for(subscription, factor, _group(store, clock.now()), load_versions(store))
+    return ExitQuestion(EXIT_REASONS, offer)
 
 
 def stop_auto_renewal(
@@ -172,7 +178,7 @@ def accept_retention_offer(
         subscription = load_subscription(store, subscription_id, account_id)
         now = clock.now()
         group = _group(store, now)
-        offer = offer_for(subscription, factor, group)
+        offer = offer_for(subscription, factor, group, load_versions(store))
         if offer is None and not subscription.retention_offer_used:
             raise DomainError(ErrorCode.CODE_CANNOT_BE_USED, "no retention offer is open")
         code = new_private_code()

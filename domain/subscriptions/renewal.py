@@ -87,7 +87,7 @@ def renew_batch(
             outcomes[key] = DomainError(ErrorCode.NOT_FOUND, f"no subscription {key}")
     related = store.get_many([key for item in subscriptions for key in (item.user_licence_id, item.account_id)])
     now = clock.now()
-    versions = load_versions(store)  # what the renewal price rule reads: the catalogue in force now
+    versions = load_versions(store)  # what the renewal price rule reads: the catalogue at each renewal's due date
     due: list[DecidedCharge] = []
     for subscription in subscriptions:
         licence: UserLicence = related[subscription.user_licence_id]
@@ -118,9 +118,11 @@ def remind_renewals(store: Storefront, clock: Clock, subscription_ids: Sequence[
     that period (``domain.subscriptions.reminders``); how many were recorded. Safe to repeat and to race: the
     subscription records one reminder per period, and a racing save conflicts and re-reads."""
 
+    versions = load_versions(store)
+
     def remind(subscription_id: UUID) -> bool:
         subscription = load_subscription(store, subscription_id)
-        if not subscription.remind_renewal(clock.now()):
+        if not subscription.remind_renewal(clock.now(), versions):
             return False
         store.save(subscription)
         return True

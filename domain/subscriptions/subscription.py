@@ -179,6 +179,20 @@ class ChargeAttempt:
         return charge.status is GatewayStatus.PAID and charge.amount == self.amount
 
 
+@dataclass(frozen=True)
+class NextRenewal:
+    """When a subscription's next renewal falls due, what it charges, and the catalogue version that prices it."""
+
+    due_at: datetime
+    quote: Quote
+    catalogue_version: int
+
+    @property
+    def amount(self) -> int:
+        """What the renewal charges."""
+        return self.quote.amount
+
+
 def order_id(subscription_id: UUID, period: int, attempt: int | str) -> str:
     """The order id (merchantUid) of one charge attempt of a subscription."""
     return f"sub-{subscription_id.hex[:16]}-{period}-{attempt}"
@@ -303,6 +317,23 @@ class Subscription(Aggregate):
             return quote.with_coupon(self.retention_coupon[1])
         return quote
 
+    def next_renewal(self, versions: CatalogueVersions) -> NextRenewal | None:
+        """THE answer to "what will this subscription's next renewal charge, and when": the licence page, the API,
+        the reminder mail, the retention offer and the renewal's charge (``priced``) all ask it. None when nothing
+        will be charged by itself (cancelled, ended). The price is the renewal price rule's
+        (``domain.subscriptions.price_rule``) at the renewal's due date, less an accepted retention offer's coupon;
+        a retry of a past-due renewal charges what the renewal cost when it fell due."""
+        if not self.is_scheduled:
+            return None
+        return self._renewal_due(self.paid_until, versions)
+
+    def _renewal_due(self, due_at: datetime, versions: CatalogueVersions) -> NextRenewal:
+        decided = renewal_price(
+            self.own_quote, self.catalogue_version, versions.in_force(due_at), self.price_notices, due_at
+        )
+        # An accepted retention offer's coupon comes off whichever price the rule gave, as its last step.
+        return NextRenewal(due_at, self._with_retention(decided.quote), decided.catalogue_version)
+
     @property
     def renews_at(self) -> datetime | None:
         """When the next period is charged by itself, if the subscription renews (a retry is no renewal)."""
@@ -310,16 +341,18 @@ class Subscription(Aggregate):
 
     # The reminder before a renewal (domain/subscriptions/reminders.py).
 
-    def remind_renewal(self, now: datetime) -> bool:
-        """Record the reminder of the next renewal when it falls due and was not recorded for that period; True
-        when recorded now."""
+    def remind_renewal(self, now: datetime, versions: CatalogueVersions) -> bool:
+        """Record the reminder of the next renewal, at the price it will charge (``next_renewal``), when it falls
+        due and was not recorded for that period; True when recorded now."""
         renews_at = self.renews_at
         if renews_at is None or self.reminded_period > self.period:
             return False
         length = period_length(self.life)
         if not reminder_due(renews_at, length, now):
             return False
-        quote = self.renewal_quote
+        renewal = self.next_renewal(versions)
+        assert renewal is not None
+        quote = renewal.quote
         self.trigger_event(
             RenewalReminded,
             timestamp=now,
@@ -433,13 +466,14 @@ class Subscription(Aggregate):
         )
 
     def priced(self, attempt: ChargeAttempt, versions: CatalogueVersions, at: datetime) -> ChargeAttempt:
-        """``attempt`` at the price the renewal rule gives (``domain.subscriptions.price_rule``) when it charges a
-        new period (a renewal, a retry, paying now, re-subscribing); a first or upgrade charge is priced already."""
+        """``attempt`` at the price ``next_renewal`` gives when it charges a new period: a renewal, a retry or paying
+        now at the renewal's due date (however late the charge is made), a re-subscription at ``at`` (a new run
+        starts then); a first or upgrade charge is priced already."""
         if attempt.kind in (ChargeKind.FIRST, ChargeKind.UPGRADE):
             return attempt
-        decided = renewal_price(self.own_quote, self.catalogue_version, versions.in_force(at), self.price_notices, at)
-        # An accepted retention offer's coupon comes off whichever price the rule gave, as its last step.
-        return replace(attempt, quote=self._with_retention(decided.quote), catalogue_version=decided.catalogue_version)
+        due_at = at if attempt.kind is ChargeKind.RESUBSCRIPTION else self.paid_until
+        renewal = self._renewal_due(due_at, versions)
+        return replace(attempt, quote=renewal.quote, catalogue_version=renewal.catalogue_version)
 
     def price_rise_noticed(self, due: DueNotice, at: datetime) -> None:
         """Record the price-rise notice the subscriber is owed (the event sends the mail)."""

@@ -12,6 +12,7 @@ from domain.payments.cards import Card
 from domain.payments.gateway import (
     BillingKeyNotFoundAtGatewayError,
     BillingKeyRefusedError,
+    CancelRefusedError,
     GatewayPayment,
     GatewayStatus,
     GatewayUnreachableError,
@@ -57,8 +58,15 @@ class PortOneGateway:
             raise PaymentNotFoundAtGatewayError(imp_uid) from error
 
     def cancel(self, imp_uid: str, amount: int | None, checksum: int | None, reason: str) -> GatewayPayment:
-        with _reachable():
-            cancelled = self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason)
+        try:
+            with _reachable():
+                cancelled = self._client.cancel(imp_uid=imp_uid, amount=amount, checksum=checksum, reason=reason)
+        except PaymentNotFoundError as missing:
+            raise PaymentNotFoundAtGatewayError(imp_uid) from missing
+        except GatewayUnreachableError:
+            raise
+        except PortOneError as refused:
+            raise CancelRefusedError(refused.message or "refused") from None
         return to_gateway_payment(cancelled)
 
     def charge_billing_key(self, customer_uid: str, merchant_uid: str, amount: int, name: str) -> GatewayPayment:

@@ -3,8 +3,12 @@ with and without a code, and the clock moving day by day with the notice sweep a
 
 - every charge equals the quote of the catalogue version it names, for the licence and country it was for (with
   the coupon of its code on a first period), and a first period names the version in force when it was charged;
-- every renewal charges either the price the subscriber kept or the price in force, and a cut in force is passed on;
-- no subscriber pays a raised price without a notice announcing at least it mailed 30 days or more before."""
+- every renewal charges either the price the subscriber kept or the price in force at its due date, and a cut in
+  force by then is passed on;
+- no subscriber pays a raised price without a notice announcing at least it mailed 30 days or more before the
+  renewal fell due;
+- one price from page to charge: what the licence page previews for the next renewal (``next_renewal``), looked at
+  any time after the last change that moves the price, is what the renewal then charges."""
 
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ from domain.subscriptions.commands import subscribe
 from domain.subscriptions.price_notices import notice_price_rises
 from domain.subscriptions.price_rule import NOTICE_PERIOD, plan_quote
 from domain.subscriptions.renewal import renew_if_due
+from domain.subscriptions.subscription import Subscription
 from events.payments import PaymentOrdered, PaymentSucceeded
 from events.subscriptions import SubscriptionPriceRiseNoticed, SubscriptionStarted
 from events.values import Language
@@ -63,6 +68,16 @@ class Charge:
         return int(self.merchant_uid.split("-")[2])
 
 
+@dataclass(frozen=True)
+class Preview:
+    """The next renewal a licence page showed: its period, its amount, and the state of what moves a price then (the
+    catalogue's versions, the subscriber's notices, the version the subscription is priced under)."""
+
+    period: int
+    amount: int
+    stamp: tuple[int, int, int]
+
+
 @dataclass
 class Log:
     """What the log says: charges by merchantUid, and each subscription's notices (by the id's first 16 hex)."""
@@ -84,6 +99,7 @@ class PriceChanges(RuleBasedStateMachine):
         self.log = Log()
         self.ordered: dict[UUID, Charge] = {}  # the subscription charges by payment id
         self.read_up_to = 0
+        self.previews: dict[UUID, Preview] = {}  # the last preview each subscriber saw
 
     @initialize(plans=st.lists(st.sampled_from(PLANS), min_size=1, max_size=3))
     def a_fresh_install_with_subscribers(self, plans: list[int]) -> None:
@@ -166,15 +182,44 @@ class PriceChanges(RuleBasedStateMachine):
             return
         self.subscriptions.append(started.subscription_id)
 
+    def _preview(self, subscription_id: UUID) -> Preview | None:
+        """What the licence page shows as the next renewal now, and what it was decided from."""
+        store = self.world.store
+        versions = load_versions(store)
+        subscription: Subscription = store.repository.get(subscription_id)
+        renewal = subscription.next_renewal(versions)
+        if renewal is None:
+            return None
+        stamp = (len(versions.versions), len(subscription.price_notices), subscription.catalogue_version)
+        return Preview(subscription.period + 1, renewal.amount, stamp)
+
+    @rule(data=st.data())
+    def a_subscriber_looks_at_the_licence_page(self, data: st.DataObject) -> None:
+        if not self.subscriptions:
+            return
+        subscription_id = data.draw(st.sampled_from(self.subscriptions))
+        preview = self._preview(subscription_id)
+        if preview is not None:
+            self.previews[subscription_id] = preview
+
     @rule(ticks=st.integers(1, 12))
     def time_passes(self, ticks: int) -> None:
-        """Beat ticks ``ticks`` times, TICK apart: the notice sweep, then the renewal pass."""
+        """Beat ticks ``ticks`` times, TICK apart: the notice sweep, then the renewal pass; each renewal charges what
+        the page previewed just before it, and what it previewed earlier when nothing that moves the price happened
+        since."""
         store, clock = self.world.store, self.world.clock
         for _ in range(ticks):
             clock.advance(TICK)
             notice_price_rises(store, clock, self.subscriptions)  # beat's hourly sweep
             for subscription_id in self.subscriptions:
-                renew_if_due(store, clock, self.world.gateway, subscription_id)
+                now = self._preview(subscription_id)
+                earlier = self.previews.get(subscription_id)
+                charged = renew_if_due(store, clock, self.world.gateway, subscription_id)
+                if not charged.paid or charged.attempt is None:
+                    continue
+                assert now is not None and (charged.attempt.period, charged.attempt.amount) == (now.period, now.amount)
+                if earlier is not None and (earlier.period, earlier.stamp) == (now.period, now.stamp):
+                    assert earlier.amount == charged.attempt.amount, "the page said one price, the charge took another"
 
     def _log(self) -> Log:
         """The log read so far, brought up to date (each invariant check reads only what is new)."""
@@ -237,9 +282,9 @@ class PriceChanges(RuleBasedStateMachine):
                     versions.get(charges[number - 1].catalogue_version).catalogue.get(charge.licence_id),  # type: ignore[union-attr, arg-type]
                     charge.country_code,
                 )
-                in_force = plan_quote(
-                    versions.in_force(charge.ordered_at).catalogue, charge.licence_id, charge.country_code
-                )
+                # Monthly plans, never failing: period n fell due 30 days times n - 1 after the first was charged.
+                due_at = charges[0].ordered_at + timedelta(days=30 * (charge.period - 1))
+                in_force = plan_quote(versions.in_force(due_at).catalogue, charge.licence_id, charge.country_code)
                 assert charge.amount in (kept.amount, in_force.amount if in_force else kept.amount), charge
                 if in_force is not None and in_force.amount < kept.amount:
                     assert charge.amount == in_force.amount, "a cut applies at the next renewal"
@@ -247,7 +292,7 @@ class PriceChanges(RuleBasedStateMachine):
                     announced = [
                         notice
                         for notice in log.notices[key]
-                        if notice.amount >= charge.amount and notice.noticed_at + NOTICE_PERIOD <= charge.ordered_at
+                        if notice.amount >= charge.amount and notice.noticed_at + NOTICE_PERIOD <= due_at
                     ]
                     assert announced, f"{charge.merchant_uid} raised {kept.amount} -> {charge.amount} unannounced"
 

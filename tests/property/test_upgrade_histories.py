@@ -18,7 +18,6 @@ from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.gateway import GatewayStatus
 from domain.payments.payment import Payment, PaymentState
-from domain.payments.purchase import refund_payment
 from domain.payments.upgrade import licence_period, upgrade_choice
 from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.commands import cancel_auto_renewal
@@ -26,6 +25,7 @@ from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus
 from domain.subscriptions.upgrade import subscription_period, subscription_upgrade_choice, upgrade_subscription
 from events.values import Language
+from tests.refunding import refund_payment
 from tests.unit.billing_world import MONTHLY, World
 
 pytestmark = pytest.mark.property

@@ -31,11 +31,6 @@ def order(shop: AdminShop, email: str) -> dict[str, Any]:
     return shop.order(licenseId=111, code="ONEPER", email=email)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the answer is Payment.refusal (domain/payments/payment.py); settle_payment's _refusal_code in "
-    "domain/payments/purchase.py, which is being rewritten elsewhere, must return it instead of -301",
-)
 def test_every_settlement_of_the_second_payment_answers_that_the_code_was_used(shop: AdminShop) -> None:
     shop.group(**ONCE_PER_CUSTOMER, code="ONEPER")
     first, second = order(shop, BUYER), order(shop, "Ada+again@example.com")

@@ -288,5 +288,5 @@ def test_a_logout_on_one_api_process_refuses_the_token_on_the_other_within_the_b
         assert http.post(f"{first}{V1}/auth/logout", headers={"Cookie": f"rt={copied.rt}"}).status_code == 200
         waited = refused_soon(lambda: read_at(second, copied))
         print(f"the second API process refused the token {waited * 1000:.0f} ms after the logout on the first")
-        assert read_at(first, copied).status_code == 401
+        refused_soon(lambda: read_at(first, copied))  # the process that logged out follows the same list
         assert read_at(first, other).status_code == 200 and read_at(second, other).status_code == 200

@@ -152,6 +152,7 @@ def urls(world: World, desk: Desk) -> dict[str, list[str]]:
         "GET /staff/customers": [f"/customers?q={quote(q)}" for q in ("sub", world.licence_key, world.merchant_uid)],
         "GET /staff/customers/{account_id}": [f"/customers/{world.account_id}"],
         "GET /staff/refund-requests": ["/refund-requests"],
+        "GET /staff/payments/{merchant_uid}/refund-preview": [f"/payments/{world.merchant_uid}/refund-preview"],
         "GET /staff/grant-requests": ["/grant-requests"],
         "GET /staff/cancellation-reasons": ["/cancellation-reasons"],
         "GET /staff/finance/ledger": ["/finance/ledger"],

@@ -94,28 +94,34 @@ def test_an_unpaid_reservation_lapses_and_then_cannot_be_activated() -> None:
     [(12180, 182), (6090, 273), (1, 364)],
     ids=["half: 182.5 days rounded down", "a quarter", "one won: a day less"],
 )
-def test_a_partial_refund_shortens_the_licence_in_proportion_to_what_was_kept(refunded: int, kept_days: int) -> None:
+def test_a_licence_shortened_after_a_partial_refund_keeps_what_is_left_paid_for(refunded: int, kept_days: int) -> None:
     licence = _granted()
-    licence.apply_refund(refunded, 24360, "asked", START + timedelta(days=10))
+    at = START + timedelta(days=10)
+    until = licence.shortened_expiry(24360, refunded, at)
+    assert until == START + timedelta(days=kept_days)
+    assert licence.shorten_to(until, "asked", at)
     assert (licence.state, licence.expires_at) == (LicenceState.ACTIVE, START + timedelta(days=kept_days))
 
 
-def test_a_partial_refund_never_ends_a_licence_before_the_refund_nor_lengthens_it() -> None:
+def test_a_shortening_never_ends_a_licence_before_now_nor_lengthens_it() -> None:
     licence = _granted()
     late = START + timedelta(days=300)
-    licence.apply_refund(12180, 24360, "asked", late)  # half the life is already used up
+    until = licence.shortened_expiry(24360, 12180, late)  # half the life is already used up
+    assert until == late
+    assert licence.shorten_to(until, "asked", late)
     assert licence.expires_at == late
-    licence.apply_refund(12180, 24360, "asked again", late)  # no shorter than it is now: nothing recorded
+    assert licence.shortened_expiry(24360, 12180, late) is None, "no shorter than it is now"
+    assert not licence.shorten_to(late + timedelta(days=1), "asked again", late)
     assert _event_names(licence) == ["LicenceGranted", "LicenceShortened"]
 
 
-def test_a_full_refund_revokes_the_licence_at_once() -> None:
+def test_a_revoked_licence_ends_at_once_and_only_once() -> None:
     licence = _granted()
     refunded_at = START + timedelta(days=10)
-    licence.apply_refund(24360, 24360, "asked", refunded_at)
+    assert licence.revoke("asked", refunded_at)
     assert (licence.state, licence.expires_at) == (LicenceState.REVOKED, refunded_at)
     assert not licence.is_valid(refunded_at)
-    licence.apply_refund(24360, 24360, "again", refunded_at)
+    assert not licence.revoke("again", refunded_at)
     assert _event_names(licence) == ["LicenceGranted", "LicenceRevoked"]
 
 
@@ -131,7 +137,7 @@ def test_a_licence_is_extended_only_while_active_and_only_when_the_end_moves() -
     with refused(ErrorCode.LICENSE_KEY_UNUSABLE):
         _reserved().extend_to(START + timedelta(days=60), START)
     revoked = _granted()
-    revoked.apply_refund(24360, 24360, "asked", START)
+    revoked.revoke("asked", START)
     with refused(ErrorCode.LICENSE_KEY_UNUSABLE):
         revoked.extend_to(START + timedelta(days=60), START)
 

@@ -15,7 +15,7 @@ from domain.errors import DomainError
 from domain.licences.licence import LicenceTerms
 from domain.papers.receipts import REFUND_NOTE, Company, PaperDocument, paper_document, vat_included
 from domain.payments.gateway import GatewayPayment, GatewayStatus
-from domain.payments.payment import Payment
+from domain.payments.payment import Payment, RefundKind
 from domain.pricing.quotes import DiscountFactor, DiscountKind, Quote
 from events.values import Currency, Language
 
@@ -41,7 +41,9 @@ def _events(*, refunds: tuple[int, ...] = (), paid: bool = True) -> list[Any]:
         )  # fmt: skip
         payment.succeed(reported, PAID_AT)
         for n, amount in enumerate(refunds, start=1):
-            payment.refund(amount, "asked", PAID_AT + timedelta(days=n))
+            at = PAID_AT + timedelta(days=n)
+            payment.reserve_refund(amount, reason="asked", kind=RefundKind.OPERATOR, at=at)
+            payment.record_gateway_refunds(payment.cancel_amount + amount, "at the gateway", at)
     return list(payment.collect_events())
 
 

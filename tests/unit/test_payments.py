@@ -15,11 +15,12 @@ from eventsourcing.application import AggregateNotFoundError
 from domain.errors import ErrorCode
 from domain.licences.licence import LicenceState, LicenceTerms, UserLicence
 from domain.payments.gateway import GatewayPayment, GatewayStatus
-from domain.payments.payment import Payment, PaymentState
-from domain.payments.purchase import Confirmation, confirm_payment, lapse_if_unpaid, refund_payment, settle_payment
+from domain.payments.payment import LicenceEffect, Payment, PaymentState, RefundKind
+from domain.payments.purchase import Confirmation, confirm_payment, lapse_if_unpaid, settle_payment
 from domain.pricing.quotes import DiscountFactor, DiscountKind, quote_licence
 from events.payments import PaymentCancelled
 from events.values import Currency
+from tests.refunding import refund_payment
 from tests.support import START
 from tests.unit.billing_world import ANNUAL, DECLINED_CARD, MONTHLY, World, refused
 
@@ -125,20 +126,45 @@ def test_a_paid_payment_is_never_called_off_only_refunded(world: World) -> None:
     assert [type(event).__name__ for event in payment.collect_events()] == ["PaymentOrdered", "PaymentSucceeded"]
 
 
-def test_refunds_add_up_and_never_exceed_what_was_paid(world: World) -> None:
+def test_refunds_are_reserved_then_recorded_add_up_and_never_exceed_what_was_paid(world: World) -> None:
     payment = _ordered(world)
     with refused(ErrorCode.INVALID_VALUE):
-        payment.refund(1, "not paid yet", START)
+        payment.reserve_refund(1, reason="not paid yet", kind=RefundKind.OPERATOR, at=START)
     payment.succeed(_at_gateway(payment), START)
-    payment.refund(10000, "part", START)
-    payment.refund(4000, "more", START)
+    first = payment.reserve_refund(10000, reason="part", kind=RefundKind.OPERATOR, at=START)
+    assert payment.refundable == 14360, "reserved money is not refundable twice"
+    with refused(ErrorCode.REFUND_IN_PROGRESS):
+        payment.reserve_refund(1, reason="meanwhile", kind=RefundKind.OPERATOR, at=START)
+    recorded = payment.record_gateway_refunds(10000, "outside", START)
+    assert (recorded.ours, recorded.outside, payment.pending_refund) == (10000, 0, None)
+    assert first.reservation_id == payment.collect_events()[-1].reservation_id  # type: ignore[attr-defined]
+    payment.reserve_refund(4000, reason="more", kind=RefundKind.OPERATOR, at=START)
+    payment.record_gateway_refunds(14000, "outside", START)
     assert (payment.cancel_amount, payment.refundable) == (14000, 10360)
     with refused(ErrorCode.INVALID_VALUE):
-        payment.refund(10361, "too much", START)
+        payment.reserve_refund(10361, reason="too much", kind=RefundKind.OPERATOR, at=START)
     with refused(ErrorCode.INVALID_VALUE):
-        payment.refund(0, "nothing", START)
-    payment.refund(10360, "the rest", START)
-    assert (payment.cancel_amount, payment.refundable) == (24360, 0)
+        payment.reserve_refund(0, reason="nothing", kind=RefundKind.OPERATOR, at=START)
+    payment.reserve_refund(10360, reason="the rest", kind=RefundKind.OPERATOR, at=START)
+    payment.record_gateway_refunds(24360, "outside", START)
+    assert (payment.cancel_amount, payment.refundable, payment.fully_refunded) == (24360, 0, True)
+
+
+def test_a_refund_the_gateway_did_not_make_is_released_and_one_made_outside_the_store_is_recorded_as_such(
+    world: World,
+) -> None:
+    payment = _ordered(world)
+    payment.succeed(_at_gateway(payment), START)
+    payment.reserve_refund(5000, reason="asked", kind=RefundKind.OPERATOR, at=START)
+    recorded = payment.record_gateway_refunds(1000, "refunded at the payment gateway", START)
+    assert (recorded.ours, recorded.outside) == (1000, 0), "the gateway made less than reserved: that much is ours"
+    payment.reserve_refund(3000, reason="asked", kind=RefundKind.OPERATOR, at=START)
+    assert payment.release_refund("refused", START) is not None
+    assert (payment.pending_refund, payment.refundable) == (None, 23360)
+    outside = payment.record_gateway_refunds(3000, "refunded at the payment gateway", START)
+    assert (outside.ours, outside.outside, payment.cancel_amount) == (None, 2000, 3000)
+    sources = [event.source for event in payment.collect_events() if type(event).__name__ == "PaymentRefunded"]  # type: ignore[attr-defined]
+    assert sources == ["store", "gateway"]
 
 
 def test_only_the_ordering_account_may_confirm_its_order_and_anyone_may_confirm_a_guests(world: World) -> None:
@@ -357,9 +383,13 @@ def test_a_deposit_whose_webhook_never_came_is_settled_by_the_deadline_sweep(wor
 # -- refunds ---------------------------------------------------------------------------
 
 
-def test_a_partial_refund_shortens_the_licence_in_proportion_and_the_rest_revokes_it(world: World) -> None:
+def test_a_partial_refund_chosen_to_shorten_keeps_what_is_left_paid_for_and_the_rest_revokes_it(world: World) -> None:
     confirmed = world.buy(ANNUAL, account_id=world.member())
-    assert _refund(world, confirmed.merchant_uid, 12180) == 12180  # half of 24,360 won: 182 of 365 days
+    half = refund_payment(
+        world.store, world.clock, world.gateway, merchant_uid=confirmed.merchant_uid, amount=12180, reason="asked",
+        licence_effect=LicenceEffect.SHORTEN,
+    )  # fmt: skip
+    assert half == 12180  # half of 24,360 won: 182 of 365 days
     assert world.licence(confirmed.user_licence_id).expires_at == START + timedelta(days=182)
     imp_uid = world.payment(confirmed.merchant_uid).imp_uid
     assert imp_uid is not None and world.gateway.get_payment(imp_uid).cancel_amount == 12180

@@ -11,12 +11,12 @@ from uuid import UUID, uuid4
 
 from domain.errors import DomainError, ErrorCode
 from domain.payments.gateway import GatewayPayment, GatewayUnreachableError
-from domain.payments.purchase import refund_payment
 from domain.subscriptions.charging import Charged
 from domain.subscriptions.commands import Subscribed
 from domain.subscriptions.renewal import renew_batch, renew_if_due
 from domain.subscriptions.subscription import SubscriptionStatus
 from tests.fakes import FakeGateway
+from tests.refunding import refund_payment
 from tests.support import START
 from tests.unit.billing_world import GOOD_CARD, MONTHLY, OTHER_CARD, World
 

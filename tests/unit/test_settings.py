@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from domain.catalogue.licences import load_catalogue
+from domain.pricing.quotes import quote_price
 from tests.conftest import make_settings
 
 
@@ -172,3 +174,16 @@ def test_the_projector_gets_a_connection_for_each_view_follower_but_never_fewer_
     large = make_settings(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1/shop?pool_size=20&max_overflow=10")
     assert large.with_connections_for(15) is large
     assert make_settings(tmp_path).with_connections_for(15).database_url == "", "SQLite has no pool to widen"
+
+
+def test_refunding_a_whole_licence_of_the_dearest_plan_always_needs_a_second_member(tmp_path: Path) -> None:
+    limits = make_settings(tmp_path).refund_approval_limits
+    catalogue = load_catalogue()
+    for currency, limit in limits.items():
+        dearest = max(
+            quote_price(licence, price).amount
+            for licence in catalogue.licences
+            for price in licence.prices
+            if price.currency.value == currency
+        )
+        assert limit < dearest, f"{currency}: a limit of {limit} lets one member refund the {dearest} plan alone"

@@ -14,7 +14,6 @@ from domain.errors import ErrorCode
 from domain.licences.licence import LicenceState
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.payment import PaymentState
-from domain.payments.purchase import refund_payment
 from domain.payments.wallet import new_customer_uid, wallet_of
 from domain.subscriptions.charging import LICENCE_REVOKED, NO_LONGER_WANTED, Charged, charge_subscription
 from domain.subscriptions.commands import Subscribed, cancel_auto_renewal, pay_now, subscribe_with_window_key
@@ -22,6 +21,7 @@ from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import ChargeAttempt, Subscription, SubscriptionStatus
 from events.values import Language
 from tests.fakes import FakeGateway
+from tests.refunding import refund_payment
 from tests.support import START
 from tests.unit.billing_world import GOOD_CARD, MONTHLY, NO_FUNDS_CARD, OTHER_CARD, World, refused
 

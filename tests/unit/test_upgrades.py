@@ -12,7 +12,7 @@ from domain.licences.upgrades import PaidPeriod, remaining_credit
 from domain.payments.app_store import AppStorePurchase, record_app_store_purchase
 from domain.payments.gateway import GatewayStatus
 from domain.payments.payment import PaymentState
-from domain.payments.purchase import confirm_payment, refund_payment, settle_payment
+from domain.payments.purchase import confirm_payment, settle_payment
 from domain.payments.upgrade import upgrade_choice
 from domain.pricing.quotes import DiscountKind
 from domain.subscriptions.commands import cancel_auto_renewal, resubscribe
@@ -20,6 +20,7 @@ from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import SubscriptionStatus, with_subscription
 from domain.subscriptions.upgrade import subscription_upgrade_choice, upgrade_subscription
 from events.values import Currency, Language
+from tests.refunding import refund_payment
 from tests.support import START
 from tests.unit.billing_world import (
     ANNUAL,

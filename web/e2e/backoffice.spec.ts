@@ -2,7 +2,8 @@
  * The back office in Chromium with virtual authenticators (WebAuthn over the DevTools protocol): the first owner
  * (from the command line) registers a passkey and invites support and finance, who register theirs; support finds
  * a customer by licence key, frees a device, resends the receipt and refunds part of a payment with a reason (a fresh passkey touch
- * first); a refund over the limit waits for finance, and the requester cannot approve it; a suspended member's
+ * first); a refund over the limit split in three waits at the third for finance (the limit weighs what the payment
+ * was refunded in all), and the requester cannot approve it; a suspended member's
  * open session stops on their next click.
  *
  * Passkeys cannot belong to an IP address, so the back office is opened on localhost (api/staff_session.py).
@@ -82,16 +83,25 @@ test('owner, support and finance: passkeys, a customer helped, maker-checker, su
   await desk.getByRole('button', { name: `Resend the receipt ${merchantUid}` }).click();
   await expect(desk.getByRole('status').filter({ hasText: 'Done.' })).toHaveCount(2);
 
-  // A partial refund with its reason, made at once (under the approval limit).
+  // A refund above the approval limit (10,000원 here) split in three: the limit weighs what the payment was refunded
+  // in all, so the first two are made at once and the third waits for a second member.
   await desk.getByLabel('Reason').fill('goodwill for an outage');
-  await desk.getByLabel(`Amount ${merchantUid}`).fill('5000');
-  await desk.getByRole('button', { name: `Refund ${merchantUid}` }).click();
-  await expect(desk.getByText('Refunded: 5000')).toBeVisible();
+  await desk.getByLabel(`Amount ${merchantUid}`).fill('4000');
+  // A partial refund says what it does to the licence, with the new end shown before anything moves.
+  await expect(desk.getByTestId(`refund-preview-${merchantUid}`)).toContainText('Refund 4000 KRW');
+  await expect(desk.getByRole('button', { name: `Refund ${merchantUid}`, exact: true })).toBeDisabled();
+  await desk.getByRole('radio', { name: 'Keep it as it is' }).check();
+  await desk.getByRole('button', { name: `Refund ${merchantUid}`, exact: true }).click();
+  await expect(desk.getByText('Refunded: 4000')).toBeVisible();
+  await expect(desk.getByTestId(`refund-preview-${merchantUid}`)).toContainText('Refundable 20360');
+  await desk.getByRole('radio', { name: 'Keep it as it is' }).check();
+  await desk.getByRole('button', { name: `Refund ${merchantUid}`, exact: true }).click();
+  await expect(desk.getByTestId(`refund-preview-${merchantUid}`)).toContainText('Refundable 16360');
 
-  // Over the limit it waits for finance; the requester cannot approve it.
+  // The third is over the limit in all: it waits for finance; the requester cannot approve it.
   await desk.getByLabel('Reason').fill('broken on every device');
-  await desk.getByLabel(`Amount ${merchantUid}`).fill('15000');
-  await desk.getByRole('button', { name: `Refund ${merchantUid}` }).click();
+  await desk.getByRole('radio', { name: 'Keep it as it is' }).check();
+  await desk.getByRole('button', { name: `Refund ${merchantUid}`, exact: true }).click();
   await expect(desk.getByText('Waiting for approval')).toBeVisible();
   await desk.getByRole('link', { name: 'Refund requests' }).click();
   await desk.getByLabel('Reason').fill('approving my own');
@@ -111,7 +121,7 @@ test('owner, support and finance: passkeys, a customer helped, maker-checker, su
   await desk.getByRole('link', { name: `Open ${customer}` }).click();
   const timeline = desk.getByRole('list', { name: 'Timeline' });
   await expect(timeline.getByText('staff.Acted — checked the logs')).toBeVisible();
-  await expect(timeline.getByText('staff.Acted — goodwill for an outage')).toBeVisible();
+  await expect(timeline.getByText('staff.Acted — goodwill for an outage')).toHaveCount(2);
 
   // The owner suspends support: support's next click ends at the sign-in page.
   await owner.page.getByRole('link', { name: 'Staff' }).click();

@@ -76,6 +76,31 @@ test('a guest buys an annual Android Pro licence, registers from the receipt, an
   const row = page.getByRole('row').filter({ hasText: LICENCE });
   await expect(row.getByText('24,360원')).toBeVisible();
   await expect(row.getByText(ko.payments.statuses.paid)).toBeVisible();
+
+  // The 30-day guarantee holds for a purchase made as a guest, once the mailbox is the customer's (docs/money-back.md).
+  const texts = ko.licences.moneyBack;
+  await page.goBack();
+  await page.getByRole('button', { name: texts.ask }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: texts.confirmButton }).click();
+  await expect(page.getByRole('status').filter({ hasText: texts.refunded })).toBeVisible();
+  await page.goto('/ko/purchase-history');
+  await expect(page.getByRole('row').filter({ hasText: LICENCE }).getByTestId('history-status')).toContainText(
+    ko.payments.statuses.refunded,
+  );
+
+  // It is given once per customer and product: the same product bought again, and used, offers no money back.
+  const login = await page.request.post(`${API}/auth/login`, { data: { email, pw: PASSWORD } });
+  const headers = { Authorization: `Bearer ${(await login.json()).accessToken}` };
+  const again = await buyByCard(page.request, { email, accessToken: (await login.json()).accessToken });
+  const used = await page.request.post(`${API}/licenses/activate`, {
+    data: { licenseKey: again.licenseKey, deviceId: `guest-again-${Date.now()}`, deviceName: 'Phone', platform: 'android' },
+  });
+  expect(used.ok()).toBe(true);
+  await page.goto(`/ko/license/${again.userLicenseId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: texts.ask })).toHaveCount(0);
+  const refused = await page.request.post(`${API}/payments/licenses/${again.merchantUid}/money-back`, { headers });
+  expect((await refused.json()).errorCode).toBe(-342);
 });
 
 test('a guest who registers from the site claims the purchase through the mailed link and the password', async ({

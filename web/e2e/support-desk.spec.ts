@@ -141,6 +141,7 @@ test('support closes a report, sees a flagged key, resends it and downloads proo
   const texts = ko.licences.moneyBack;
   await page.goto(`/ko/license/${bought.userLicenseId}`);
   await page.getByRole('button', { name: texts.ask }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: texts.confirmButton }).click();
   await expect(page.getByRole('status').filter({ hasText: texts.refunded })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: texts.refunded })).toBeVisible();

@@ -1,4 +1,4 @@
-"""Purchase mails and the virtual-account deadline sweep."""
+"""Purchase mails, the virtual-account deadline sweep, and the pass that settles money pending at the gateway."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from uuid import UUID
 
 from celery import shared_task
 
+from application.pending_money import settle_pending_money
 from bootstrap import Services
 from domain.payments.mails import purchase_facts_of, render_lapsed, render_receipt, render_virtual_account
 from domain.payments.purchase import lapse_if_unpaid
@@ -77,3 +78,14 @@ def send_purchase_mails(self: ServicesTask, mails: list[dict[str, str]]) -> int:
 def lapse_overdue_virtual_accounts(self: ServicesTask) -> list[str]:
     """Beat: every minute, cancel unpaid virtual accounts whose deadline has passed."""
     return sweep_overdue_virtual_accounts(self.services)
+
+
+@shared_task(name="payments.settle_pending", base=ServicesTask, bind=True)
+def settle_pending(self: ServicesTask) -> list[str]:
+    """Beat: every minute, record what the gateway did with money whose outcome was never recorded (a first charge,
+    a refund, a give-back); returns each payment's merchantUid with what was found."""
+    services = self.services
+    settled = settle_pending_money(services.store, services.views, services.clock, services.payments)
+    for each in settled:
+        log.info("settled %s (%s): %s", each.merchant_uid, each.pending, each.outcome)
+    return [f"{each.merchant_uid}: {each.outcome}" for each in settled]

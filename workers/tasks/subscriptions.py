@@ -8,16 +8,16 @@ from uuid import UUID
 
 from celery import shared_task
 
+from application.reminders import record_due_reminders as due_reminders
 from bootstrap import Services
 from domain.accounts.account import Account
 from domain.links import SiteLinks
 from domain.payments.gateway import GatewayUnreachableError
 from domain.subscriptions.mails import card_text, render_subscription_mail
-from domain.subscriptions.reminders import LONGEST_REMINDER_LEAD
-from domain.subscriptions.renewal import remind_renewals, renew_if_due
 from domain.subscriptions.renewal import renew_batch as renew_subscriptions
+from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription
-from projections.subscriptions import due_subscription_pages, upcoming_renewals
+from projections.subscriptions import due_subscription_pages
 from workers.celery_app import ServicesTask
 from workers.tasks.mail import send_once
 from workers.tasks.retried import retried_task
@@ -118,11 +118,8 @@ def deliver_subscription_mail(
 
 
 def record_due_reminders(services: Services) -> int:
-    """Record the reminder of every renewal whose reminder falls due now (7 days ahead of a yearly one, 3 of a
-    monthly one; once per period): the reactor mails each from the log. How many were recorded."""
-    now = services.clock.now()
-    candidates = upcoming_renewals(services.views, now, now + LONGEST_REMINDER_LEAD)
-    return remind_renewals(services.store, services.clock, candidates)
+    """Record the reminder of every renewal whose reminder falls due now (application/reminders.py); how many."""
+    return due_reminders(services.store, services.views, services.clock)
 
 
 @retried_task("subscriptions.send_mail")

@@ -26,10 +26,20 @@ def deliver_licence_key_mail(services: Services, *, task_id: str, user_licence_i
     return send_once(services.views, services.mailer, services.clock, task_id, "licence-key", message)
 
 
-def deliver_refund_mail(services: Services, *, task_id: str, payment_id: UUID, amount: int, cancel_amount: int) -> bool:
-    """Tell the buyer ``amount`` of their payment came back (``cancel_amount`` in all); False when there is nobody
-    to tell or it was sent."""
-    facts = refund_facts(services.store, payment_id, refunded=amount, refunded_in_all=cancel_amount)
+def deliver_refund_mail(
+    services: Services,
+    *,
+    task_id: str,
+    payment_id: UUID,
+    amount: int,
+    cancel_amount: int,
+    reservation_id: str | None = None,
+) -> bool:
+    """Tell the buyer ``amount`` of their payment came back (``cancel_amount`` in all) and what it did to the licence
+    (the refund ``reservation_id``'s decision); False when there is nobody to tell or it was sent."""
+    facts = refund_facts(
+        services.store, payment_id, refunded=amount, refunded_in_all=cancel_amount, reservation_id=reservation_id
+    )
     if facts is None:
         return False
     return send_once(services.views, services.mailer, services.clock, task_id, "refund", render_refund(facts))
@@ -43,9 +53,16 @@ def send_licence_key_mail(self: ServicesTask, user_licence_id: str) -> bool:
 
 
 @retried_task(REFUND_MAIL)
-def send_refund_mail(self: ServicesTask, payment_id: str, amount: int, cancel_amount: int) -> bool:
-    """Celery entry point of the refund mail."""
+def send_refund_mail(
+    self: ServicesTask, payment_id: str, amount: int, cancel_amount: int, reservation_id: str | None = None
+) -> bool:
+    """Celery entry point of the refund mail (a task queued before refunds were reserved has no reservation)."""
     task_id = str(self.request.id or f"adhoc-refund-{payment_id}-{cancel_amount}")
     return deliver_refund_mail(
-        self.services, task_id=task_id, payment_id=UUID(payment_id), amount=amount, cancel_amount=cancel_amount
+        self.services,
+        task_id=task_id,
+        payment_id=UUID(payment_id),
+        amount=amount,
+        cancel_amount=cancel_amount,
+        reservation_id=reservation_id,
     )

@@ -9,7 +9,11 @@ from pathlib import Path
 
 import uvicorn
 
+from config.settings import Settings as StoreSettings
+from eventlog.database import open_view_database
+from eventlog.test_clock import SharedTestClock
 from integrations.portone.sandbox.app import create_sandbox_app
+from integrations.portone.sandbox.service import Clock
 from integrations.portone.sandbox.settings import SandboxSettings
 
 
@@ -36,11 +40,21 @@ def build_settings(argv: Sequence[str] | None = None) -> tuple[SandboxSettings, 
     return settings, args.host, args.port, args.log_level
 
 
+def shared_clock() -> Clock | None:
+    """With ``TEST_CLOCK`` on, the store's shared test clock (its offset kept in the view database the store's settings
+    name), so the sandbox dates payments on the same clock as the store; None otherwise (the system clock)."""
+    store = StoreSettings()
+    if not store.test_clock:
+        return None
+    return SharedTestClock(open_view_database(store.view_store_env)).now
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Start the sandbox with uvicorn."""
+    """Start the sandbox with uvicorn (on the store's shared test clock when ``TEST_CLOCK`` is on)."""
     settings, host, port, log_level = build_settings(argv)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_sandbox_app(settings)
+    clock = shared_clock()
+    app = create_sandbox_app(settings) if clock is None else create_sandbox_app(settings, clock=clock)
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=5)
 
 

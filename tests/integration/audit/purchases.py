@@ -7,11 +7,13 @@ from datetime import datetime, timedelta
 from uuid import UUID
 
 from domain.catalogue.licences import Catalogue
-from domain.payments.purchase import place_order, refund_payment, settle_payment
+from domain.payments.payment import LicenceEffect
+from domain.payments.purchase import place_order, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
+from tests.refunding import refund_payment
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,14 @@ def buy(
 def refund(
     store: Storefront, clock: SharedClock, time: TestClock, gateway: PortOneGateway, bought: Bought, amount: int
 ) -> None:
-    """An operator refunds part of the payment a day later."""
+    """An operator refunds part of the payment a day later, shortening the licence to what is left paid for."""
     time.advance(timedelta(days=1))
-    refund_payment(store, clock, gateway, merchant_uid=bought.merchant_uid, amount=amount, reason="goodwill")
+    refund_payment(
+        store,
+        clock,
+        gateway,
+        merchant_uid=bought.merchant_uid,
+        amount=amount,
+        reason="goodwill",
+        licence_effect=None if amount >= bought.amount else LicenceEffect.SHORTEN,
+    )

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from domain.catalogue.licences import Catalogue
+from domain.payments.payment import LicenceEffect
 from domain.staff.member import create_first_owner
 from domain.staff.support import refund as staff_refund
 from domain.store import Storefront
@@ -75,7 +76,13 @@ def test_go_verifies_the_signed_checkpoints_and_every_proof_of_a_payment_and_ref
     assert audit_cli.run(audit_cli.parse_args(["prove", "--merchant-uid", bought.merchant_uid]), audit) == 0
     proved = json.loads(capsys.readouterr().out)
     topics = [json.loads(event["record"])["topic"] for event in proved["events"]]
-    assert topics == ["payment.Ordered", "payment.BuyerAccountOpened", "payment.Succeeded", "payment.Refunded"]
+    assert topics == [
+        "payment.Ordered",
+        "payment.BuyerAccountOpened",
+        "payment.Succeeded",
+        "payment.RefundReserved",
+        "payment.Refunded",
+    ]
     today = audit.checkpoints.latest()
     assert today is not None
     consistency = audit.consistency(yesterday, today)
@@ -145,6 +152,7 @@ def test_who_refunded_a_customer_has_an_inclusion_proof_go_accepts(
         amount=1000,
         reason="the customer asked",
         approval_limits={"USD": 10_000, "KRW": 100_000},
+        licence_effect=LicenceEffect.KEEP,
     )
     assert refunded.refunded == 1000
     [acted] = [

@@ -11,6 +11,7 @@ from domain.payments.cards import Card
 from domain.payments.gateway import (
     BillingKeyNotFoundAtGatewayError,
     BillingKeyRefusedError,
+    CancelRefusedError,
     GatewayStatus,
     PaymentGateway,
     PaymentNotFoundAtGatewayError,
@@ -98,17 +99,17 @@ def test_a_prepared_amount_is_paid_and_read_back_another_amount_fails(gateway: G
 
 def test_a_cancel_wants_the_refundable_balance_as_checksum(gateway: Gateway) -> None:
     imp_uid = gateway.pay("order-1", 1000, DEFAULT_CARD)
-    with pytest.raises(PortOneError):
+    with pytest.raises(CancelRefusedError):
         gateway.port.cancel(imp_uid, 300, 999, "wrong checksum")
 
     partly = gateway.port.cancel(imp_uid, 300, 1000, "one device fewer")
     assert (partly.status, partly.cancel_amount) == (GatewayStatus.PAID, 300)
-    with pytest.raises(PortOneError):
+    with pytest.raises(CancelRefusedError):
         gateway.port.cancel(imp_uid, 800, 700, "more than is left")
 
     whole = gateway.port.cancel(imp_uid, None, 700, "the rest")
     assert (whole.status, whole.cancel_amount) == (GatewayStatus.CANCELLED, 1000)
-    with pytest.raises(PortOneError):
+    with pytest.raises(CancelRefusedError):
         gateway.port.cancel(imp_uid, None, None, "nothing left")
 
 

@@ -130,8 +130,12 @@ class Desk:
         return [mail_subject(path) for path in self.services.settings.outbox_dir.glob("*.eml")]
 
     def history(self) -> list[dict[str, Any]]:
+        return self.history_of(SUBSCRIBER)
+
+    def history_of(self, address: str) -> list[dict[str, Any]]:
+        """Someone's purchase history, once the views have every write."""
         self.views_caught_up()
-        result: list[dict[str, Any]] = self.call("GET", "/payments/licenses").json()
+        result: list[dict[str, Any]] = self.call("GET", "/payments/licenses", as_email=address).json()
         return result
 
 

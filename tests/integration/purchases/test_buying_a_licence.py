@@ -13,13 +13,14 @@ from domain.accounts.account import EmailIndex
 from domain.catalogue.licences import Catalogue
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceKeyIndex, LicenceState, UserLicence
-from domain.payments.payment import Payment, PaymentState
-from domain.payments.purchase import Order, lapse_if_unpaid, place_order, refund_payment, settle_payment
+from domain.payments.payment import LicenceEffect, Payment, PaymentState
+from domain.payments.purchase import Order, lapse_if_unpaid, place_order, settle_payment
 from domain.store import Storefront
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
 from tests.integration.portone.harness import RunningSandbox, TestClock
 from tests.integration.purchases.conftest import SharedClock
+from tests.refunding import refund_payment
 from tests.support import register
 
 pytestmark = pytest.mark.integration
@@ -201,7 +202,7 @@ def test_an_unpaid_virtual_account_is_cancelled_once_its_deadline_passes(
     assert sandbox.deposit(imp_uid).status_code != 200 or gateway.get_payment(imp_uid).status.value == "cancelled"
 
 
-def test_refunds_shorten_then_revoke_the_licence(
+def test_a_partial_refund_chosen_to_shorten_then_the_rest_revokes_the_licence(
     store: Storefront, domain_clock: SharedClock, gateway: PortOneGateway, sandbox: RunningSandbox,
     catalogue: Catalogue,
 ) -> None:  # fmt: skip
@@ -210,10 +211,16 @@ def test_refunds_shorten_then_revoke_the_licence(
     confirmed = settle_payment(store, domain_clock, gateway, imp_uid=imp_uid, merchant_uid=order.merchant_uid)
     bought_at = domain_clock.now()
 
-    assert (
-        refund_payment(store, domain_clock, gateway, merchant_uid=order.merchant_uid, amount=12180, reason="half")
-        == 12180
+    half = refund_payment(
+        store,
+        domain_clock,
+        gateway,
+        merchant_uid=order.merchant_uid,
+        amount=12180,
+        reason="half",
+        licence_effect=LicenceEffect.SHORTEN,
     )
+    assert half == 12180
     licence: UserLicence = store.repository.get(confirmed.user_licence_id)
     assert licence.expires_at == bought_at + timedelta(days=182)  # half of 365 days, rounded down
     assert store.repository.get(Payment.id_for(order.merchant_uid)).cancel_amount == 12180

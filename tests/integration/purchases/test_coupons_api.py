@@ -248,4 +248,4 @@ def test_a_code_disabled_between_order_and_payment_is_refused_at_confirm_and_ref
     at_gateway = shop.services.payments.get_payment(imp_uid)
     assert at_gateway.cancel_amount == at_gateway.amount == 2030, "the money went back"
     again = shop.confirm(order, imp_uid)
-    assert again.json()["errorCode"] == -301, "the order stays cancelled"
+    assert again.json()["errorCode"] == -603, "the order stays called off, for the reason it was"

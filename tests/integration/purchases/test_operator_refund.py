@@ -1,4 +1,5 @@
-"""An operator refunds part of a payment from the command line; history and licence follow."""
+"""An operator refunds part of a payment from the command line, as a named staff member and under the same rules as
+the back office; history and licence follow."""
 
 from __future__ import annotations
 
@@ -63,16 +64,27 @@ def test_an_operator_refunds_part_then_the_rest_and_the_licence_ends(
     def operate(*argv: str) -> int:
         return operator.run(operator.parse_args(argv), services)
 
-    assert operate("refund", order.merchant_uid, "--amount", "1000", "--reason", "goodwill") == 0
+    assert operate("refund", order.merchant_uid, "--amount", "1000", "--reason", "goodwill", "--actor", "x@y.z") == 2
+    assert "no staff member" in capsys.readouterr().err, "nobody refunds as nobody"
+    assert operate("staff", "create-owner", "boss@example.com", "Boss") == 0
+    boss = ("--actor", "boss@example.com")
+    assert operate("refund", order.merchant_uid, "--amount", "1000", "--reason", "goodwill", *boss) == 2
+    assert "kept or shortened" in capsys.readouterr().err, "a partial refund says what becomes of the licence"
+    shortened = ("--amount", "1000", "--reason", "goodwill", "--licence", "shorten", *boss)
+    assert operate("refund", order.merchant_uid, *shortened) == 0
     assert "refunded 1000" in capsys.readouterr().out
     licence: UserLicence = store.repository.get(confirmed.user_licence_id)
     assert licence.state is LicenceState.ACTIVE
     assert licence.expires_at is not None
     assert licence.expires_at < domain_clock.now() + timedelta(days=36500)
 
-    assert operate("refund", order.merchant_uid, "--reason", "customer asked") == 0
+    services.settings = services.settings.model_copy(update={"staff_refund_approval_limits": "USD=2000"})
+    assert operate("refund", order.merchant_uid, "--reason", "customer asked", *boss) == 0
+    assert "waits for a second member" in capsys.readouterr().out, "above the limit in all: a second member decides"
+    services.settings = services.settings.model_copy(update={"staff_refund_approval_limits": "USD=10000"})
+    assert operate("refund", order.merchant_uid, "--reason", "customer asked", *boss) == 0
     assert store.repository.get(confirmed.user_licence_id).state is LicenceState.REVOKED
-    assert operate("refund", order.merchant_uid, "--amount", "1", "--reason", "again") == 2
+    assert operate("refund", order.merchant_uid, "--amount", "1", "--reason", "again", *boss) == 2
 
     with running_projector(settings) as views:
         assert wait_for_views(views, store.name, ["payments"], store.max_notification_id(), timeout=10)

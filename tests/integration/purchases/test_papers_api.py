@@ -20,7 +20,7 @@ from domain.coupons.admin import open_group
 from domain.coupons.group import ConstraintType, GroupRules, GroupType
 from domain.papers.papers import PaymentPapers
 from domain.payments.payment import Payment
-from domain.payments.purchase import record_gateway_refund
+from domain.payments.refunds import record_refunds_made_elsewhere
 from events.papers import DocumentIssued
 from integrations.portone.gateway import PortOneGateway
 from integrations.portone.models import RefundAccount
@@ -86,8 +86,8 @@ def _refund_at_the_gateway(desk: Desk, imp_uid: str, merchant_uid: str, amount: 
             imp_uid=imp_uid, amount=amount, checksum=payment.gateway_balance, reason="customer asked",
             refund=RefundAccount(holder="홍길동", bank="04", account="12345678901234"),
         )  # fmt: skip
-    assert record_gateway_refund(
-        desk.services.store, desk.services.clock, desk.services.payments, merchant_uid=merchant_uid, reason="asked"
+    assert record_refunds_made_elsewhere(
+        desk.services.store, desk.services.clock, desk.services.payments, merchant_uid
     ) == amount  # fmt: skip
 
 

@@ -127,7 +127,9 @@ def test_each_timeline_entry_links_to_a_proof_the_go_verifier_accepts(desk: Desk
     support = owner.invite("help@example.com", ["support"])
     desk.clock.advance(timedelta(minutes=1))
     support.step_up()
-    refunded = support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000, "reason": "asked"})
+    refunded = support.call(
+        "POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000, "reason": "asked", "licenceEffect": "keep"}
+    )
     assert refunded.json()["state"] == "refunded", refunded.text
     desk.views_caught_up()
 
@@ -197,10 +199,8 @@ def test_support_resends_the_licence_key_and_a_refund_mails_the_buyer(desk: Desk
 
     desk.clock.advance(timedelta(minutes=1))
     support.step_up()
-    assert (
-        support.call("POST", f"/payments/{merchant_uid}/refund", json={"amount": 1000, "reason": "sorry"}).status_code
-        == 200
-    )
+    sorry = {"amount": 1000, "reason": "sorry", "licenceEffect": "keep"}
+    assert support.call("POST", f"/payments/{merchant_uid}/refund", json=sorry).status_code == 200
     [refund] = [
         event
         for event in desk.services.store.repository.event_store.get(Payment.id_for(merchant_uid))
@@ -261,7 +261,7 @@ def test_a_key_seen_on_too_many_devices_is_flagged_on_the_customer_page(desk: De
     assert "licence.Flagged" in [entry["topic"] for entry in page["timeline"]]
 
 
-def test_the_customer_sees_each_money_back_request_waiting_refunded_or_refused(desk: Desk) -> None:
+def test_the_customer_sees_each_money_back_request_waiting_or_declined_and_a_refusal_at_once(desk: Desk) -> None:
     desk.services.settings = desk.services.settings.model_copy(update={"money_back_auto_limits": "USD=3000"})
     account_id = find_account_id(desk.services.store, SUBSCRIBER)
     assert account_id is not None
@@ -271,7 +271,9 @@ def test_the_customer_sees_each_money_back_request_waiting_refunded_or_refused(d
     declined_uid, _, _ = buy(desk, account_id)
     assert desk.call("GET", "/payments/money-back").json() == []
 
-    for merchant_uid in (old_uid, waiting_uid, declined_uid):
+    too_late = desk.call("POST", f"/payments/licenses/{old_uid}/money-back")
+    assert (too_late.status_code, too_late.json()["errorCode"]) == (400, -340), "said at once, nothing recorded"
+    for merchant_uid in (waiting_uid, declined_uid):
         assert desk.call("POST", f"/payments/licenses/{merchant_uid}/money-back").status_code == 200
     owner = first_owner(desk)
     desk.views_caught_up()
@@ -282,7 +284,6 @@ def test_the_customer_sees_each_money_back_request_waiting_refunded_or_refused(d
 
     states = {row["merchantUid"]: row for row in desk.call("GET", "/payments/money-back").json()}
     assert {uid: (row["state"], row["refused"]) for uid, row in states.items()} == {
-        old_uid: ("refused", "too-late"),
         waiting_uid: ("waiting", None),  # $49.99 is above the $30.00 auto-approve limit: support decides
         declined_uid: ("refused", "used 9 months"),
     }

@@ -39,5 +39,5 @@ test('the offer taken in the exit dialog discounts the next renewal only', async
 
   await page.goto(`/ko/license/${licence}`);
   await expect(section.getByTestId('subscription-auto-renewal')).toHaveText(ko.subscriptions.statuses.active);
-  await expect(section.getByTestId('subscription-next-renewal-price')).toHaveCount(0);
+  await expect(section.getByTestId('subscription-next-renewal-price')).toHaveText('2,900원');
 });

@@ -11,6 +11,7 @@ import {
   type CustomerPage,
   type Invited,
   type Member,
+  type GatewayRefund,
   type GrantOut,
   type RefundOut,
   type RefundRequest,
@@ -28,6 +29,7 @@ import { enrolWithPasskey, may, signInWithPasskey, stepUpWithPasskey } from './p
 import { useTaxInvoicesT } from './papers/i18n';
 import { TaxInvoicesPage } from './papers/TaxInvoices';
 import { Flags, ResendLicenceKey, Timeline } from './support/CustomerExtras';
+import { PaymentRefund, type RefundAsked } from './support/PaymentRefund';
 import { GrantRequestsNavLink, GrantRequestsPage } from './support/GrantRequests';
 import { ReportsNavLink, ReportsPage } from './support/Reports';
 import { BannersRoute, CouponGroupRoute, CouponGroupsRoute, MarketingNav } from './marketing/routes';
@@ -202,16 +204,20 @@ function CustomerDetail() {
   const me = useMe();
   const page = useQuery({ queryKey: ['customer', accountId], queryFn: () => staffCall<CustomerPage>('GET', `/customers/${accountId}`) });
   const [reason, setReason] = useState('');
-  const [amounts, setAmounts] = useState<Record<string, string>>({});
   const [last, setLast] = useState<RefundOut | null>(null);
   const free = useAction(({ licence, device }: { licence: string; device: string }) =>
     staffCall<void>('POST', `/licences/${licence}/devices/${encodeURIComponent(device)}/free`, { reason }),
   );
-  const refund = useAction(({ merchantUid, amount }: { merchantUid: string; amount: number | null }) =>
-    withStepUp(me.data, () => staffCall<RefundOut>('POST', `/payments/${merchantUid}/refund`, { amount, reason })).then((out) => {
+  const refund = useAction(({ merchantUid, amount, licenceEffect }: RefundAsked) =>
+    withStepUp(me.data, () =>
+      staffCall<RefundOut>('POST', `/payments/${merchantUid}/refund`, { amount, reason, licenceEffect }),
+    ).then((out) => {
       setLast(out);
       return out;
     }),
+  );
+  const gatewayRefund = useAction((merchantUid: string) =>
+    withStepUp(me.data, () => staffCall<GatewayRefund>('POST', `/payments/${merchantUid}/gateway-refund`, { reason })),
   );
   const renewal = useAction(({ subscription, action }: { subscription: string; action: 'cancel' | 'resume' }) =>
     staffCall<void>('POST', `/subscriptions/${subscription}/${action}`, { reason }),
@@ -338,32 +344,29 @@ function CustomerDetail() {
               </button>
             ) : null}
             {may(member, 'refund') && left > 0 ? (
-              <p>
-                <label>
-                  {`${t('amount')} ${merchantUid}`}{' '}
-                  <input
-                    inputMode="numeric"
-                    value={amounts[merchantUid] ?? ''}
-                    onChange={(event) => setAmounts({ ...amounts, [merchantUid]: event.target.value })}
-                  />
-                </label>
-                <button
-                  type="button"
-                  onClick={() => {
-                    const typed = amounts[merchantUid];
-                    refund.mutate({ merchantUid, amount: typed ? Number(typed) : null });
-                  }}
-                >
-                  {`${t('refund')} ${merchantUid}`}
-                </button>
-              </p>
+              <PaymentRefund
+                merchantUid={merchantUid}
+                currency={String(payment.currency)}
+                refund={(asked) => refund.mutate(asked)}
+                recordGatewayRefund={(uid) => gatewayRefund.mutate(uid)}
+              />
             ) : null}
           </article>
         );
       })}
       <Outcome error={resend.error} done={resend.isSuccess} />
-      {last ? <p role="status">{last.state === 'waiting' ? t('waitingApproval') : `${t('refunded')}: ${last.refunded}`}</p> : null}
+      {last ? (
+        <p role="status">
+          {last.state === 'waiting'
+            ? t('waitingApproval')
+            : last.state === 'pending'
+              ? t('refundPending')
+              : `${t('refunded')}: ${last.refunded}`}
+        </p>
+      ) : null}
       <Outcome error={refund.error} done={false} />
+      {gatewayRefund.data ? <p role="status">{`${t('gatewayRefundRecorded')}: ${gatewayRefund.data.recorded}`}</p> : null}
+      <Outcome error={gatewayRefund.error} done={false} />
       <h2>{t('timeline')}</h2>
       <Timeline entries={data.timeline} label={t('timeline')} />
     </section>

@@ -1220,7 +1220,8 @@ export interface paths {
         put?: never;
         /**
          * Ask For Money Back
-         * @description Ask for the 30-day money-back guarantee on one of the caller's payments (asking again answers the state).
+         * @description Ask for the 30-day money-back guarantee on the licence one of the caller's payments bought: every payment it
+         *     was bought with comes back together (asking again answers the state).
          */
         post: operations["ask_for_money_back_web_unicornpro_v1_payments_licenses__merchant_uid__money_back_post"];
         delete?: never;
@@ -2659,6 +2660,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/payments/{merchant_uid}/gateway-refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record A Gateway Refund
+         * @description Record a refund made at the gateway (in PortOne's console, say) that the log does not hold yet.
+         */
+        post: operations["record_a_gateway_refund_web_unicornpro_v1_staff_payments__merchant_uid__gateway_refund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/payments/{merchant_uid}/refund": {
         parameters: {
             query?: never;
@@ -2670,9 +2691,30 @@ export interface paths {
         put?: never;
         /**
          * Refund Payment
-         * @description Refund all or part of a payment: at once up to the approval limit, otherwise waiting for a second member.
+         * @description Refund all or part of a payment: at once while what it has been refunded in total stays within the approval
+         *     limit, otherwise waiting for a second member; a refund made at the gateway meanwhile is recorded first.
          */
         post: operations["refund_payment_web_unicornpro_v1_staff_payments__merchant_uid__refund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/payments/{merchant_uid}/refund-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview A Refund
+         * @description What a refund of ``amount`` (all when left out) would do to the licence, before it is made.
+         */
+        get: operations["preview_a_refund_web_unicornpro_v1_staff_payments__merchant_uid__refund_preview_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2751,7 +2793,7 @@ export interface paths {
         put?: never;
         /**
          * Approve
-         * @description Make a waiting refund (a staff member's request: another member who may approve refunds).
+         * @description Make a waiting refund (a member who may approve refunds, never the one who asked).
          */
         post: operations["approve_web_unicornpro_v1_staff_refund_requests__request_id__approve_post"];
         delete?: never;
@@ -4141,6 +4183,14 @@ export interface components {
             total: number;
         };
         /**
+         * GatewayRefundOut
+         * @description What recording the gateway's own refunds found: ``recorded`` minor units the log did not hold (0: none).
+         */
+        GatewayRefundOut: {
+            /** Recorded */
+            recorded: number;
+        };
+        /**
          * GrantOut
          * @description A grant of paid licence time: made now (``state`` granted: a goodwill extension's new ``expiresAt``, or the
          *     App Store purchase's licence), or waiting for a second member (``state`` waiting, ``requestId``).
@@ -4354,13 +4404,16 @@ export interface components {
         };
         /**
          * LedgerBreakdownRow
-         * @description The figures of one value of a dimension (``key``: a product, plan or payment method) in one currency.
+         * @description The figures of one value of a dimension (``key``: a product code, a plan's catalogue id or a payment method)
+         *     in one currency; ``label`` a plan's name in the reader's language.
          */
         LedgerBreakdownRow: {
             /** Currency */
             currency: string;
             /** Key */
             key: string;
+            /** Label */
+            label?: string | null;
             /** Net */
             net: number;
             /** Payments */
@@ -4411,8 +4464,16 @@ export interface components {
             merchantUid: string;
             /** Paymethod */
             payMethod: string;
-            /** Plan */
+            /**
+             * Plan
+             * @description the plan's catalogue id
+             */
             plan: string;
+            /**
+             * Planname
+             * @description the plan's name in the reader's language
+             */
+            planName: string;
             /** Productcode */
             productCode: string;
         };
@@ -4671,10 +4732,37 @@ export interface components {
             resolution: components["schemas"]["ResolutionOut"] | null;
         };
         /**
+         * MoneyBackOfferOut
+         * @description The 30-day money-back guarantee the licence page offers (docs/money-back.md): ``amount`` comes back, to the
+         *     first payment's card (``cardName``, ``cardNumber``) or account, if asked by ``deadline``; ``atOnce`` when it is
+         *     refunded at once (otherwise support decides). Asking stops the licence on every device.
+         */
+        MoneyBackOfferOut: {
+            /** Amount */
+            amount: number;
+            /** Atonce */
+            atOnce: boolean;
+            /** Cardname */
+            cardName: string | null;
+            /** Cardnumber */
+            cardNumber: string | null;
+            /** Currency */
+            currency: string;
+            /**
+             * Deadline
+             * Format: date-time
+             */
+            deadline: string;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Paymethod */
+            payMethod: string | null;
+        };
+        /**
          * MoneyBackOut
-         * @description A money-back request's state: ``refunded`` (``amount`` came back), ``waiting`` (for support), or
-         *     ``refused`` (``refused`` the policy's reason: too-late, not-a-first-purchase, app-store, nothing-left,
-         *     not-paid; docs/money-back.md).
+         * @description A money-back request's state: ``refunded`` (``amount`` came back), ``refunding`` (decided; the gateway has not
+         *     confirmed it yet), ``waiting`` (for support), or ``refused`` (by support, ``refused`` their words). A licence the
+         *     guarantee does not cover is answered with the code that says why (-340 to -344; docs/money-back.md).
          */
         MoneyBackOut: {
             /** Amount */
@@ -4686,14 +4774,17 @@ export interface components {
              * Format: uuid
              */
             requestId: string;
-            /** State */
-            state: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "refunded" | "refunding" | "waiting" | "refused";
         };
         /**
          * MoneyBackState
-         * @description One payment's money-back request: ``waiting`` (for support), ``refunded`` (``amount`` came back) or
-         *     ``refused`` (``refused`` the policy's code: too-late, not-a-first-purchase, app-store, nothing-left, not-paid;
-         *     or support's words when support declined it).
+         * @description One licence's money-back request (``merchantUid``: the payment it was bought with): ``waiting`` (for
+         *     support), ``refunding`` (decided; the gateway has not confirmed it yet), ``refunded`` (``amount`` came back) or
+         *     ``refused`` (``refused``: support's words when support declined it, or an earlier policy's code).
          */
         MoneyBackState: {
             /** Amount */
@@ -4860,6 +4951,11 @@ export interface components {
             purchaseType: string;
             /** Receipturl */
             receiptUrl: string | null;
+            /**
+             * Refundstate
+             * @description refunded (all of it came back), partlyRefunded, or refunding (a refund on its way); the refunds list says how much and when
+             */
+            refundState?: ("refunded" | "partlyRefunded" | "refunding") | null;
             /** Refunds */
             refunds: components["schemas"]["Refund"][];
             status: components["schemas"]["PaymentState"];
@@ -5108,7 +5204,7 @@ export interface components {
         };
         /**
          * Refund
-         * @description One (partial) refund of a payment.
+         * @description One (partial) refund of a payment: ``source`` ``store`` (ours) or ``gateway`` (made at PortOne itself).
          */
         Refund: {
             /** Amount */
@@ -5117,28 +5213,71 @@ export interface components {
             reason: string;
             /** Refundedat */
             refundedAt: string | null;
+            /**
+             * Source
+             * @default store
+             * @enum {string}
+             */
+            source: "store" | "gateway";
         };
         /**
          * RefundIn
-         * @description ``amount`` in minor units of the payment's currency (the whole refundable balance when left out).
+         * @description ``amount`` in minor units of the payment's currency (the whole refundable balance when left out);
+         *     ``licenceEffect`` what a partial refund of the payment that pays for the licence now does to it: ``keep`` it as it
+         *     is, or ``shorten`` it to what is left paid for (required then: -1 without it; a full refund revokes it).
          */
         RefundIn: {
             /** Amount */
             amount?: number | null;
+            /** Licenceeffect */
+            licenceEffect?: ("keep" | "shorten") | null;
             /** Reason */
             reason: string;
         };
         /**
          * RefundOut
-         * @description Refunded now (``refunded`` > 0), or waiting for a second member's approval (``requestId``).
+         * @description Refunded now (``refunded`` > 0, state ``refunded``), waiting at the gateway (state ``pending``: its answer was
+         *     lost; the settling pass records it within minutes), or waiting for a second member's approval (``requestId``,
+         *     state ``waiting``); ``licenceEffect`` what it did to the licence (``revoke``, ``shorten``, ``keep``).
          */
         RefundOut: {
+            /** Licenceeffect */
+            licenceEffect?: ("revoke" | "shorten" | "keep") | null;
             /** Refunded */
             refunded: number;
             /** Requestid */
             requestId: string | null;
-            /** State */
-            state: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "refunded" | "pending" | "waiting";
+        };
+        /**
+         * RefundPreviewOut
+         * @description What a refund of ``amount`` would do before it is made: ``revokes`` the licence (it takes back all that pays
+         *     for it now), or leaves it ending at ``expiresAt``, or (``shortenedTo``) where it would end if shortened to what
+         *     is left paid for (None: shortening would not move it); ``unrecorded`` what the gateway refunded that the log does
+         *     not hold yet (the refund records it first, and it is not refundable again).
+         */
+        RefundPreviewOut: {
+            /** Amount */
+            amount: number;
+            /** Currency */
+            currency: string;
+            /** Expiresat */
+            expiresAt: string | null;
+            /** Refundable */
+            refundable: number;
+            /** Revokes */
+            revokes: boolean;
+            /** Shortenedto */
+            shortenedTo: string | null;
+            /**
+             * Unrecorded
+             * @default 0
+             */
+            unrecorded: number;
         };
         /** RefundRequestOut */
         RefundRequestOut: {
@@ -5527,7 +5666,7 @@ export interface components {
             nextPaymentAt: string | null;
             /**
              * Nextrenewalprice
-             * @description what the next renewal charges, when the subscription renews (less an accepted retention offer)
+             * @description what the next renewal charges, when the subscription renews: the one price the reminder mail states and the renewal charges (a price change in force by then, less an accepted retention offer)
              */
             nextRenewalPrice?: number | null;
             /**
@@ -5911,6 +6050,8 @@ export interface components {
             life: number;
             /** Maxdevicescount */
             maxDevicesCount: number;
+            /** @description the money-back guarantee offered now; none where it can only be refused */
+            moneyBack?: components["schemas"]["MoneyBackOfferOut"] | null;
             /** Name */
             name: string;
             /** Newlicenseid */
@@ -12110,6 +12251,11 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
+             *     - `-340` More than 30 days have passed since the purchase, so the money-back guarantee no longer covers it.
+             *     - `-341` The money-back guarantee covers the first purchase of a licence, not its renewals.
+             *     - `-342` You have already used the money-back guarantee for this product: it is given once per customer and product.
+             *     - `-343` A licence bought in the App Store is refunded by Apple: ask Apple for the refund.
+             *     - `-344` Nothing of this purchase is left to refund.
              */
             400: {
                 headers: {
@@ -12118,7 +12264,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2;
+                        errorCode: -1 | -2 | -340 | -341 | -342 | -343 | -344;
                     };
                 };
             };
@@ -12149,6 +12295,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-330` A refund of this payment is in progress. Try again once it has been settled.
+             *     - `-331` The payment gateway refused the refund. If part of the payment was refunded at the gateway, record that refund first, then try again.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -330 | -331;
                     };
                 };
             };
@@ -21825,6 +21987,154 @@ export interface operations {
             };
         };
     };
+    record_a_gateway_refund_web_unicornpro_v1_staff_payments__merchant_uid__gateway_refund_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayRefundOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-330` A refund of this payment is in progress. Try again once it has been settled.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -330;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
     refund_payment_web_unicornpro_v1_staff_payments__merchant_uid__refund_post: {
         parameters: {
             query?: never;
@@ -21847,6 +22157,153 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RefundOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-330` A refund of this payment is in progress. Try again once it has been settled.
+             *     - `-331` The payment gateway refused the refund. If part of the payment was refunded at the gateway, record that refund first, then try again.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -330 | -331;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    preview_a_refund_web_unicornpro_v1_staff_payments__merchant_uid__refund_preview_get: {
+        parameters: {
+            query?: {
+                amount?: number | null;
+            };
+            header?: never;
+            path: {
+                merchant_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPreviewOut"];
                 };
             };
             /**
@@ -21925,21 +22382,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -402;
-                    };
-                };
-            };
-            /**
-             * @description Request Entity Too Large, errorCode:
-             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
-             */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & {
-                        /** @enum {integer} */
-                        errorCode: -2;
                     };
                 };
             };
@@ -22415,8 +22857,6 @@ export interface operations {
              * @description Bad Request, errorCode:
              *     - `-1` A required value is empty.
              *     - `-2` The value is invalid.
-             *     - `-3` The value is duplicated.
-             *     - `-100` This licence key cannot be used.
              */
             400: {
                 headers: {
@@ -22425,7 +22865,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -1 | -2 | -3 | -100;
+                        errorCode: -1 | -2;
                     };
                 };
             };
@@ -22477,7 +22917,8 @@ export interface operations {
             };
             /**
              * @description Conflict, errorCode:
-             *     - `-402` This email is already registered.
+             *     - `-330` A refund of this payment is in progress. Try again once it has been settled.
+             *     - `-331` The payment gateway refused the refund. If part of the payment was refunded at the gateway, record that refund first, then try again.
              */
             409: {
                 headers: {
@@ -22486,7 +22927,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -402;
+                        errorCode: -330 | -331;
                     };
                 };
             };

@@ -79,10 +79,10 @@ export function RevenuePage() {
       <tbody>
         {rows.map((row) => (
           <tr key={`${row.currency}-${row.key}`}>
-            <th scope="row">{row.key || '—'}</th>
+            <th scope="row">{row.label ?? row.key ?? '—'}</th>
             <td>{row.currency}</td>
             <td>
-              {figure(row.revenue, row.currency, `${t('revenue')} ${t(name[1])} ${row.key} ${row.currency}`, {
+              {figure(row.revenue, row.currency, `${t('revenue')} ${t(name[1])} ${row.label ?? row.key} ${row.currency}`, {
                 currency: row.currency,
                 kind: 'revenue',
                 ...(name[0] === 'currency' ? {} : { [name[1]]: row.key }),
@@ -184,7 +184,7 @@ export function RevenuePage() {
                 <td>{entry.kind === 'revenue' ? t('revenue') : t('refunds')}</td>
                 <td>{entry.at}</td>
                 <td data-amount={entry.amount}>{money(entry.amount, entry.currency, language)}</td>
-                <td>{entry.plan}</td>
+                <td>{entry.planName || entry.plan}</td>
                 <td>{entry.payMethod}</td>
                 <td>{entry.buyerEmail}</td>
               </tr>

@@ -204,6 +204,8 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
         )}
       </section>
 
+      <MoneyBack licence={licence} known={knownMoneyBack(licence, moneyBack)} onAnswered={reload} />
+
       {licence.payments && licence.payments.length > 0 && (
         <section className="content-section" aria-labelledby="licence-payments-heading">
           <h2 id="licence-payments-heading" className="content-section__heading">
@@ -217,7 +219,6 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
                   <Link to={paths.purchaseHistoryDetail(payment.merchantUid)}>{payment.name}</Link>
                   <span>{formatPrice(payment.amount, payment.currency, lang)}</span>
                   {paidAt && <span className="hint">{formatDateTime(paidAt)}</span>}
-                  <MoneyBack merchantUid={payment.merchantUid} known={moneyBack[payment.merchantUid]} />
                 </li>
               );
             })}
@@ -310,41 +311,90 @@ function useMoneyBackStates(): Record<string, MoneyBackState> {
   return states;
 }
 
-/** The 30-day money-back guarantee for one payment: the request and its state (docs/money-back.md), whether asked
- * now or before (`known`, from the customer's requests). */
-function MoneyBack({ merchantUid, known }: { merchantUid: string; known?: MoneyBackState }) {
+/** The licence's money-back request, if one was made (it is filed under the payment the licence was bought with). */
+function knownMoneyBack(licence: UserLicenceDetail, states: Record<string, MoneyBackState>): MoneyBackState | undefined {
+  return (licence.payments ?? []).map((payment) => states[payment.merchantUid]).find(Boolean);
+}
+
+/** The 30-day money-back guarantee for the licence as it was bought (docs/money-back.md): offered only where the
+ * server says it may be given (`licence.moneyBack`), asked through a dialog that says how much goes back, to which
+ * card, and that the licence stops on every device; then the request's state, whether asked now or before. */
+function MoneyBack({
+  licence,
+  known,
+  onAnswered,
+}: {
+  licence: UserLicenceDetail;
+  known?: MoneyBackState;
+  onAnswered: () => void;
+}) {
   const t = useT();
+  const lang = useLang();
   const [asked, setAnswer] = useState<MoneyBackState | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const answer = asked ?? known ?? null;
   const [failed, setFailed] = useState<string | null>(null);
-  const ask = async () => {
+  const texts = t.licences.moneyBack;
+  const offer = licence.moneyBack;
+  if (!answer && !offer) return null;
+
+  const ask = async (merchantUid: string) => {
+    setConfirming(false);
     try {
       setAnswer(await askMoneyBack(merchantUid, await getAccessToken(appStore)));
+      onAnswered();
     } catch (error) {
       setFailed(featureErrorMessage(t, toFeatureError(error)));
     }
   };
-  const texts = t.licences.moneyBack;
+
+  let body: ReactNode;
   if (answer) {
     const reasons: Record<string, string> = texts.reasons;
     const code = answer.refused ?? '';
-    // The policy's refusals have a code the page explains; anything else is support's own words.
-    const text =
-      answer.state === 'refunded'
-        ? texts.refunded
-        : answer.state === 'waiting'
-          ? texts.waiting
-          : code in reasons
-            ? format(texts.refused, { reason: reasons[code] ?? code })
-            : format(texts.declined, { reason: code });
-    return <StatusLine>{text}</StatusLine>;
+    // A request refused under an earlier policy has a code the page explains; anything else is support's words.
+    body = (
+      <StatusLine>
+        {answer.state === 'refunded'
+          ? texts.refunded
+          : answer.state === 'refunding'
+            ? texts.refunding
+            : answer.state === 'waiting'
+              ? texts.waiting
+              : code in reasons
+                ? format(texts.refused, { reason: reasons[code] ?? code })
+                : format(texts.declined, { reason: code })}
+      </StatusLine>
+    );
+  } else if (offer) {
+    const fields = {
+      amount: formatPrice(offer.amount, offer.currency, lang),
+      method: offer.cardNumber ? format(texts.card, { card: offer.cardNumber }) : texts.original,
+      deadline: formatDateTime(readTime(offer.deadline)!),
+    };
+    body = (
+      <>
+        <p data-testid="money-back-offer">{format(offer.atOnce ? texts.offer : texts.offerSupport, fields)}</p>
+        <Button variant="secondary" onClick={() => setConfirming(true)}>
+          {texts.ask}
+        </Button>
+        {failed && <p role="alert">{failed}</p>}
+        <ConfirmDialog
+          message={confirming ? format(texts.confirm, fields) : null}
+          confirmLabel={texts.confirmButton}
+          cancelLabel={texts.keep}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void ask(offer.merchantUid)}
+        />
+      </>
+    );
   }
   return (
-    <>
-      <Button variant="secondary" onClick={() => void ask()}>
-        {texts.ask}
-      </Button>
-      {failed && <span role="alert">{failed}</span>}
-    </>
+    <section className="content-section" aria-labelledby="licence-money-back-heading">
+      <h2 id="licence-money-back-heading" className="content-section__heading">
+        {texts.heading}
+      </h2>
+      <div className="card">{body}</div>
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { formatPrice } from '../../display/currency';
 import { discountText } from '../../display/discount';
+import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { useNavigate } from '../../routing/location';
 import { useLang } from '../../routing/useLang';
@@ -73,7 +74,7 @@ function PaymentDetail() {
   const discount = discountText({ ...recordDiscountParts(record), currency: record.currency }, lang);
   const rows: [string, ReactNode][] = [
     [h.merchantUid, record.merchantUid],
-    [h.status, labelOf(t.payments.statuses, paymentStatus(record))],
+    [h.status, <span data-testid="payment-status">{labelOf(t.payments.statuses, paymentStatus(record))}</span>],
     [h.amount, money(record.amount)],
     [h.originalAmount, record.originalAmount !== record.amount ? money(record.originalAmount) : undefined],
     [h.discount, discount || undefined],
@@ -114,8 +115,9 @@ function PaymentDetail() {
           </h2>
           <ul className="card-list">
             {record.refunds.map((refund, index) => (
-              <li key={index}>
-                {money(refund.amount)} {time(refund.refundedAt) ?? ''} {refund.reason ?? ''}
+              <li key={index} data-testid="payment-refund">
+                {format(h.refundLine, { amount: money(refund.amount) ?? '', date: time(refund.refundedAt) ?? '' })}
+                {refund.source === 'gateway' && <span className="hint"> ({h.refundAtGateway})</span>}
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { formatPrice } from '../../display/currency';
+import { format } from '../../i18n/catalogues';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
@@ -7,7 +8,7 @@ import { RequireScope } from '../../session/RequireScope';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
 import { getPaymentHistory } from './api';
-import { labelOf, payMethodKey, paymentStatus } from './display';
+import { latestRefund, labelOf, payMethodKey, paymentStatus } from './display';
 import type { PaymentRecord } from '../../api/models';
 import { formatDateTime, readTime } from '../../display/serverTimes';
 import { featureErrorMessage } from '../../errors/featureError';
@@ -36,6 +37,15 @@ function PurchaseHistory() {
     'payments',
   );
   const h = t.payments.history;
+  // Refunded or partly refunded: how much came back in all, and when it last did.
+  const statusText = (record: PaymentRecord) => {
+    const status = labelOf(t.payments.statuses, paymentStatus(record));
+    const refund = latestRefund(record);
+    const at = readTime(refund?.refundedAt);
+    if (!record.refundState || record.refundState === 'refunding' || !at) return status;
+    const amount = formatPrice(record.cancelAmount, record.currency, lang);
+    return format(h.refundSummary, { status, amount, date: formatDateTime(at) });
+  };
 
   return (
     <section className="content-page">
@@ -72,7 +82,7 @@ function PurchaseHistory() {
                   </td>
                   <td>{formatPrice(record.amount, record.currency, lang)}</td>
                   <td>{labelOf(t.payments.payMethods, payMethodKey(record))}</td>
-                  <td>{labelOf(t.payments.statuses, paymentStatus(record))}</td>
+                  <td data-testid="history-status">{statusText(record)}</td>
                 </tr>
               );
             })}

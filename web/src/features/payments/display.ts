@@ -1,11 +1,20 @@
 /** How payment records read in the purchase history (spec section 3, "Payment record"). */
 import type { PaymentRecord } from '../../api/models';
 
-/** The record's status; a cancelled payment with a refunded amount shows as refunded. */
-export function paymentStatus(record: Pick<PaymentRecord, 'status' | 'cancelAmount'>): string {
+/** The record's status: what refunds left of a paid payment (refunded, partly refunded, a refund in progress) before
+ * its own state; a cancelled payment with a refunded amount shows as refunded. */
+export function paymentStatus(
+  record: Pick<PaymentRecord, 'status' | 'cancelAmount'> & Partial<Pick<PaymentRecord, 'refundState'>>,
+): string {
   const { status } = record;
+  if (record.refundState) return record.refundState;
   if (status === 'cancelled' && record.cancelAmount > 0) return 'refunded';
   return status;
+}
+
+/** The latest refund of a record (its amount and time), if any. */
+export function latestRefund(record: Pick<PaymentRecord, 'refunds'>): PaymentRecord['refunds'][number] | undefined {
+  return record.refunds?.[record.refunds.length - 1];
 }
 
 /** The catalogue's label for a key, or the key itself (unknown methods and states are shown raw). */

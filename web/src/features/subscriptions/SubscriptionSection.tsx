@@ -39,7 +39,6 @@ import {
 import { paymentMethodText, subscriptionDate } from './display';
 import { ExitDialog } from './ExitDialog';
 import { KeyWindowButtons } from './KeyWindowButtons';
-import { EXIT_TEXT } from './exitText';
 import { useReveal } from '../../ui/useReveal';
 import '../../ui/kit.css';
 
@@ -165,11 +164,17 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
               <dd data-testid={DATE_TEST_IDS[shown.kind]}>{formatDateTime(shownAt)}</dd>
             </>
           )}
-          <dt>{t.subscriptions.price}</dt>
-          <dd>{formatPrice(subscription.price, subscription.currency, lang)}</dd>
-          {subscription.nextRenewalPrice != null && subscription.nextRenewalPrice !== subscription.price && (
+          {/* While it renews, what the next renewal charges (the one price the reminder mail states and the
+              renewal takes) stands for the price; otherwise the price it was charged at. */}
+          {subscription.nextRenewalPrice == null && (
             <>
-              <dt>{EXIT_TEXT[lang].nextRenewalPrice}</dt>
+              <dt>{t.subscriptions.price}</dt>
+              <dd>{formatPrice(subscription.price, subscription.currency, lang)}</dd>
+            </>
+          )}
+          {subscription.nextRenewalPrice != null && (
+            <>
+              <dt>{t.subscriptions.nextPaymentAmount}</dt>
               <dd data-testid="subscription-next-renewal-price">
                 {formatPrice(subscription.nextRenewalPrice, subscription.currency, lang)}
               </dd>

@@ -20,7 +20,6 @@ export interface ExitText {
   /** {percent}, {offered} */
   stayed: string;
   loadFailed: string;
-  nextRenewalPrice: string;
 }
 
 export const EXIT_TEXT = {
@@ -43,7 +42,6 @@ export const EXIT_TEXT = {
     offerOnce: '이 제안은 한 번만 드립니다. 해지하시면 다시 표시되지 않습니다.',
     stayed: '구독이 계속됩니다. 다음 갱신은 {percent}% 할인된 {offered}에 결제됩니다.',
     loadFailed: '해지 이유 목록을 불러오지 못했습니다. 그래도 해지할 수 있습니다.',
-    nextRenewalPrice: '다음 갱신 금액 (할인 적용)',
   },
   en: {
     title: 'Cancel auto-renewal?',
@@ -64,7 +62,6 @@ export const EXIT_TEXT = {
     offerOnce: 'We make this offer once: if you cancel, it will not be shown again.',
     stayed: 'Your subscription carries on. The next renewal is charged {offered} ({percent}% off).',
     loadFailed: 'The list of reasons could not be loaded. You can still cancel.',
-    nextRenewalPrice: 'Next renewal (discounted)',
   },
   ja: {
     title: '自動更新を解除しますか？',
@@ -85,6 +82,5 @@ export const EXIT_TEXT = {
     offerOnce: 'このご提案は一度だけです。解除すると再び表示されません。',
     stayed: 'サブスクリプションを継続します。次回の更新は{percent}%オフの{offered}で決済されます。',
     loadFailed: '理由の一覧を読み込めませんでした。解除はそのまま行えます。',
-    nextRenewalPrice: '次回更新の金額(割引適用)',
   },
 } satisfies Record<Lang, ExitText>;

@@ -1,8 +1,8 @@
 """A clock every process shares and a test harness can move forward (like Stripe's test clocks).
 
-Only wired when ``TEST_CLOCK`` is on (never in production): its offset from the
-system time lives in the view database, so the API, the worker and beat all see
-the same "now" when a test jumps a month ahead to drive renewals and deadlines.
+Only wired when ``TEST_CLOCK`` is on (never in production): its offset from the system time lives in the view
+database, so the API, the workers, beat and the PortOne sandbox all see the same "now" when a test jumps a month
+ahead to drive renewals and deadlines.
 """
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime, timedelta
 
-from config.settings import Settings
-from domain.clock import Clock, SystemClock
-from projections.database import ViewDatabase
+from eventlog.database import ViewDatabase
 
 # Every process reads the stored offset again at most this long after its last read: a moved clock is seen by
 # every process within this bound (tests wait it out rather than guess).
@@ -62,8 +60,3 @@ class SharedTestClock:
             )
         self._read_at = float("-inf")
         return self.now()
-
-
-def clock_for(settings: Settings, db: ViewDatabase) -> Clock:
-    """The shared test clock when TEST_CLOCK is on, else the system clock."""
-    return SharedTestClock(db) if settings.test_clock else SystemClock()

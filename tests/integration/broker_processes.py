@@ -50,7 +50,10 @@ def build_app() -> StorefrontCelery:
         if not redelivered:
             started = started_folder()
             started.mkdir(exist_ok=True)
-            (started / str(os.getpid())).write_text(self.request.id)
+            # Written whole, then renamed into place: the test kills this process as soon as the file appears.
+            note = started.parent / f"started-{os.getpid()}.tmp"
+            note.write_text(self.request.id)
+            note.replace(started / str(os.getpid()))
             threading.Event().wait(120)  # until the test kills this process (long before)
         _record(self.request.id, redelivered)
 

@@ -11,7 +11,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 run: install web
 	@mkdir -p var
 	@echo "Starting on http://127.0.0.1:$${API_PORT:-8000} (a process that dies is restarted; Ctrl-C stops everything)"
-	$(PY) -m bootstrap.stack
+	$(PY) -m operations.stack
 
 test: install test-deps policy-tool web lint test-suites
 	@echo "make test: all suites passed"

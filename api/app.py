@@ -6,7 +6,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
 from api.access import AccessChecked, check_every_route_is_declared
 from api.clients import install_proxy_trust
@@ -17,7 +17,6 @@ from api.middleware import API_PREFIX, install_middleware
 from api.request_bodies import BodyLimits
 from api.routers import (
     accounts,
-    admin,
     app_activation,
     apps,
     auth,
@@ -34,7 +33,6 @@ from api.routers import (
     marketing,
     money_back,
     open_beta,
-    operator,
     papers,
     payments,
     reports,
@@ -44,8 +42,6 @@ from api.routers import (
     subscription_exit,
     subscriptions,
     support,
-    test_harness,
-    test_harness_staff,
     upgrades,
 )
 from api.security_headers import SecurityHeaders
@@ -56,6 +52,14 @@ from domain.catalogue.versions import seed_catalogue
 from integrations.observability import init_sentry
 
 log = logging.getLogger(__name__)
+
+
+def test_harness_routers() -> list[APIRouter]:
+    """The test harness's routes (TEST_ADMIN_TOKEN, never in production), imported only when mounted: they use the
+    harness package, which production does not install."""
+    from api.routers import admin, operator, test_harness, test_harness_staff
+
+    return [test_harness.router, admin.router, operator.router, test_harness_staff.router]
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -137,7 +141,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         catalogue_admin.router,
     ]
     if settings.test_admin_token and not production:  # the settings refuse the token in production too
-        routers += [test_harness.router, admin.router, operator.router, test_harness_staff.router]
+        routers += test_harness_routers()
     check_every_route_is_declared(routers)
     for router in routers:
         app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)

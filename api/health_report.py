@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from api.services import Services
+from eventlog.tracking import positions
 from integrations.broker import check_broker
 from projections.stalls import stalled
-from projections.tracking import positions
 
 
 def health_report(services: Services) -> tuple[bool, dict[str, Any]]:

@@ -33,8 +33,8 @@ from domain.accounts.revocations import KEPT_FOR, REVOKING_TOPICS, RevocationLis
 from domain.accounts.tokens import AccessClaims
 from domain.clock import Clock
 from eventlog.application import EventLog
+from eventlog.database import ViewDatabase
 from eventlog.follower import decoded, notification_batches_after
-from projections.database import ViewDatabase
 from projections.revocations import recent_revocations
 
 log = logging.getLogger(__name__)

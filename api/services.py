@@ -13,12 +13,12 @@ from fastapi import Depends, Request
 import bootstrap
 from api.ratelimit import RateLimiter
 from api.revocations import Revocations
-from bootstrap.audit import open_audit
+from bootstrap.services import open_audit
 from eventlog.audit import Audit
 from eventlog.checkpoints import NewestCheckpoint
+from eventlog.tracking import wait_for_views
 from integrations.licence_signing import LicenceSigner
 from integrations.redis_windows import SharedWindows
-from projections.tracking import wait_for_views
 
 IMAGE_DECODES_AT_ONCE = 2
 

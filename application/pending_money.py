@@ -17,7 +17,7 @@ from domain.payments.give_back import settle_give_back
 from domain.payments.refunds import SETTLE_AFTER, settle_pending_refund
 from domain.store import Storefront
 from domain.subscriptions.charging import settle_pending_first_charge
-from projections.database import ViewDatabase
+from eventlog.database import ViewDatabase
 from projections.payments import FIRST_CHARGE, GIVE_BACK, REFUND, pending_payments
 
 log = logging.getLogger(__name__)

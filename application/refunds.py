@@ -20,7 +20,7 @@ from domain.staff import support
 from domain.staff.support import StaffRefund
 from domain.store import Storefront
 from domain.subscriptions.subscription import Subscription
-from projections.database import ViewDatabase
+from eventlog.database import ViewDatabase
 from projections.subscriptions import subscription_keeping
 
 

@@ -8,7 +8,7 @@ from domain.clock import Clock
 from domain.store import Storefront
 from domain.subscriptions.reminders import LONGEST_REMINDER_LEAD
 from domain.subscriptions.renewal import remind_renewals
-from projections.database import ViewDatabase
+from eventlog.database import ViewDatabase
 from projections.subscriptions import upcoming_renewals
 
 

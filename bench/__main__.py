@@ -4,6 +4,7 @@
     python -m bench reads --stores sqlite --seconds 5
     python -m bench reads --stores sqlite --profile   # and where the API's time goes (py-spy)
     python -m bench apps --stores postgres+redis       # as deployed: PostgreSQL, and Redis for broker and limits
+    python -m bench followers --events 20000           # our followers against eventsourcing.projection
     python -m bench compare bench/results/A.json bench/results/B.json
 
 Not part of ``make test``: figures are judged by ratios against baselines measured in the same run, never
@@ -18,7 +19,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import app_licensing, finance_ledger, lag, lighthouse, purchases, reads, rebuild, renewals
+from bench import app_licensing, finance_ledger, followers, lag, lighthouse, purchases, reads, rebuild, renewals
 from bench.harness import Result, host_speed, keep, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
@@ -31,6 +32,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "renewals": renewals.run,
     "lighthouse": lighthouse.run,
     "ledger": finance_ledger.run,
+    "followers": followers.run,
 }
 
 
@@ -64,7 +66,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10, help="how long each load runs")
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--profile", action="store_true", help="sample the API with py-spy while it is measured")
+    parser.add_argument("--events", type=int, help="events in the followers benchmark's log (BENCH_FOLLOWERS_EVENTS)")
     args = parser.parse_args()
+    if args.events:
+        os.environ["BENCH_FOLLOWERS_EVENTS"] = str(args.events)
     if args.names[:1] == ["compare"]:
         print(compare(Path(args.names[1]), Path(args.names[2])))
         return

@@ -33,10 +33,11 @@ import httpx
 from api.staff_session import SESSION_COOKIE
 from bench.harness import Result
 from bench.reads import PASSWORD, confirm
+from domain.business_time import BUSINESS_TIME
 from eventlog.database import ViewDatabase, open_view_database
 from projections.finance_daily import KEY, SUMS, FinanceDailyView
 from projections.finance_ledger import ledger_figures
-from projections.ledger import BUSINESS_TIME, LedgerView
+from projections.ledger import LedgerView
 from projections.licences import LicencesView, licence_statements
 from projections.payments import PaymentsView
 from tests.conftest import make_settings

@@ -22,10 +22,10 @@ from pathlib import Path
 from bench.harness import Result
 from domain.accounts.account import Account
 from domain.store import Storefront
+from eventlog.database import open_view_database
+from eventlog.tracking import positions
 from events.values import Language
 from projections.catalogue import all_views
-from projections.database import open_view_database
-from projections.tracking import positions
 from tests.conftest import make_settings
 from tests.faults.stack import ROOT, until
 

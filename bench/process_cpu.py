@@ -18,7 +18,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # The label of a process, from the first of these found in its command line (python -m ...).
 LABELS = (
     ("supervisord", "supervisor"),
-    ("bootstrap.stack", "supervisor"),
+    ("operations.stack", "supervisor"),
     ("-m api", "api"),
     ("projections run", "projector"),
     ("workers.reactor", "reactor"),

@@ -18,9 +18,9 @@ from pathlib import Path
 from bench.harness import Result
 from domain.accounts.account import Account
 from domain.store import Storefront
+from eventlog.database import open_view_database
 from events.values import Language
 from projections.catalogue import all_views
-from projections.database import open_view_database
 from projections.runner import Projector
 from tests.conftest import make_settings
 

@@ -29,10 +29,10 @@ from domain.accounts.auth import find_account_id
 from domain.payments.wallet import key_to_charge
 from domain.store import Storefront
 from domain.subscriptions.commands import subscribe
+from eventlog.database import open_view_database
 from eventlog.tracking import wait_for_views
 from events.values import Language
 from projections.catalogue import all_views
-from projections.database import open_view_database
 from tests.conftest import make_settings
 from tests.faults.stack import V1, Stack, until
 from tests.integration.purchases.desk import GOOD_CARD

@@ -18,7 +18,11 @@ from domain.payments.gateway import PaymentGateway
 from domain.ports import Mailer, ObjectStore, PasswordHasher
 from domain.reports.filters import FilterCatalogues, load_filter_catalogues
 from domain.store import Storefront
-from eventlog.test_clock import SharedTestClock
+from eventlog.application import EventLog
+from eventlog.audit import Audit
+from eventlog.checkpoints import load_signing_key
+from eventlog.database import ViewDatabase, open_view_database
+from integrations.checkpoint_copies import BucketCopies
 from integrations.mail import mailer_from_settings
 from integrations.object_store import FileObjectStore
 from integrations.passwords import Argon2Hasher
@@ -27,7 +31,6 @@ from integrations.portone.gateway import PortOneGateway
 from integrations.rate_windows import InProcessWindows
 from integrations.s3_object_store import S3ObjectStore
 from projections.catalogue import all_views
-from projections.database import ViewDatabase, open_view_database
 from projections.follower import ViewProcessor
 
 log = logging.getLogger(__name__)
@@ -61,6 +64,20 @@ class Services:
         """The links this site mails and hands out, under its public address (APP_BASE_URL)."""
         return SiteLinks(self.settings.base_url)
 
+    @property
+    def base_url(self) -> str:
+        """The site's public address (APP_BASE_URL)."""
+        return self.settings.base_url
+
+    @property
+    def previous_verifier_keys(self) -> tuple[str, ...]:
+        """Verifier keys of earlier checkpoint-signing keys (AUDIT_PREVIOUS_VERIFIER_KEYS)."""
+        return self.settings.previous_verifier_keys
+
+    def open_audit(self) -> Audit:
+        """The transparency log's tree, checkpoints and signer over this process's log (the caller closes it)."""
+        return open_audit(self.settings, self.store)
+
     @classmethod
     def build(
         cls,
@@ -84,7 +101,7 @@ class Services:
             settings=settings,
             store=store,
             views=views,
-            clock=clock or (SharedTestClock(views) if settings.test_clock else SystemClock()),
+            clock=clock or (shared_test_clock(views) if settings.test_clock else SystemClock()),
             payments=payments or portone_gateway(settings),
             mailer=mailer or mailer_from_settings(settings),
             hasher=hasher or Argon2Hasher(),
@@ -100,6 +117,13 @@ class Services:
             self.payments.close()
         self.views.close()
         self.store.close()
+
+
+def shared_test_clock(views: ViewDatabase) -> Clock:
+    """The clock a test harness moves (TEST_CLOCK, never in production: the harness is not installed there)."""
+    from harness.clock import SharedTestClock
+
+    return SharedTestClock(views)
 
 
 def portone_gateway(settings: Settings) -> PortOneGateway:
@@ -146,3 +170,13 @@ def set_up_views(views: ViewDatabase, application_name: str) -> None:
                     raise
                 log.warning("setting up view %s raced another process; trying again", view.name)
                 time.sleep(0.1 * attempt)
+
+
+def open_audit(settings: Settings, log: EventLog | None = None) -> Audit:
+    """The tree, checkpoints and signer of the log the settings describe (the process's own log when given);
+    checkpoint copies go to AUDIT_CHECKPOINT_DIR, or to the bucket when S3_BUCKET is set."""
+    key = load_signing_key(settings.audit_signing_key, settings.audit_key_file)
+    copies = BucketCopies(object_store(settings)) if settings.s3_bucket else None
+    return Audit.open(
+        settings.event_store_env, key, settings.audit_log_origin, settings.checkpoint_dir, log=log, copies=copies
+    )

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -226,6 +226,17 @@ class CheckpointStore:
     def latest(self) -> SignedCheckpoint | None:
         """The checkpoint of the largest tree signed so far."""
         return self._one("SELECT * FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1", {})
+
+    def newest(self, limit: int) -> list[dict[str, Any]]:
+        """The ``limit`` newest checkpoints as stored: ``tree_size``, ``root_hash``, ``note``, ``signed_at``."""
+        with self.db.read() as cursor:
+            cursor.execute(
+                "SELECT tree_size, root_hash, note, signed_at FROM log_checkpoints ORDER BY tree_size DESC "
+                "LIMIT %(limit)s",
+                {"limit": limit},
+            )
+            kept = cursor.fetchall()
+        return [{**row, "tree_size": int(row["tree_size"])} for row in kept]
 
     def at_size(self, size: int) -> SignedCheckpoint | None:
         """The checkpoint signed for a tree size, if any."""

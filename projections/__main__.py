@@ -17,15 +17,15 @@ from contextlib import ExitStack
 from tqdm import tqdm
 
 from bootstrap import Services
-from bootstrap.audit import open_audit
+from bootstrap.services import open_audit
 from config.settings import load_settings
 from eventlog.audit import Audit
+from eventlog.database import ViewDatabase
+from eventlog.tracking import positions
 from projections.catalogue import all_views
-from projections.database import ViewDatabase
 from projections.leases import AlwaysHeld, Leases, PostgresLeases
 from projections.runner import Projector, retrying
 from projections.stalls import stalled
-from projections.tracking import positions
 
 TREE = "transparency_log"  # the lease of the transparency log's follower
 

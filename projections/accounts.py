@@ -7,6 +7,7 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
+from eventlog.database import ViewCursor, ViewDatabase
 from events.accounts import (
     AccountClaimed,
     AccountDeleted,
@@ -16,7 +17,6 @@ from events.accounts import (
     LoggedIn,
     ProfileChanged,
 )
-from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
 
 

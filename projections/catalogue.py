@@ -5,6 +5,7 @@ from __future__ import annotations
 from projections.accounts import AccountsView
 from projections.coupons import CouponsView
 from projections.finance_daily import FinanceDailyView
+from projections.finance_jobs import FinanceJobsView
 from projections.grants import GrantRequestsView
 from projections.ledger import LedgerView
 from projections.licences import LicencesView
@@ -12,6 +13,7 @@ from projections.papers import TaxInvoicesView
 from projections.payments import PaymentsView
 from projections.reports import ReportsView
 from projections.revocations import RevocationsView
+from projections.staff_actions import StaffActionsView
 from projections.subscriptions import SubscriptionsView
 from projections.support import RefundRequestsView
 from projections.view import View
@@ -32,4 +34,6 @@ def all_views() -> list[View]:
         TaxInvoicesView(),
         CouponsView(),
         GrantRequestsView(),
+        FinanceJobsView(),
+        StaffActionsView(),
     ]

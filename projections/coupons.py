@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.pricing.quotes import DiscountKind, Quote, factors_from_records
+from eventlog.database import ViewCursor, ViewDatabase
 from events.coupons import (
     CouponCodeIssued,
     CouponGroupChanged,
@@ -24,7 +25,6 @@ from events.coupons import (
 )
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded, UpgradeOrdered
 from events.values import Currency
-from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
 
 RULE_FIELDS = (

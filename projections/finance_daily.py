@@ -2,8 +2,7 @@
 catalogue id) and payment method with its revenue, refunds, counts and what coupons gave away. The back office's
 revenue page reads these few rows instead of summing every movement of money per request (``python -m bench ledger``).
 
-The same rules as the ``ledger`` view (projections/ledger.py): a settled payment is revenue of its ordered amount
-on the day it was paid, each refund a refund of what it gave back on its day; each movement is counted once.
+What counts, on which day and once, is the ledger's rule (domain/payments/revenue.py), as in the ``ledger`` view.
 """
 
 from __future__ import annotations
@@ -11,9 +10,9 @@ from __future__ import annotations
 from functools import singledispatchmethod
 from typing import Any
 
+from domain.payments.revenue import REVENUE, Movement, movement
+from eventlog.database import ViewCursor
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded
-from projections.database import ViewCursor
-from projections.ledger import business_day
 from projections.view import View
 
 KEY = ("day", "currency", "product", "plan", "pay_method")
@@ -68,14 +67,14 @@ class FinanceDailyView(View):
             "UPDATE finance_daily_payments SET pay_method = %(method)s WHERE payment_id = %(id)s",
             {"method": event.pay_method, "id": str(event.originator_id)},
         )
-        self._add(cursor, event.originator_id, "paid", event.paid_at, None)
+        self._add(cursor, movement(event))
 
     @apply.register
     def _refunded(self, event: PaymentRefunded, cursor: ViewCursor) -> None:
-        self._add(cursor, event.originator_id, f"refund-{event.cancel_amount}", event.refunded_at, event.amount)
+        self._add(cursor, movement(event))
 
-    def _add(self, cursor: ViewCursor, payment_id: Any, suffix: str, at: Any, refund: int | None) -> None:
-        entry = f"{payment_id}:{suffix}"
+    def _add(self, cursor: ViewCursor, moved: Movement) -> None:
+        entry, payment_id = moved.entry_id, moved.payment_id
         cursor.execute("SELECT entry_id FROM finance_daily_entries WHERE entry_id = %(entry)s", {"entry": entry})
         if cursor.fetchone() is not None:
             return
@@ -88,11 +87,12 @@ class FinanceDailyView(View):
         if payment is None:  # pragma: no cover  (every payment is ordered before it moves money)
             return
         cursor.execute("INSERT INTO finance_daily_entries (entry_id) VALUES (%(entry)s)", {"entry": entry})
-        revenue = refund is None
+        revenue = moved.kind == REVENUE
         coupon = revenue and bool(payment["coupon"])
+        amount = moved.amount_of(int(payment["amount"]))
         sums = {
-            "revenue": int(payment["amount"]) if revenue else 0,
-            "refunds": 0 if revenue else int(refund or 0),
+            "revenue": amount if revenue else 0,
+            "refunds": 0 if revenue else amount,
             "payments": 1 if revenue else 0,
             "refunded": 0 if revenue else 1,
             "coupon_payments": 1 if coupon else 0,
@@ -104,7 +104,7 @@ class FinanceDailyView(View):
             f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET "
             + ", ".join(f"{name} = finance_daily.{name} + excluded.{name}" for name in SUMS),
             {
-                "day": business_day(at).isoformat(),
+                "day": moved.day.isoformat(),
                 "currency": payment["currency"],
                 "product": payment["product"],
                 "plan": payment["plan"],

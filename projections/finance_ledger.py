@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from projections.database import Statement, ViewDatabase
+from eventlog.database import ViewDatabase
+from eventlog.page_reads import Statement
 
 PERIODS = ("day", "week", "month")
 DIMENSIONS = ("currency", "product", "plan", "pay_method")

@@ -11,7 +11,6 @@ from typing import Any
 from eventsourcing.utils import resolve_topic
 
 from eventlog.database import ViewCursor, ViewDatabase
-from eventlog.follower import BATCH_SIZE, Processor, follow, notification_batches_after, process_until
 from eventlog.passed_over import PassedOver
 from eventlog.tracking import (
     PositionMovedError,
@@ -22,8 +21,6 @@ from eventlog.tracking import (
     reset,
 )
 from projections.view import View
-
-__all__ = ["BATCH_SIZE", "Processor", "ViewProcessor", "follow", "notification_batches_after", "process_until"]
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +71,7 @@ class ViewProcessor:
             try:
                 with self._db.transaction() as cursor:
                     advance(cursor, self.name, self._application_name, start, notification_id)
-                    self.view.apply(event, cursor)
+                    self.view.apply_at(event, notification_id, cursor)
             except PositionMovedError:
                 self._passed_over.forget()
                 raise
@@ -92,7 +89,7 @@ class ViewProcessor:
         or a busy log followed live): exactly once still, because rows and position commit or roll back together.
         A batch of events the view does not use is passed over like a single one."""
         with self._lock:
-            used = [event for event, _notification_id in items if self._used(event)]
+            used = [(event, notification_id) for event, notification_id in items if self._used(event)]
             if not used:
                 self._passed_over.note(items[-1][1], previous)  # the run now ends with the batch's last event
                 return
@@ -100,8 +97,8 @@ class ViewProcessor:
             try:
                 with self._db.transaction() as cursor:
                     advance(cursor, self.name, self._application_name, start, items[-1][1])
-                    for event in used:
-                        self.view.apply(event, cursor)
+                    for event, notification_id in used:
+                        self.view.apply_at(event, notification_id, cursor)
             except PositionMovedError:
                 self._passed_over.forget()
                 raise

@@ -1,30 +1,21 @@
-"""The ledger: every movement of money the log records, summed by day, currency, product and payment method.
-
-A settled payment (``payment.Succeeded``) is revenue of its amount on the day it was paid; each refund
-(``payment.Refunded``) is a refund of the amount it gave back on the day it was given. Days are calendar
-days in Korea (UTC+09:00), the business's own. Cancelled and failed payments never took money and are
-not in the ledger. Amounts are integers in the currency's minor unit.
+"""The ledger: every movement of money the log records (domain/payments/revenue.py says what counts), summed by
+day, currency, product and payment method. Amounts are integers in the currency's minor unit.
 """
 
 from __future__ import annotations
 
 import io
-from datetime import date, datetime, timedelta, timezone
+from datetime import date
 from functools import singledispatchmethod
 from typing import Any
 
+from domain.payments.revenue import Movement, movement
 from eventlog import csv_files
+from eventlog.database import ViewCursor, ViewDatabase
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded
-from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
 
-BUSINESS_TIME = timezone(timedelta(hours=9))
 SUMMARY_COLUMNS = ("day", "currency", "product_code", "pay_method", "revenue", "refunds", "net", "payments", "refunded")
-
-
-def business_day(moment: datetime) -> date:
-    """The Korean calendar day a moment falls on."""
-    return moment.astimezone(BUSINESS_TIME).date()
 
 
 class LedgerView(View):
@@ -70,18 +61,15 @@ class LedgerView(View):
             "UPDATE ledger_payments SET pay_method = %(method)s WHERE payment_id = %(id)s",
             {"method": event.pay_method, "id": str(event.originator_id)},
         )
-        self._enter(cursor, event.originator_id, "paid", "revenue", event.paid_at, None)
+        self._enter(cursor, movement(event))
 
     @apply.register
     def _refunded(self, event: PaymentRefunded, cursor: ViewCursor) -> None:
-        self._enter(
-            cursor, event.originator_id, f"refund-{event.cancel_amount}", "refund", event.refunded_at, event.amount
-        )
+        self._enter(cursor, movement(event))
 
-    def _enter(
-        self, cursor: ViewCursor, payment_id: Any, suffix: str, kind: str, at: datetime, amount: int | None
-    ) -> None:
-        """One movement of money; a settled payment's is its ordered amount (``amount`` None)."""
+    def _enter(self, cursor: ViewCursor, moved: Movement) -> None:
+        """One movement of money (once: its entry id is its own)."""
+        payment_id = moved.payment_id
         cursor.execute(
             "SELECT merchant_uid, product_code, currency, amount, pay_method FROM ledger_payments "
             "WHERE payment_id = %(id)s",
@@ -95,16 +83,16 @@ class LedgerView(View):
             "pay_method, amount) VALUES (%(entry)s, %(id)s, %(uid)s, %(kind)s, %(day)s, %(at)s, %(currency)s, "
             "%(product)s, %(method)s, %(amount)s) ON CONFLICT (entry_id) DO NOTHING",
             {
-                "entry": f"{payment_id}:{suffix}",
+                "entry": moved.entry_id,
                 "id": str(payment_id),
                 "uid": payment["merchant_uid"],
-                "kind": kind,
-                "day": business_day(at).isoformat(),
-                "at": at.isoformat(),
+                "kind": moved.kind,
+                "day": moved.day.isoformat(),
+                "at": moved.at.isoformat(),
                 "currency": payment["currency"],
                 "product": payment["product_code"],
                 "method": payment["pay_method"] or "",
-                "amount": payment["amount"] if amount is None else amount,
+                "amount": moved.amount_of(int(payment["amount"])),
             },
         )
 

@@ -7,6 +7,8 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
+from eventlog.database import ViewCursor, ViewDatabase
+from eventlog.page_reads import Statement
 from events.licences import (
     DeviceActivated,
     DeviceReleased,
@@ -24,7 +26,6 @@ from events.licences import (
     LicenceTransferred,
     LicenceUpgraded,
 )
-from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
 UserLicenceEvent = (

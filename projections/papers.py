@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from functools import singledispatchmethod
 from typing import Any
 
+from domain.business_time import BUSINESS_TIME
 from eventlog import csv_files
+from eventlog.database import ViewCursor, ViewDatabase
 from events.papers import PapersOpened, TaxInvoiceRequested
-from projections.database import ViewCursor, ViewDatabase
 from projections.reports import utc_text
 from projections.view import View
 
@@ -123,4 +124,4 @@ def tax_invoice_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def _kst_date(utc: str) -> str:
-    return datetime.fromisoformat(utc).astimezone(timezone(timedelta(hours=9))).strftime("%Y%m%d")
+    return datetime.fromisoformat(utc).astimezone(BUSINESS_TIME).strftime("%Y%m%d")

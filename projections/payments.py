@@ -8,6 +8,8 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
+from eventlog.database import ViewCursor, ViewDatabase
+from eventlog.page_reads import Statement
 from events.licences import LicenceGranted, LicenceReserved, LicenceTransferred
 from events.payments import (
     AppStorePurchaseRecorded,
@@ -23,7 +25,6 @@ from events.payments import (
     RefundReserved,
     UpgradeOrdered,
 )
-from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
 _COLUMNS = (

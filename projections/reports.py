@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from functools import singledispatchmethod
 from typing import Any
 
+from eventlog.database import ViewCursor, ViewDatabase
 from events.reports import ReportHandled, ReportSubmitted
-from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
 
 TEXT_COLUMNS = (

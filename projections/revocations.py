@@ -13,9 +13,9 @@ from typing import Any
 from uuid import UUID
 
 from domain.accounts.revocations import KEPT_FOR, Ends, Revocation, revocation_of
+from eventlog.database import ViewCursor, ViewDatabase
 from events.accounts import AccountClaimed, AccountDeleted, EmailChanged, PasswordChanged, PasswordResetCompleted
 from events.sessions import SessionRevoked
-from projections.database import ViewCursor, ViewDatabase
 from projections.view import View
 
 # Rows are pruned well after the API stops loading them (it loads the last KEPT_FOR seconds).

@@ -23,9 +23,10 @@ import psycopg_pool
 from eventsourcing import persistence
 
 from eventlog.application import EventLog
+from eventlog.database import ViewDatabase
+from eventlog.follower import Processor, follow, process_until
 from eventlog.passed_over import keep_flushing
-from projections.database import ViewDatabase
-from projections.follower import Processor, ViewProcessor, follow, process_until
+from projections.follower import ViewProcessor
 from projections.leases import AlwaysHeld, Leases
 from projections.stalls import clear_stall, ensure_stalls_table, note_stall
 from projections.view import View

@@ -8,6 +8,8 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
+from eventlog.database import ViewCursor, ViewDatabase
+from eventlog.page_reads import Statement
 from events.subscriptions import (
     AutoRenewalCancelled,
     AutoRenewalResumed,
@@ -21,7 +23,6 @@ from events.subscriptions import (
     SubscriptionStarted,
     SubscriptionUpgraded,
 )
-from projections.database import Statement, ViewCursor, ViewDatabase
 from projections.view import View
 
 

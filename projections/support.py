@@ -6,8 +6,8 @@ from functools import singledispatchmethod
 from typing import Any
 from uuid import UUID
 
+from eventlog.database import ViewCursor, ViewDatabase
 from events.staff import RefundAccepted, RefundApproved, RefundRefused, RefundReopened, RefundRequested
-from projections.database import ViewCursor, ViewDatabase
 from projections.reports import utc_text
 from projections.view import View
 

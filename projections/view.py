@@ -6,7 +6,7 @@ import inspect
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-from projections.database import ViewCursor
+from eventlog.database import ViewCursor
 
 
 class View(ABC):
@@ -28,6 +28,11 @@ class View(ABC):
     @abstractmethod
     def apply(self, event: Any, cursor: ViewCursor) -> None:
         """Change the rows for one event (ignore events this view does not use)."""
+
+    def apply_at(self, event: Any, notification_id: int, cursor: ViewCursor) -> None:
+        """``apply`` for the event at ``notification_id`` in the log: a view that shows where each of its events
+        is (for its proof) overrides this one instead."""
+        self.apply(event, cursor)
 
     def uses(self, event_type: type) -> bool:
         """Does ``apply`` do anything with events of this type? A view whose ``apply`` is a

@@ -21,13 +21,14 @@ from domain.accounts.registration import Registered, register_account
 from domain.accounts.tokens import CONFIRM_EMAIL, CONFIRMATION_LINK_LIFETIME, sign_link
 from domain.clock import Clock
 from domain.store import Storefront
-from eventlog.test_clock import REFRESH_SECONDS
+from eventlog.database import ViewDatabase, open_view_database
+from eventlog.tracking import positions
 from events.values import Language
+from harness.clock import REFRESH_SECONDS
 from integrations.broker import broker_transport_options
 from projections.catalogue import all_views
-from projections.database import ViewDatabase, open_view_database
 from projections.runner import Projector
-from projections.tracking import positions
+from projections.view import View
 from tests.fakes import ManualClock, PlainHasher
 from workers.celery_app import RENEWALS_QUEUE
 
@@ -64,6 +65,13 @@ def running_projector(settings: Settings) -> Iterator[ViewDatabase]:
         thread.join(timeout=10)
         db.close()
         log_app.close()
+
+
+def catch_up(services: Services, *views: View) -> None:
+    """Bring these views up to the log's head here and now (what the projector does as it follows the log)."""
+    projector = Projector(services.store, services.views, views)
+    projector.setup()
+    projector.catch_up()
 
 
 def celery_is_idle(settings: Settings) -> bool:

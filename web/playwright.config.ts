@@ -12,7 +12,7 @@ import { defineConfig, devices } from '@playwright/test';
  * E2E_SERVER_LOG=1 to see the servers' output (otherwise it is kept in var/e2e/stack.log). The
  * stack is every process of the Procfile (api, projector, reactor, worker, beat, PortOne sandbox on
  * E2E_PORT + 1) on a fresh var/e2e, so mail lands in var/e2e/outbox/ for tests to open. The stack runs
- * under `python -m bootstrap.stack`: a process that dies is restarted, var/e2e/stack.log names it, and
+ * under `python -m operations.stack`: a process that dies is restarted, var/e2e/stack.log names it, and
  * each process's output is kept in var/e2e/logs/<name>.log.
  */
 const webDir = path.dirname(fileURLToPath(import.meta.url));
@@ -56,7 +56,7 @@ const stackOutput = process.env.E2E_SERVER_LOG
 
 const backendServer = {
   // A fresh, empty var dir per run so that every run starts from the same state.
-  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${python}" -m bootstrap.stack${stackOutput}`,
+  command: `rm -rf "${varDir}" && mkdir -p "${varDir}" && exec "${python}" -m operations.stack${stackOutput}`,
   cwd: repoRoot,
   url: `${baseURL}/web/unicornpro/v1/health`,
   env: {

@@ -16,10 +16,12 @@ from typing import Any
 from celery import Celery
 
 from domain.accounts.notices import NOTICE_OF
-from domain.finance.job_requests import JOB_REQUESTED
 from domain.papers.cash_receipts import CASH_PAY_METHODS
+from domain.staff.actions import StaffAction
 from domain.subscriptions.price_rule import NOTICE_PERIOD
+from eventlog.database import ViewDatabase
 from eventlog.passed_over import PassedOver
+from eventlog.tracking import PositionMovedError, advance, ensure_tracking_row
 from events.accounts import (
     AccountClaimRequested,
     AccountRegistered,
@@ -31,11 +33,10 @@ from events.accounts import (
     PasswordResetRequested,
 )
 from events.catalogue import CatalogueVersionScheduled
+from events.finance import JobRequested
 from events.payments import PaymentCancelled, PaymentRefunded, PaymentReserved, PaymentSucceeded
 from events.staff import StaffActed
 from events.subscriptions import AutoRenewalCancelled, RenewalFailed, RenewalReminded, SubscriptionPriceRiseNoticed
-from projections.database import ViewDatabase
-from projections.tracking import PositionMovedError, advance, ensure_tracking_row
 
 
 @dataclass(frozen=True)
@@ -126,17 +127,20 @@ def _refunded(event: PaymentRefunded) -> list[TaskCall]:
     return _refund_mail(event) + _cash_receipt(event)
 
 
+def _finance_job(event: JobRequested) -> list[TaskCall]:
+    """Finance asked for a job (domain/finance/jobs.py): a worker runs it."""
+    return [TaskCall("finance.run_job", {"job_id": str(event.originator_id)})]
+
+
 def _staff_request(event: StaffActed) -> list[TaskCall]:
-    """Finance asked for a job (domain/finance/job_requests.py), or support asked for a mail again
-    (domain/staff/support.py): the receipt, the address confirmation, or the licence key."""
-    if event.action == JOB_REQUESTED:
-        return [TaskCall("finance.run_job", {"job_id": event.subject})]
+    """Support asked for a mail again (domain/staff/support.py): the receipt, the address confirmation, or the
+    licence key."""
     details = event.details or {}
-    if event.action == "resend-licence-key" and details.get("user_licence_id"):
+    if event.action == StaffAction.RESEND_LICENCE_KEY and details.get("user_licence_id"):
         return [TaskCall("licences.send_licence_key_mail", {"user_licence_id": str(details["user_licence_id"])})]
-    if event.action == "resend-receipt" and details.get("payment_id"):
+    if event.action == StaffAction.RESEND_RECEIPT and details.get("payment_id"):
         return [TaskCall("payments.send_purchase_mail", {"payment_id": str(details["payment_id"]), "kind": "receipt"})]
-    if event.action == "resend-confirmation" and details.get("account_id"):
+    if event.action == StaffAction.RESEND_CONFIRMATION and details.get("account_id"):
         return [TaskCall("accounts.send_confirmation_mail", {"account_id": str(details["account_id"])})]
     return []
 
@@ -212,6 +216,7 @@ REACTIONS: dict[type[Any], Reaction] = {
     RenewalReminded: _reminder_mail,
     AutoRenewalCancelled: _cancellation_mail,
     StaffActed: _staff_request,
+    JobRequested: _finance_job,
     CatalogueVersionScheduled: _price_rise_notices,
     SubscriptionPriceRiseNoticed: _price_rise_mail,
 }

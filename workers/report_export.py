@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bootstrap import Services
-from domain.payments.reconciliation import BUSINESS_TIME
+from domain.business_time import BUSINESS_TIME
 from domain.reports.links import image_link
 from projections.reports import ReportSelection, selected_reports
 

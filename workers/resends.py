@@ -17,8 +17,8 @@ from collections.abc import Callable
 from celery import Celery
 
 from eventlog.application import EventLog
-from projections.database import ViewDatabase
-from projections.tracking import advance, ensure_tracking_row
+from eventlog.database import ViewDatabase
+from eventlog.tracking import advance, ensure_tracking_row
 from workers.reactions import REACTIONS, TaskCall, task_id
 from workers.tasks.mail import SENT_MAIL_DDL
 

@@ -1,13 +1,13 @@
 """Finance's part of the back office (read-ledger): the ledger with its drill-down to payments, events and proofs;
 the daily reconciliation's runs and their mismatches; the log's integrity (checkpoints, verify now, consistency,
 proofs); exports and the month-end close pack as jobs with progress; a licence, subscription or payment as it was;
-and the staff actions audit. The work is bootstrap/finance.py's; the decisions domain/finance's; the answers
+and the staff actions audit. The work is application/finance's; the decisions domain/finance's; the answers
 api/schemas/finance.py's."""
 
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -35,46 +35,23 @@ from api.schemas.finance import (
 )
 from api.services import ServicesDep
 from api.staff_session import STAFF_ERRORS, StaffCaller, StaffDep
-from bootstrap.finance import (
-    CLOSE_PACK,
-    EXPORT,
-    VERIFY,
-    alarm,
-    business_today,
-    checkpoints,
-    consistency,
-    finance_jobs,
-    payment_events,
-    proof_document,
-    reconcile_day,
-    staff_actions,
-    start_close_pack,
-    start_export,
-    verify_now,
-)
-from domain.catalogue.versions import CatalogueVersions
+from application.finance import jobs as finance_jobs
+from application.finance import ledger as finance_ledger
+from application.finance import reconciliation
+from application.finance.proofs import checkpoints, consistency, payment_events, proof_document
+from domain.business_time import BUSINESS_TIME, business_midnight
 from domain.errors import DomainError, ErrorCode
-from domain.finance.reconciliation_days import explain_mismatch, load_day, refer_mismatch
-from domain.history import as_of
-from domain.payments.reconciliation import BUSINESS_TIME
+from domain.finance.jobs import JobKind
 from domain.staff.disclosure import Disclosure
-from events.values import Language
-from projections.finance_ledger import Filters, ledger_figures_async, ledger_rows, period_window
+from eventlog.audit.export import ExportFormat
+from projections.finance_ledger import Filters
 from projections.payments import payment_by_merchant_uid
+from projections.staff_actions import staff_actions
 
 router = APIRouter(prefix="/staff/finance", tags=["finance"], responses=STAFF_ERRORS)
 
-MAX_RANGE_DAYS = 800
 Day = Annotated[date, Path(description="the business day (Korean calendar)")]
 MerchantUid = Annotated[str, Path(max_length=100)]
-
-
-def _range(since: date | None, until: date | None, services: Any) -> tuple[date, date]:
-    end = until or business_today(services) + timedelta(days=1)
-    start = since or end - timedelta(days=30)
-    if start >= end or (end - start).days > MAX_RANGE_DAYS:
-        raise DomainError(ErrorCode.INVALID_VALUE, f"since must come before until, at most {MAX_RANGE_DAYS} days")
-    return start, end
 
 
 @router.get("/ledger")
@@ -88,19 +65,9 @@ async def ledger(
 ) -> LedgerOut:
     """Revenue, refunds and net by Korean business day, week or month, and by currency, product, plan, payment method
     over days ``[since, until)`` (the last 30 days by default)."""
-    start, end = _range(since, until, services)
-    # async, read on the loop as the licence list is: the database sums, one snapshot, on PostgreSQL one round trip
-    figures = await ledger_figures_async(services.views, start, end, by)
-    language, versions = request_language(request), services.catalogues.versions()
-    for row in figures["breakdown"]["plan"]:
-        row["label"] = _plan_label(versions, row["key"], language)
+    start, end = finance_ledger.days(services, since, until)
+    figures = await finance_ledger.figures(services, start, end, by, request_language(request))
     return LedgerOut(since=start, until=end, **figures)
-
-
-def _plan_label(versions: CatalogueVersions, key: str, language: Language) -> str:
-    """A plan's name in the reader's language (finance counts plans by their catalogue id)."""
-    name = versions.plan_name(int(key), language) if key.isdigit() else None
-    return name or key
 
 
 @router.get("/ledger/entries")
@@ -119,19 +86,12 @@ def ledger_entries(
     kind: Annotated[str | None, Query(pattern="^(revenue|refund)$")] = None,
 ) -> list[LedgerEntryOut]:
     """The movements of money behind a figure (a period, or the range; narrowed by any dimension), oldest first."""
-    if period is not None:
-        try:
-            start, end = period_window(period, by)
-        except ValueError:
-            raise DomainError(ErrorCode.INVALID_VALUE, "period is a day (yyyy-mm-dd) or a month (yyyy-mm)") from None
-    else:
-        start, end = _range(since, until, services)
+    start, end = (
+        finance_ledger.period_days(period, by) if period is not None else finance_ledger.days(services, since, until)
+    )
     filters = Filters(currency, product, plan, pay_method, kind)
-    language, versions = request_language(request), services.catalogues.versions()
-    return [
-        LedgerEntryOut.model_validate({**row, "plan_name": _plan_label(versions, row["plan"], language)})
-        for row in ledger_rows(services.views, start, end, filters, limit=1000)
-    ]
+    found = finance_ledger.entries(services, start, end, filters, request_language(request))
+    return [LedgerEntryOut.model_validate(row) for row in found]
 
 
 @router.get("/payments/{merchant_uid}")
@@ -183,18 +143,7 @@ def reconciliation_days(
     until: date | None = None,
 ) -> list[ReconciliationDayOut]:
     """Every reconciled day in ``[since, until)`` (the last 14 days by default), newest first, with its runs."""
-    end = until or business_today(services) + timedelta(days=1)
-    start = since or end - timedelta(days=14)
-    if start >= end or (end - start).days > 120:
-        raise DomainError(ErrorCode.INVALID_VALUE, "since must come before until, at most 120 days")
-    days = []
-    day = end - timedelta(days=1)
-    while day >= start:
-        found = load_day(services.store, day)
-        if found is not None:
-            days.append(ReconciliationDayOut.of(found))
-        day -= timedelta(days=1)
-    return days
+    return [ReconciliationDayOut.of(day) for day in reconciliation.reconciled_days(services, since, until)]
 
 
 class RunIn(CamelModel):
@@ -207,12 +156,7 @@ class RunIn(CamelModel):
 def run_reconciliation(day: Day, body: RunIn, caller: StaffDep, services: ServicesDep) -> ReconciliationDayOut:
     """Reconcile a day with PortOne now (again, when it was run already), with the reason (-1 without one); the run
     is recorded."""
-    if day > business_today(services):
-        raise DomainError(ErrorCode.INVALID_VALUE, "a day still to come cannot be reconciled")
-    reconcile_day(services, day, caller.member.id, body.reason)
-    found = load_day(services.store, day)
-    assert found is not None
-    return ReconciliationDayOut.of(found)
+    return ReconciliationDayOut.of(reconciliation.run_again(services, day, caller.member.id, body.reason))
 
 
 class ResolveIn(CamelModel):
@@ -228,9 +172,8 @@ class ResolveIn(CamelModel):
 @router.post("/reconciliation/{day}/explain")
 def explain(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> ReconciliationDayOut:
     """Mark a mismatch explained, with a note."""
-    explain_mismatch(
-        services.store,
-        services.clock,
+    explained = reconciliation.explain(
+        services,
         caller.member.id,
         day=day,
         run=body.run,
@@ -238,47 +181,37 @@ def explain(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) 
         kind=body.kind,
         note=body.note,
     )
-    found = load_day(services.store, day)
-    assert found is not None
-    return ReconciliationDayOut.of(found)
+    return ReconciliationDayOut.of(explained)
 
 
 @router.post("/reconciliation/{day}/refund-request")
 def refer(day: Day, body: ResolveIn, caller: StaffDep, services: ServicesDep) -> ReferredOut:
     """Open a refund request for support about a mismatch (support, or a second member, decides it)."""
-    row = payment_by_merchant_uid(services.views, body.merchant_uid)
-    if row is None:
-        raise DomainError(ErrorCode.NOT_FOUND, f"no payment {body.merchant_uid} in our log")
-    refundable = int(row["amount"]) - int(row["cancel_amount"])
-    request_id = refer_mismatch(
-        services.store,
-        services.clock,
+    referred, request_id = reconciliation.refer_to_support(
+        services,
         caller.member.id,
         day=day,
         run=body.run,
         merchant_uid=body.merchant_uid,
         kind=body.kind,
         note=body.note,
-        amount=body.amount or refundable,
-        currency=row["currency"],
-        account_id=UUID(row["account_id"]) if row["account_id"] else None,
+        amount=body.amount,
     )
-    found = load_day(services.store, day)
-    assert found is not None
-    shown = ReconciliationDayOut.of(found)
+    shown = ReconciliationDayOut.of(referred)
     return ReferredOut(day=shown.day, runs=shown.runs, request_id=request_id)
 
 
 @router.get("/integrity")
 def integrity(caller: StaffDep, services: ServicesDep) -> IntegrityOut:
     """The newest signed checkpoints, the verifier key, the tree's size, the verifications and the alarm."""
+    services.see_latest_write("finance_jobs")
     signed = checkpoints(services)
-    failed = alarm(services)
+    failed = finance_jobs.alarm(services)
     return IntegrityOut(
         verifier_key=signed["verifier_key"],
         tree_size=signed["tree_size"],
         checkpoints=[CheckpointOut.model_validate(row) for row in signed["checkpoints"]],
-        verifications=[FinanceJobOut.model_validate(job) for job in finance_jobs(services).list(VERIFY, limit=10)],
+        verifications=[FinanceJobOut.model_validate(job) for job in finance_jobs.jobs(services, JobKind.VERIFY, 10)],
         alarm=FinanceJobOut.model_validate(failed) if failed else None,
     )
 
@@ -286,14 +219,15 @@ def integrity(caller: StaffDep, services: ServicesDep) -> IntegrityOut:
 @router.get("/alarm")
 def current_alarm(caller: StaffDep, services: ServicesDep) -> AlarmOut:
     """The newest verification when it failed (the back office's banner), else ``alarm`` null."""
-    failed = alarm(services)
+    services.see_latest_write("finance_jobs")
+    failed = finance_jobs.alarm(services)
     return AlarmOut(alarm=FinanceJobOut.model_validate(failed) if failed else None)
 
 
 @router.post("/integrity/verify", status_code=202)
 def verify(caller: StaffDep, services: ServicesDep) -> JobStarted:
     """Verify the whole log now, in the background (follow the job for progress); the result is recorded."""
-    return JobStarted(job_id=verify_now(services, caller.member.id))
+    return JobStarted(job_id=finance_jobs.verify_now(services, caller.member.id))
 
 
 @router.get("/integrity/consistency", response_class=Response)
@@ -310,7 +244,7 @@ def consistency_proof(
 class ExportIn(CamelModel):
     """An export: format, time range ``[since, until)`` (ISO 8601 with offset) and topics (``payment.*``)."""
 
-    format: str = Field(pattern="^(jsonl|csv|parquet)$")
+    format: ExportFormat
     since: datetime | None = None
     until: datetime | None = None
     topics: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(default_factory=list, max_length=20)
@@ -322,7 +256,9 @@ def export(body: ExportIn, caller: StaffDep, services: ServicesDep) -> JobStarte
     for moment in (body.since, body.until):
         if moment is not None and moment.tzinfo is None:
             raise DomainError(ErrorCode.INVALID_VALUE, "times need their offset")
-    job_id = start_export(services, caller.member.id, body.format, body.since, body.until, list(body.topics))
+    job_id = finance_jobs.start_export(
+        services, caller.member.id, body.format.value, body.since, body.until, list(body.topics)
+    )
     return JobStarted(job_id=job_id)
 
 
@@ -333,17 +269,18 @@ class ClosePackIn(CamelModel):
 @router.post("/close-packs", status_code=202)
 def close_pack(body: ClosePackIn, caller: StaffDep, services: ServicesDep) -> JobStarted:
     """Make a month's close pack in the background: ledger, payments and refunds CSV, checkpoint, manifest."""
-    return JobStarted(job_id=start_close_pack(services, caller.member.id, body.month))
+    return JobStarted(job_id=finance_jobs.start_close_pack(services, caller.member.id, body.month))
 
 
 @router.get("/jobs")
 def jobs(
     caller: StaffDep,
     services: ServicesDep,
-    kind: Annotated[str | None, Query(pattern=f"^({VERIFY}|{EXPORT}|{CLOSE_PACK})$")] = None,
+    kind: JobKind | None = None,
 ) -> list[FinanceJobOut]:
     """Finance's background jobs, newest first: state, progress, result and files."""
-    return [FinanceJobOut.model_validate(found) for found in finance_jobs(services).list(kind)]
+    services.see_latest_write("finance_jobs")
+    return [FinanceJobOut.model_validate(found) for found in finance_jobs.jobs(services, kind)]
 
 
 JobId = Annotated[UUID, Path(description="the job's id")]
@@ -352,7 +289,7 @@ JobId = Annotated[UUID, Path(description="the job's id")]
 @router.get("/jobs/{job_id}")
 def job(job_id: JobId, caller: StaffDep, services: ServicesDep) -> FinanceJobOut:
     """One job: its state and progress (``done`` of ``total``), result and files."""
-    found = finance_jobs(services).get(job_id)
+    found = finance_jobs.job(services, job_id)
     if found is None:
         raise DomainError(ErrorCode.NOT_FOUND, "no such job")
     return FinanceJobOut.model_validate(found)
@@ -363,7 +300,7 @@ def job_file(
     job_id: JobId, name: Annotated[str, Path(max_length=100)], caller: StaffDep, services: ServicesDep
 ) -> Response:
     """Download one file a job kept."""
-    stored = finance_jobs(services).file(job_id, name)
+    stored = finance_jobs.job_file(services, job_id, name)
     if stored is None:
         raise DomainError(ErrorCode.NOT_FOUND, "no such file")
     return Response(
@@ -382,8 +319,7 @@ def as_it_was(
     """A licence, subscription or payment as it was at ``at`` beside how it is now."""
     if at.tzinfo is None:
         at = at.replace(tzinfo=BUSINESS_TIME)
-    then = as_of(services.store, kind, key, at)
-    now = as_of(services.store, kind, key, services.clock.now())
+    then, now = finance_ledger.then_and_now(services, kind, key, at)
     shown = _disclosure(caller)
     return AsOfOut(kind=kind, key=key, then=AsOfSide.of(then, shown), now=AsOfSide.of(now, shown))
 
@@ -399,7 +335,8 @@ def staff_audit(
 ) -> list[StaffActionOut]:
     """Staff events, newest first (up to 500), by member, action and Korean days ``[since, until)``; each with its
     position for its proof."""
-    start = datetime.combine(since, datetime.min.time(), BUSINESS_TIME) if since else None
-    end = datetime.combine(until, datetime.min.time(), BUSINESS_TIME) if until else None
-    found = staff_actions(services, member, action or None, start, end)
+    services.see_latest_write("staff_actions")
+    start = business_midnight(since) if since else None
+    end = business_midnight(until) if until else None
+    found = staff_actions(services.views, member, action or None, start, end)
     return [StaffActionOut.model_validate(row) for row in _disclosure(caller).rows(found)]

@@ -16,7 +16,7 @@ from application.pending_money import settle_pending_money
 from application.reminders import record_due_reminders
 from domain.errors import DomainError, ErrorCode
 from domain.subscriptions.renewal import renew_if_due
-from eventlog.test_clock import SharedTestClock
+from harness.clock import SharedTestClock
 from projections.subscriptions import due_subscriptions
 
 router = APIRouter(prefix="/test-harness", tags=["test harness"])

@@ -13,8 +13,8 @@ from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from domain.errors import ErrorCode
-from domain.staff.harness import seed_member
 from domain.staff.signin import enrolment_link_token
+from harness.staff import seed_member
 
 router = APIRouter(prefix="/test-harness", tags=["test harness"])
 

@@ -6,7 +6,7 @@ from html import escape
 
 from domain.accounts.notices import AccountNotice, NoticeKind
 from domain.brand import BRAND
-from domain.payments.mails import KST
+from domain.business_time import BUSINESS_TIME
 from domain.ports import MailMessage
 from events.values import Language
 
@@ -217,6 +217,6 @@ def render_email_change_mail(*, to: str, language: Language, link: str) -> MailM
 def render_account_notice(notice: AccountNotice, *, support: str, reset: str) -> MailMessage:
     """The notice of a change to how the account signs in: what happened, when (Korean time), and where to go if it
     was not the owner (the support desk; for a password, the page that mails a reset link)."""
-    when = notice.at.astimezone(KST).strftime("%Y-%m-%d %H:%M (KST)")
+    when = notice.at.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d %H:%M (KST)")
     values = {"when": when, "email": notice.to, "new_email": notice.new_email or "", "support": support, "reset": reset}
     return _render(_NOTICES[notice.kind], notice.to, notice.language, "", **values)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, time, timedelta, timezone
+from datetime import datetime, time
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any
@@ -20,12 +20,12 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.banners.fields import check_localizations
+from domain.business_time import BUSINESS_TIME
 from domain.errors import DomainError, ErrorCode
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
 from events.coupons import BannerBoardOpened, BannerChanged, BannerPosted
 
-KST = timezone(timedelta(hours=9))
 BOARD_ID = uuid5(NAMESPACE_URL, "/event-banners")
 LOCALIZATION_FIELDS = (
     "text",
@@ -73,8 +73,16 @@ class Banner:
         """When it shows: a notice's dates widened to whole days in +09:00."""
         if self.type is not BannerType.NOTICE:
             return self.start_at, self.end_at
-        start = datetime.combine(self.start_at.astimezone(KST).date(), time(0, 0, 0), KST) if self.start_at else None
-        end = datetime.combine(self.end_at.astimezone(KST).date(), time(23, 59, 59), KST) if self.end_at else None
+        start = (
+            datetime.combine(self.start_at.astimezone(BUSINESS_TIME).date(), time(0, 0, 0), BUSINESS_TIME)
+            if self.start_at
+            else None
+        )
+        end = (
+            datetime.combine(self.end_at.astimezone(BUSINESS_TIME).date(), time(23, 59, 59), BUSINESS_TIME)
+            if self.end_at
+            else None
+        )
         return start, end
 
     def shows_at(self, now: datetime, country_code: str | None) -> bool:
@@ -118,7 +126,7 @@ class Banner:
 def _kst(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
-    return moment.replace(tzinfo=KST) if moment.tzinfo is None else moment.astimezone(KST)
+    return moment.replace(tzinfo=BUSINESS_TIME) if moment.tzinfo is None else moment.astimezone(BUSINESS_TIME)
 
 
 def _localization(item: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,9 +17,14 @@ from pydantic.alias_generators import to_camel
 from domain.catalogue.products import PRODUCTS
 from events.values import Currency, Language
 
+# A plan's life in days: a month, a year, or lifetime (never renews). The web app gets these, and the fallbacks
+# below, from the server (api/web_rules.py writes web/src/api/rules.ts).
+MONTH_DAYS = 30
+YEAR_DAYS = 365
 LIFETIME_DAYS = 36500
-SUBSCRIPTION_LIVES = (30, 365)
-DEFAULT_LIFE = 365
+SUBSCRIPTION_LIVES = (MONTH_DAYS, YEAR_DAYS)
+DEFAULT_LIFE = YEAR_DAYS
+# Spec section 9: a buyer's country, else US, else KR; a reader's language, else English, else Korean.
 COUNTRY_FALLBACK = ("US", "KR")
 LANGUAGE_FALLBACK = (Language.EN, Language.KO)
 CATALOGUE_FILE = Path(__file__).with_name("licences.json")

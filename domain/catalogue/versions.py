@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from domain.catalogue.licences import Catalogue, load_catalogue
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
+from domain.staff.actions import StaffAction
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
@@ -250,7 +251,7 @@ def schedule_version(
         made = book.schedule(licences, effective_at, actor.id, why, now)
         actor.act(
             Permission.CHANGE_PRICES,
-            "schedule-catalogue-version",
+            StaffAction.SCHEDULE_CATALOGUE_VERSION,
             f"catalogue-v{made.version}",
             why,
             now,

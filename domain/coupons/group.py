@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from decimal import Decimal
 from enum import Enum
 from functools import singledispatchmethod
@@ -20,10 +20,10 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from domain.business_time import BUSINESS_TIME
 from domain.errors import DomainError, ErrorCode
 from events.coupons import CouponCodesIssued, CouponGroupChanged, CouponGroupCreated
 
-KST = timezone(timedelta(hours=9))
 # The spec's default name of a public group's shared code.
 DEFAULT_CODE = "default"
 # subIssuedCount of the spec's test group: a code anyone may use without a practical limit.
@@ -54,7 +54,7 @@ class Operator(Enum):
 
 def in_kst(moment: datetime) -> datetime:
     """A moment as +09:00 (a naive one is read as +09:00, the spec's zone for coupon dates)."""
-    return moment.replace(tzinfo=KST) if moment.tzinfo is None else moment.astimezone(KST)
+    return moment.replace(tzinfo=BUSINESS_TIME) if moment.tzinfo is None else moment.astimezone(BUSINESS_TIME)
 
 
 @dataclass(frozen=True)

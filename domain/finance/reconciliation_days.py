@@ -21,6 +21,7 @@ from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.payments.reconciliation import Mismatch
 from domain.payments.refund_requests import RefundRequest
+from domain.staff.actions import StaffAction
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
@@ -226,7 +227,12 @@ def record_run(
         if actor_id is not None:
             member = load_member(store, actor_id)
             member.act(
-                Permission.READ_LEDGER, "reconcile", day.isoformat(), reason, now, {"mismatches": len(mismatches)}
+                Permission.READ_LEDGER,
+                StaffAction.RECONCILE,
+                day.isoformat(),
+                reason,
+                now,
+                {"mismatches": len(mismatches)},
             )
             saved.append(member)
         run = aggregate.record_run(
@@ -251,7 +257,12 @@ def explain_mismatch(
         now = clock.now()
         aggregate.explain(run, merchant_uid, kind, text, member.id, now)
         member.act(
-            Permission.READ_LEDGER, "explain-mismatch", merchant_uid, text, now, {"day": day.isoformat(), "kind": kind}
+            Permission.READ_LEDGER,
+            StaffAction.EXPLAIN_MISMATCH,
+            merchant_uid,
+            text,
+            now,
+            {"day": day.isoformat(), "kind": kind},
         )
         store.save(aggregate, member)
 
@@ -292,7 +303,7 @@ def refer_mismatch(
         aggregate.refer(run, merchant_uid, kind, why, request.id, member.id, now)
         member.act(
             Permission.REFUND,
-            "request-refund",
+            StaffAction.REQUEST_REFUND,
             merchant_uid,
             why,
             now,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import singledispatchmethod
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
@@ -56,6 +56,11 @@ class LogVerification(Aggregate):
         self.bad_notification_id = event.bad_notification_id
         self.actor_id = event.actor_id
         self.at = event.timestamp
+
+
+def verification_id(job_id: UUID, attempt: int) -> UUID:
+    """The id of the verdict of a job's ``attempt`` (a job whose worker died is verified again, by its next one)."""
+    return uuid5(job_id, f"verification-{attempt}")
 
 
 def record_verification(

@@ -4,20 +4,19 @@ in the holder's language."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.accounts.account import Account
 from domain.brand import BRAND
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.licences import LIFETIME_DAYS
 from domain.licences.licence import UserLicence
 from domain.ports import MailMessage
 from domain.store import Storefront
 from events.values import Language
-
-KST = timezone(timedelta(hours=9))
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ _UNTIL = {Language.KO: "{expires}까지", Language.EN: "until {expires}", Langua
 
 
 def _when(moment: datetime | None) -> str:
-    return moment.astimezone(KST).strftime("%Y-%m-%d %H:%M (KST)") if moment else "-"
+    return moment.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d %H:%M (KST)") if moment else "-"
 
 
 def render_licence_key(facts: LicenceKeyFacts) -> MailMessage:

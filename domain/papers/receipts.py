@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.licences import Catalogue
 from domain.catalogue.money import format_money
 from domain.errors import DomainError, ErrorCode
@@ -18,7 +19,6 @@ from domain.pricing.quotes import DiscountKind, Quote, factors_from_records
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded, UpgradeOrdered
 from events.values import Currency, Language
 
-KST = timezone(timedelta(hours=9))
 RECEIPT = "receipt"
 REFUND_NOTE = "refund-note"
 
@@ -135,7 +135,7 @@ def method_in_words(succeeded: PaymentSucceeded, language: Language) -> str:
 
 
 def _when(moment: datetime) -> str:
-    return moment.astimezone(KST).strftime("%Y-%m-%d %H:%M KST")
+    return moment.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d %H:%M KST")
 
 
 def _percent(factor: Decimal) -> str:

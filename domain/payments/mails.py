@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -12,6 +12,7 @@ from eventsourcing.application import AggregateNotFoundError
 from domain.accounts.account import Account
 from domain.accounts.claims import receipt_claim_token
 from domain.brand import BRAND
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.licences import LIFETIME_DAYS
 from domain.catalogue.money import format_money
 from domain.licences.licence import UserLicence
@@ -20,8 +21,6 @@ from domain.payments.payment import Payment
 from domain.ports import MailMessage
 from domain.store import Storefront
 from events.values import Currency, Language
-
-KST = timezone(timedelta(hours=9))
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class PurchaseFacts:
 
 
 def _when(moment: datetime | None) -> str:
-    return moment.astimezone(KST).strftime("%Y-%m-%d %H:%M (KST)") if moment else "-"
+    return moment.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d %H:%M (KST)") if moment else "-"
 
 
 _RECEIPT = {

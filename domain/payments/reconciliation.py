@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta
 from typing import Protocol, runtime_checkable
 
+from domain.business_time import BUSINESS_TIME
 from domain.payments.gateway import GatewayPayment, GatewayStatus
-
-BUSINESS_TIME = timezone(timedelta(hours=9))
 
 # The gateway statuses our state allows (None: the gateway need not have the payment at all).
 ALLOWED: dict[str, set[str | None]] = {

@@ -12,9 +12,9 @@ from eventsourcing.application import AggregateNotFoundError
 
 from domain.accounts.account import Account
 from domain.brand import BRAND
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.money import format_money
 from domain.licences.licence import LicenceState, UserLicence
-from domain.payments.mails import KST
 from domain.payments.payment import LicenceEffect, Payment
 from domain.ports import MailMessage
 from domain.store import Storefront
@@ -89,7 +89,7 @@ def render_refund(facts: RefundFacts) -> MailMessage:
         "in_all": format_money(facts.refunded_in_all, facts.currency, facts.language),
         "paid": format_money(facts.paid, facts.currency, facts.language),
         "licence": _LICENCE[facts.licence_effect][facts.language].format(
-            ends=facts.licence_ends.astimezone(KST).strftime("%Y-%m-%d") if facts.licence_ends else ""
+            ends=facts.licence_ends.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d") if facts.licence_ends else ""
         ),
     }
     return MailMessage(to=facts.to, subject=subject.format(**fields), text=body.format(**fields))

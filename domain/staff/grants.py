@@ -28,6 +28,7 @@ from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.app_store import AppStorePurchase, record_app_store_purchase, recorded_purchase, transaction_id
+from domain.staff.actions import StaffAction
 from domain.staff.member import StaffMember, load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
@@ -40,7 +41,6 @@ APP_STORE_PURCHASE = "app-store-purchase"
 MAX_GOODWILL_DAYS = 366  # one extension
 GOODWILL_DAYS_ALONE = 31  # what one member gives a licence alone, in all, within the window
 GOODWILL_WINDOW = timedelta(days=365)
-REQUEST_GRANT = "request-grant"
 
 
 class GrantState(Enum):
@@ -175,7 +175,7 @@ def give_goodwill(
         if licence.goodwill_since(now - GOODWILL_WINDOW) + days <= GOODWILL_DAYS_ALONE:
             until = licence.give_goodwill(days, now)
             details["expires_at"] = until.isoformat()
-            actor.act(Permission.GRANT_LICENCES, "extend-licence", str(licence.id), why, now, details)
+            actor.act(Permission.GRANT_LICENCES, StaffAction.EXTEND_LICENCE, str(licence.id), why, now, details)
             store.save(licence, actor)
             return Grant(expires_at=until)
         if licence.expires_at is None or licence.state is not LicenceState.ACTIVE:
@@ -190,7 +190,7 @@ def give_goodwill(
             at=now,
         )
         details |= {"kind": GOODWILL, "request_id": str(request.id)}
-        actor.act(Permission.GRANT_LICENCES, REQUEST_GRANT, str(licence.id), why, now, details)
+        actor.act(Permission.GRANT_LICENCES, StaffAction.REQUEST_GRANT, str(licence.id), why, now, details)
         store.save(request, actor)
         return Grant(request_id=request.id)
 
@@ -248,7 +248,7 @@ def ask_app_store_purchase(
             request_id=request_id,
         )
         shown = {**details, "kind": APP_STORE_PURCHASE, "request_id": str(request.id), "account_id": str(account_id)}
-        actor.act(Permission.GRANT_LICENCES, REQUEST_GRANT, transaction, why, now, shown)
+        actor.act(Permission.GRANT_LICENCES, StaffAction.REQUEST_GRANT, transaction, why, now, shown)
         store.save(request, actor)
         return Grant(request_id=request.id)
 
@@ -287,7 +287,7 @@ def _approve_goodwill(store: Storefront, clock: Clock, approver_id: UUID, reques
         "account_id": str(licence.account_id),
         "request_id": str(request.id),
     }
-    approver.act(Permission.APPROVE_GRANTS, "extend-licence", str(licence.id), why, now, details)
+    approver.act(Permission.APPROVE_GRANTS, StaffAction.EXTEND_LICENCE, str(licence.id), why, now, details)
     store.save(licence, request, approver)
     return Grant(expires_at=until)
 
@@ -307,7 +307,9 @@ def _approve_app_store_purchase(
             "account_id": str(request.account_id),
             "request_id": str(request.id),
         }
-        approver.act(Permission.APPROVE_GRANTS, "record-app-store-purchase", purchase.merchant_uid, why, now, shown)
+        approver.act(
+            Permission.APPROVE_GRANTS, StaffAction.RECORD_APP_STORE_PURCHASE, purchase.merchant_uid, why, now, shown
+        )
         return [approver, request]
 
     purchase = record_app_store_purchase(
@@ -332,7 +334,7 @@ def decline_grant(store: Storefront, clock: Clock, actor_id: UUID, *, request_id
         request: GrantRequest = _get(store, request_id, GrantRequest, "grant request")
         now = clock.now()
         details: dict[str, str | int | None] = {"request_id": str(request_id), "account_id": str(request.account_id)}
-        actor.act(Permission.APPROVE_GRANTS, "decline-grant", request.subject, reason, now, details)
+        actor.act(Permission.APPROVE_GRANTS, StaffAction.DECLINE_GRANT, request.subject, reason, now, details)
         request.decline(actor.id, reason.strip(), now)
         store.save(request, actor)
 

@@ -17,6 +17,7 @@ from domain.clock import Clock
 from domain.coupons.admin import GroupCodes, change_group, load_group, open_group
 from domain.coupons.group import CouponGroup, GroupRules, GroupType
 from domain.errors import DomainError, ErrorCode
+from domain.staff.actions import StaffAction
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission
 from domain.store import Storefront
@@ -57,7 +58,7 @@ def open_coupon_group(
     """Open a coupon group with its codes for the member (-3 for a public code another group holds)."""
     load_member(store, actor_id).check_may(Permission.MARKETING)
     why = _reason(reason)
-    witness = _group_witness(store, clock, actor_id, "open-coupon-group", why)
+    witness = _group_witness(store, clock, actor_id, StaffAction.OPEN_COUPON_GROUP, why)
     return open_group(store, clock.now(), rules, code=code, recorded_with=witness)
 
 
@@ -68,7 +69,7 @@ def change_coupon_group(
     back; a private group whose issuedCount grew issues the extra codes)."""
     load_member(store, actor_id).check_may(Permission.MARKETING)
     why = _reason(reason)
-    witness = _group_witness(store, clock, actor_id, "change-coupon-group", why)
+    witness = _group_witness(store, clock, actor_id, StaffAction.CHANGE_COUPON_GROUP, why)
     return retry_on_conflict(lambda: change_group(store, clock.now(), group_id, changes, recorded_with=witness))
 
 
@@ -80,7 +81,7 @@ def issue_codes(
         raise DomainError(ErrorCode.INVALID_VALUE, f"issue 1..{MAX_CODES_AT_ONCE} codes at once")
     load_member(store, actor_id).check_may(Permission.MARKETING)
     why = _reason(reason)
-    witness = _group_witness(store, clock, actor_id, "issue-coupon-codes", why)
+    witness = _group_witness(store, clock, actor_id, StaffAction.ISSUE_COUPON_CODES, why)
 
     def attempt() -> GroupCodes:
         group = load_group(store, group_id)
@@ -97,7 +98,7 @@ def disable_coupon_group(store: Storefront, clock: Clock, actor_id: UUID, *, gro
     it settles)."""
     load_member(store, actor_id).check_may(Permission.MARKETING)
     why = _reason(reason)
-    witness = _group_witness(store, clock, actor_id, "disable-coupon-group", why)
+    witness = _group_witness(store, clock, actor_id, StaffAction.DISABLE_COUPON_GROUP, why)
     return retry_on_conflict(
         lambda: change_group(store, clock.now(), group_id, {"enabled": False}, recorded_with=witness)
     )
@@ -129,7 +130,7 @@ def post_banner_for(
     """Post an event banner or a notice for the member (a banner tied to a coupon group names one that exists)."""
     load_member(store, actor_id).check_may(Permission.MARKETING)
     _check_group(store, record)
-    witness = _banner_witness(store, clock, actor_id, "post-banner", reason)
+    witness = _banner_witness(store, clock, actor_id, StaffAction.POST_BANNER, reason)
     return post_banner(store, clock.now(), record, recorded_with=witness)
 
 
@@ -141,7 +142,7 @@ def change_banner_for(
     banner_id: int,
     changes: Mapping[str, Any],
     reason: str | None,
-    action: str = "change-banner",
+    action: str = StaffAction.CHANGE_BANNER,
 ) -> Banner:
     """Change a banner's fields for the member (``end-banner``: take it down now)."""
     load_member(store, actor_id).check_may(Permission.MARKETING)
@@ -153,5 +154,11 @@ def change_banner_for(
 def end_banner(store: Storefront, clock: Clock, actor_id: UUID, *, banner_id: int, reason: str | None) -> Banner:
     """Take a banner or notice down at once."""
     return change_banner_for(
-        store, clock, actor_id, banner_id=banner_id, changes={"active": False}, reason=reason, action="end-banner"
+        store,
+        clock,
+        actor_id,
+        banner_id=banner_id,
+        changes={"active": False},
+        reason=reason,
+        action=StaffAction.END_BANNER,
     )

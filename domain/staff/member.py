@@ -358,7 +358,7 @@ def find_member(store: Storefront, email: str) -> StaffMember | None:
 
 def create_first_owner(store: Storefront, clock: Clock, *, email: str, name: str) -> StaffMember:
     """The operator's command: the first owner. Refused (-3) once staff has an owner (who invites the rest); only the
-    test harness adds members without one (domain/staff/harness.py)."""
+    test harness adds members without one (harness/staff.py)."""
 
     def attempt() -> StaffMember:
         directory = load_directory(store)

@@ -10,12 +10,11 @@ from eventsourcing.application import AggregateNotFoundError
 from domain.clock import Clock
 from domain.errors import DomainError, ErrorCode
 from domain.reports.report import Report
+from domain.staff.actions import StaffAction
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission
 from domain.store import Storefront
 from events.concurrency import retry_on_conflict
-
-CLOSE_REPORT = "close-report"
 
 
 def load_report(store: Storefront, report_id: UUID) -> Report:
@@ -42,7 +41,7 @@ def close_report(store: Storefront, clock: Clock, actor_id: UUID, *, report_id: 
             "problem": report.problem.value,
             "product": report.product,
         }
-        actor.act(Permission.HELP_CUSTOMERS, CLOSE_REPORT, str(report.id), reason, now, details)
+        actor.act(Permission.HELP_CUSTOMERS, StaffAction.CLOSE_REPORT, str(report.id), reason, now, details)
         return int(store.save(report, actor)[-1].notification.id)
 
     return retry_on_conflict(attempt)

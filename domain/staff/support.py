@@ -25,6 +25,7 @@ from domain.payments.money_back import approve_queued
 from domain.payments.payment import LicenceEffect, Payment, PendingRefund, RefundKind
 from domain.payments.refund_requests import MONEY_BACK, RefundRequest
 from domain.payments.refunds import RefundAsked, SubscriptionOf, Witnesses, check_refundable, refund_preview
+from domain.staff.actions import StaffAction
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission, check_reason
 from domain.store import Storefront
@@ -64,7 +65,7 @@ def free_device(
         licence.remove_device(device_id, now)
         actor.act(
             Permission.HELP_CUSTOMERS,
-            "free-device",
+            StaffAction.FREE_DEVICE,
             str(licence.id),
             reason,
             now,
@@ -149,7 +150,7 @@ def refund(
             clock,
             gateway,
             asked,
-            witnesses=_acted(store, actor_id, "refund", why, {}),
+            witnesses=_acted(store, actor_id, StaffAction.REFUND, why, {}),
             subscription_of=subscription_of,
         )
         return StaffRefund(made.refunded, made.pending, None, made.notification_id, made.licence_effect)
@@ -169,7 +170,7 @@ def refund(
         )
         member.act(
             Permission.REFUND,
-            "request-refund",
+            StaffAction.REQUEST_REFUND,
             merchant_uid,
             why,
             now,
@@ -228,7 +229,7 @@ def approve_refund(
     def witnesses(payment: Payment, pending: PendingRefund) -> list[Aggregate]:
         current = _request(store, request_id)
         current.accept(approver_id, why, pending.amount, pending.reserved_at)
-        acted = _acted(store, approver_id, "refund", why, {"request_id": str(request_id)})(payment, pending)
+        acted = _acted(store, approver_id, StaffAction.REFUND, why, {"request_id": str(request_id)})(payment, pending)
         return [current, *acted]
 
     if request.source == MONEY_BACK:
@@ -239,7 +240,7 @@ def approve_refund(
             payment, pending = reserved[0]
             return [
                 current,
-                *_acted(store, approver_id, "refund", why, {"request_id": str(request_id)})(payment, pending),
+                *_acted(store, approver_id, StaffAction.REFUND, why, {"request_id": str(request_id)})(payment, pending),
             ]
 
         outcomes = approve_queued(
@@ -288,7 +289,7 @@ def record_gateway_refund(
                 "currency": payment.currency.value,
                 "account_id": str(payment.account_id or payment.opened_account_id or "") or None,
             }
-            member.act(Permission.REFUND, "record-gateway-refund", merchant_uid, why, clock.now(), details)
+            member.act(Permission.REFUND, StaffAction.RECORD_GATEWAY_REFUND, merchant_uid, why, clock.now(), details)
             store.save(member)
 
         retry_on_conflict(note)
@@ -305,7 +306,7 @@ def decline_refund(store: Storefront, clock: Clock, actor_id: UUID, *, request_i
         needed = approval_permission(request)
         actor.act(
             needed,
-            "decline-refund",
+            StaffAction.DECLINE_REFUND,
             request.merchant_uid,
             reason,
             now,
@@ -315,11 +316,6 @@ def decline_refund(store: Storefront, clock: Clock, actor_id: UUID, *, request_i
         store.save(request, actor)
 
     retry_on_conflict(attempt)
-
-
-RESEND_RECEIPT = "resend-receipt"
-RESEND_CONFIRMATION = "resend-confirmation"
-RESEND_LICENCE_KEY = "resend-licence-key"
 
 
 def resend_receipt(store: Storefront, clock: Clock, actor_id: UUID, *, merchant_uid: str, reason: str) -> None:
@@ -333,7 +329,7 @@ def resend_receipt(store: Storefront, clock: Clock, actor_id: UUID, *, merchant_
             "payment_id": str(payment.id),
             "account_id": str(payment.account_id) if payment.account_id else None,
         }
-        actor.act(Permission.HELP_CUSTOMERS, RESEND_RECEIPT, merchant_uid, reason, clock.now(), details)
+        actor.act(Permission.HELP_CUSTOMERS, StaffAction.RESEND_RECEIPT, merchant_uid, reason, clock.now(), details)
         store.save(actor)
 
     retry_on_conflict(attempt)
@@ -350,7 +346,7 @@ def resend_confirmation(store: Storefront, clock: Clock, actor_id: UUID, *, acco
             raise DomainError(ErrorCode.NOT_FOUND, "no such customer") from None
         actor.act(
             Permission.HELP_CUSTOMERS,
-            RESEND_CONFIRMATION,
+            StaffAction.RESEND_CONFIRMATION,
             str(account_id),
             reason,
             clock.now(),
@@ -370,7 +366,9 @@ def resend_licence_key(store: Storefront, clock: Clock, actor_id: UUID, *, user_
             "user_licence_id": str(licence.id),
             "account_id": str(licence.account_id),
         }
-        actor.act(Permission.HELP_CUSTOMERS, RESEND_LICENCE_KEY, str(licence.id), reason, clock.now(), details)
+        actor.act(
+            Permission.HELP_CUSTOMERS, StaffAction.RESEND_LICENCE_KEY, str(licence.id), reason, clock.now(), details
+        )
         store.save(actor)
 
     retry_on_conflict(attempt)
@@ -399,7 +397,7 @@ def cancel_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subs
         clock,
         account_id=None,
         subscription_id=subscription_id,
-        recorded_with=_subscription_witness(store, actor_id, "cancel-subscription", why),
+        recorded_with=_subscription_witness(store, actor_id, StaffAction.CANCEL_SUBSCRIPTION, why),
     )
 
 
@@ -412,5 +410,5 @@ def resume_subscription(store: Storefront, clock: Clock, actor_id: UUID, *, subs
         store,
         clock,
         subscription_id=subscription_id,
-        recorded_with=_subscription_witness(store, actor_id, "resume-subscription", why),
+        recorded_with=_subscription_witness(store, actor_id, StaffAction.RESUME_SUBSCRIPTION, why),
     )

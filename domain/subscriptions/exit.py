@@ -14,13 +14,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from decimal import Decimal
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.versions import CatalogueVersions, load_versions
 from domain.clock import Clock
 from domain.coupons.codes import CouponCode, new_private_code
@@ -40,7 +41,6 @@ COMMENT_LIMIT = 1000
 RETENTION_FACTOR = Decimal("0.3")
 # A coupon group issues at most 10,000 codes: one retention group per +09:00 year; a full one offers nothing more.
 _GROUP_CODES_LIMIT = 10_000
-_KST = timezone(timedelta(hours=9))
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def retention_rules(factor: Decimal, year: int, issued_count: int = 1) -> GroupR
 
 
 def _year(now: datetime) -> int:
-    return now.astimezone(_KST).year
+    return now.astimezone(BUSINESS_TIME).year
 
 
 def _group(store: Storefront, now: datetime) -> CouponGroup | None:

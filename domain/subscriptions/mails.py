@@ -8,8 +8,8 @@ import re
 from datetime import datetime
 
 from domain.brand import BRAND
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.money import format_money
-from domain.payments.mails import KST
 from domain.ports import MailMessage
 from events.values import Currency, Language
 
@@ -101,11 +101,11 @@ MAIL_KINDS = tuple(_TEMPLATES)
 
 
 def _when(moment: datetime | None) -> str:
-    return moment.astimezone(KST).strftime("%Y-%m-%d") if moment else "-"
+    return moment.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d") if moment else "-"
 
 
 def _until(moment: datetime | None) -> str:
-    return moment.astimezone(KST).strftime("%Y-%m-%d %H:%M (UTC+9)") if moment else "-"
+    return moment.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d %H:%M (UTC+9)") if moment else "-"
 
 
 def card_text(card_name: str | None, card_number: str | None, language: Language) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain.brand import BRAND
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.money import format_money
-from domain.payments.mails import KST
 from domain.ports import MailMessage
 from events.values import Currency, Language
 
@@ -51,6 +51,6 @@ def render_price_rise_mail(
         "name": name,
         "old": format_money(previous_amount, currency, language),
         "new": format_money(amount, currency, language),
-        "since": applies_from.astimezone(KST).strftime("%Y-%m-%d"),
+        "since": applies_from.astimezone(BUSINESS_TIME).strftime("%Y-%m-%d"),
     }
     return MailMessage(to=to, subject=subject.format(**fields), text=body.format(**fields))

@@ -33,6 +33,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.catalogue.licences import LIFETIME_DAYS, MONTH_DAYS, YEAR_DAYS
 from domain.catalogue.versions import CatalogueVersions
 from domain.errors import DomainError, ErrorCode
 from domain.licences.actions import Action
@@ -67,14 +68,10 @@ from events.values import Currency
 # Retries after a failed renewal, counted from the period's due date; then the subscription ends.
 DUNNING_SCHEDULE = (timedelta(days=1), timedelta(days=3), timedelta(days=7))
 
-# How long before a renewal its subscriber is told: domain/subscriptions/reminders.py.
-YEARLY_LIFE = 365
-LIFETIME_LIFE = 36500
-
 
 def period_length(life_days: int) -> timedelta:
     """Spec section 9: a life of 365 days renews yearly (365 days), anything else every 30 days."""
-    return timedelta(days=365) if life_days == YEARLY_LIFE else timedelta(days=30)
+    return timedelta(days=YEAR_DAYS) if life_days == YEAR_DAYS else timedelta(days=MONTH_DAYS)
 
 
 class SubscriptionStatus(Enum):
@@ -564,7 +561,7 @@ class Subscription(Aggregate):
             )
         if attempt.kind is ChargeKind.UPGRADE and attempt.upgrade is not None:
             terms = attempt.upgrade.terms
-            if terms.life == LIFETIME_LIFE:
+            if terms.life == LIFETIME_DAYS:
                 self.trigger_event(
                     SubscriptionReplacedByLifetime,
                     timestamp=at,

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,22 @@ from eventlog.checkpoints import SignedCheckpoint
 from eventlog.merkle import leaf_hash
 from eventlog.transparency import TransparencyLog, canonical_record, read_log
 
-FORMATS = ("jsonl", "csv", "parquet")
+
+class ExportFormat(StrEnum):
+    """Every format an export is written in: the API's choice of format and the back office's list of them come from
+    here (through the OpenAPI schema)."""
+
+    JSONL = "jsonl"
+    CSV = "csv"
+    PARQUET = "parquet"
+
+
+FORMATS = tuple(ExportFormat)
+CONTENT_TYPES = {
+    ExportFormat.JSONL: "application/x-ndjson",
+    ExportFormat.CSV: "text/csv; charset=utf-8",
+    ExportFormat.PARQUET: "application/octet-stream",
+}
 COLUMNS = (
     "notification_id",
     "leaf_index",

@@ -22,9 +22,9 @@ from config.settings import Settings
 from domain.accounts.tokens import issue_access_token
 from domain.clock import SystemClock
 from domain.store import Storefront
+from eventlog.database import open_view_database
+from eventlog.tracking import wait_for_views
 from projections.catalogue import all_views
-from projections.database import open_view_database
-from projections.tracking import wait_for_views
 from tests.conftest import create_postgres_database, drop_postgres_database, postgres_available, require
 from tests.deployment.production import ProductionStack
 from tests.fakes import ManualClock, PlainHasher

@@ -12,8 +12,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from eventlog.database import ViewDatabase
 from projections.catalogue import all_views
-from projections.database import ViewDatabase
 from tests.faults.stack import ROOT
 
 

@@ -85,7 +85,7 @@ class Stack:
         if self._turn is not None:
             fcntl.flock(self._turn, fcntl.LOCK_EX)
         self.console = (self.var_dir / "console.log").open("ab")
-        command = [sys.executable, "-m", "bootstrap.stack", "--procfile", str(self.procfile)]
+        command = [sys.executable, "-m", "operations.stack", "--procfile", str(self.procfile)]
         self.supervisor = subprocess.Popen(
             [*command, "--var-dir", str(self.var_dir), "--process-logs", str(self.var_dir / "logs")],
             cwd=ROOT, env=self.environment, stdout=self.console, stderr=subprocess.STDOUT,

@@ -12,13 +12,13 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
+from eventlog.database import ViewCursor, open_view_database
+from eventlog.tracking import positions
 from events.accounts import AccountRegistered
 from projections import runner
 from projections.accounts import AccountsView
-from projections.database import ViewCursor, open_view_database
 from projections.runner import Projector, Stall
 from projections.stalls import stalled
-from projections.tracking import positions
 from projections.view import View
 from tests.support import register
 

@@ -24,9 +24,9 @@ from celery import Celery
 
 from config.settings import Settings
 from domain.store import Storefront
+from eventlog.database import open_view_database
 from eventlog.tracking import wait_for_views
 from projections.catalogue import all_views
-from projections.database import open_view_database
 from tests.conftest import make_settings
 from tests.faults.customers import ADMIN_TOKEN, Customers
 from tests.faults.ledgers import assert_views_equal_a_rebuild, paid_once_and_recorded, renewal_charges

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from config.settings import Settings
-from projections.database import ViewDatabase, open_view_database
+from eventlog.database import ViewDatabase, open_view_database
 
 pytestmark = pytest.mark.integration
 

@@ -21,9 +21,9 @@ from domain.accounts.registration import register_account
 from domain.accounts.tokens import CONFIRM_EMAIL, read_link
 from domain.clock import SystemClock
 from domain.store import Storefront
+from eventlog.database import open_view_database
+from eventlog.follower import follow
 from events.values import Language
-from projections.database import open_view_database
-from projections.follower import follow
 from tests.fakes import ManualClock, PlainHasher
 from tests.support import START
 from workers.celery_app import create_celery

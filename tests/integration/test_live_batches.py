@@ -14,11 +14,11 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
-from eventlog.database import ViewCursor, ViewDatabase
+from eventlog.database import ViewCursor, ViewDatabase, open_view_database
+from eventlog.follower import follow
+from eventlog.tracking import positions
 from events.accounts import AccountRegistered
-from projections.database import open_view_database
-from projections.follower import ViewProcessor, follow
-from projections.tracking import positions
+from projections.follower import ViewProcessor
 from projections.view import View
 from tests.support import register
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from domain.store import Storefront
+from eventlog.follower import follow
 from events.accounts import AccountRegistered
-from projections.follower import follow
 from tests.support import register
 
 pytestmark = pytest.mark.integration

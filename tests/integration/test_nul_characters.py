@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.services import Services
+from eventlog.tracking import wait_for_views
 from projections.catalogue import all_views
-from projections.tracking import wait_for_views
 from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
 from tests.integration.test_openapi_conformance import V1, a_customer, client
 

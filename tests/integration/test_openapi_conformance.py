@@ -39,9 +39,9 @@ from api.services import Services
 from config.settings import Settings
 from domain.accounts.outgoing import confirmation_link
 from domain.links import CONFIRMATION_PATH, SiteLinks
+from eventlog.tracking import wait_for_views
 from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
-from projections.tracking import wait_for_views
 from tests.fakes import PlainHasher
 from tests.integration.portone.conftest import clock, sandbox, start_sandbox, webhook_receiver
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock

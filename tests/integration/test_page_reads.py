@@ -13,9 +13,9 @@ from uuid import UUID, uuid4
 import pytest
 
 from config.settings import Settings
-from eventlog.page_reads import CoalescedReads
+from eventlog.database import ViewDatabase, open_view_database
+from eventlog.page_reads import CoalescedReads, Statement
 from projections.catalogue import all_views
-from projections.database import Statement, ViewDatabase, open_view_database
 from projections.licences import LicencesView, licence_statements, with_devices
 from projections.payments import PaymentsView, decoded, payment_statement
 from projections.subscriptions import SubscriptionsView, by_licence, subscription_statement

@@ -14,13 +14,12 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
-from eventlog.database import ViewCursor
+from eventlog.database import ViewCursor, open_view_database
+from eventlog.tracking import positions, wait_for_views
 from eventlog.transparency import TransparencyLog, read_log
 from events.accounts import AccountRegistered
 from projections.accounts import AccountsView
-from projections.database import open_view_database
 from projections.runner import Projector
-from projections.tracking import positions, wait_for_views
 from tests.support import register
 
 pytestmark = pytest.mark.integration

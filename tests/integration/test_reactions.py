@@ -14,9 +14,9 @@ from celery.contrib.testing.worker import start_worker
 
 from config.settings import Settings
 from domain.store import Storefront
+from eventlog.database import open_view_database
+from eventlog.follower import follow
 from events.accounts import AccountRegistered
-from projections.database import open_view_database
-from projections.follower import follow
 from tests.conftest import make_settings
 from tests.support import celery_is_idle, register
 from workers.celery_app import create_celery

@@ -35,7 +35,7 @@ from api.app import create_app
 from api.services import Services
 from config.settings import Settings
 from domain.accounts.tokens import issue_access_token
-from projections.tracking import wait_for_views
+from eventlog.tracking import wait_for_views
 from tests import images
 from tests.fakes import ManualClock, PlainHasher
 from tests.support import START, register, running_projector

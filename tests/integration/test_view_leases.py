@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from config.settings import Settings
-from projections.database import PostgresViewDatabase, open_view_database
+from eventlog.database import PostgresViewDatabase, open_view_database
 from projections.leases import PostgresLeases
 
 pytestmark = pytest.mark.integration

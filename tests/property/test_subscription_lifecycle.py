@@ -32,10 +32,10 @@ from domain.subscriptions.commands import (
 from domain.subscriptions.commands import subscribe as start_subscription
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription, SubscriptionStatus, period_length
+from eventlog.database import SQLiteViewDatabase
 from events.subscriptions import SubscriptionRenewed, SubscriptionResubscribed, SubscriptionStarted
 from events.values import Language
 from projections.catalogue import all_views
-from projections.database import SQLiteViewDatabase
 from projections.payments import payments_of
 from projections.runner import Projector
 from tests.fakes import FakeGateway, ManualClock, in_memory_store

@@ -43,8 +43,8 @@ def test_a_backup_restored_into_a_fresh_database_verifies(
     finance_copy.write_text((settings.checkpoint_dir / "latest.txt").read_text())
     status = site.run("projections", "status")
 
-    site.run("bootstrap.backup", "save", str(tmp_path / "backup"))
-    restored.run("bootstrap.backup", "restore", str(tmp_path / "backup"))
+    site.run("operations.backup", "save", str(tmp_path / "backup"))
+    restored.run("operations.backup", "restore", str(tmp_path / "backup"))
 
     said = restored.run("eventlog.audit", "verify", "--checkpoint", str(finance_copy), "--quiet")
     assert "OK: 10 events verified; the first 10 match the signed checkpoint" in said
@@ -62,8 +62,8 @@ def test_a_restored_copy_someone_edited_fails_verification(
     site.run("eventlog.audit", "checkpoint")
     finance_copy = tmp_path / "finance-checkpoint.txt"
     finance_copy.write_text((settings.checkpoint_dir / "latest.txt").read_text())
-    site.run("bootstrap.backup", "save", str(tmp_path / "backup"))
-    restored.run("bootstrap.backup", "restore", str(tmp_path / "backup"))
+    site.run("operations.backup", "save", str(tmp_path / "backup"))
+    restored.run("operations.backup", "restore", str(tmp_path / "backup"))
 
     Intruder(fresh, store.recorder.events_table_name).change_one_byte(
         7, b"x", b"y"

@@ -15,8 +15,8 @@ from config.settings import Settings
 from domain.catalogue.licences import Catalogue
 from domain.licences.licence import LicenceState
 from domain.store import Storefront
+from eventlog.tracking import wait_for_views
 from integrations.portone.gateway import PortOneGateway
-from projections.tracking import wait_for_views
 from tests.integration.audit.purchases import buy
 from tests.integration.portone.harness import RunningSandbox, SharedClock
 from tests.support import running_projector

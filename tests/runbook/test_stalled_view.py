@@ -9,11 +9,11 @@ import pytest
 
 from config.settings import Settings
 from domain.store import Storefront
+from eventlog.database import open_view_database
+from eventlog.tracking import positions
 from projections import runner
 from projections.accounts import AccountsView
-from projections.database import open_view_database
 from projections.runner import Projector
-from projections.tracking import positions
 from tests.faults.test_poison_event import NOT_YET, POISON, FragileView, _until
 from tests.runbook.conftest import Operator
 from tests.support import register

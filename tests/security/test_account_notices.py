@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.payments.mails import KST
+from domain.business_time import BUSINESS_TIME
 from tests.integration.purchases.desk import PASSWORD, Desk
 from tests.security.mailbox import deliver_mails, mailbox
 from tests.support import register_confirmed
@@ -22,7 +22,7 @@ INTRUDER = "intruder@example.com"
 
 
 def when(desk: Desk) -> str:
-    return desk.clock().astimezone(KST).strftime("%Y-%m-%d %H:%M (KST)")
+    return desk.clock().astimezone(BUSINESS_TIME).strftime("%Y-%m-%d %H:%M (KST)")
 
 
 def test_moving_the_account_to_another_address_tells_the_old_one(desk: Desk) -> None:

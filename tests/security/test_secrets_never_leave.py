@@ -33,10 +33,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from api.access import POLICY
-from bootstrap.finance import run_job
+from application.finance.jobs import run_job
 from domain.accounts.auth import find_account_id
+from domain.business_time import BUSINESS_TIME
 from domain.payments.payment import Payment
-from domain.payments.reconciliation import BUSINESS_TIME
 from domain.staff.disclosure import SECRET_FIELDS
 from domain.staff.member import load_member
 from domain.staff.permissions import Permission

@@ -14,7 +14,7 @@ from uuid import UUID
 
 import pytest
 
-from bootstrap.finance import run_job
+from application.finance.jobs import run_job
 from domain.staff.disclosure import WITHHELD
 from tests.integration.purchases.desk import Desk
 from tests.security.test_secrets_never_leave import a_world
@@ -59,4 +59,7 @@ def test_finance_and_marketing_get_no_secret_the_probe_got(desk: Desk) -> None:
     page = marketing.call("GET", f"/customers/{world.account_id}").json()
     assert [row["licence_key"] for row in page["licences"]] == [f"****-****-****-{world.licence_key[-4:]}"]
     assert world.licence_key not in json.dumps(page)
-    assert desk.services.store.max_notification_id() == head + 1, "only the finance job's request was recorded"
+    recorded = desk.services.store.recorder.select_notifications(start=head + 1, limit=100)
+    assert {str(notification.originator_id) for notification in recorded} == {started.json()["jobId"]}, (
+        "only the finance job was recorded (its request, claim, progress, files and end): reading wrote nothing"
+    )

@@ -7,7 +7,8 @@ from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
-from domain.banners.board import KST, change_banner, post_banner, showing
+from domain.banners.board import change_banner, post_banner, showing
+from domain.business_time import BUSINESS_TIME
 from domain.errors import ErrorCode
 from tests.fakes import in_memory_store
 from tests.support import START
@@ -29,7 +30,7 @@ def banner(**fields: Any) -> dict[str, Any]:
 
 def test_a_notice_shows_for_its_whole_days_in_korean_time() -> None:
     store = in_memory_store()
-    noon = NOW.astimezone(KST).replace(hour=12)
+    noon = NOW.astimezone(BUSINESS_TIME).replace(hour=12)
     notice = post_banner(store, NOW, banner(type="notice", start_at=noon, end_at=noon + timedelta(hours=1)))
     assert notice.window == (noon.replace(hour=0), noon.replace(hour=23, minute=59, second=59))
     assert showing(store, NOW, "KR", None).notice == notice, "09:00 is inside the notice's day"

@@ -10,9 +10,10 @@ from uuid import UUID
 
 import pytest
 
+from domain.business_time import BUSINESS_TIME
 from domain.coupons.admin import change_group, group_codes, open_group
 from domain.coupons.codes import CouponCode
-from domain.coupons.group import KST, UNLIMITED_USES, ConstraintType, GroupRules, GroupType
+from domain.coupons.group import UNLIMITED_USES, ConstraintType, GroupRules, GroupType
 from domain.coupons.redemption import check_for_buyer, find_coupon
 from domain.errors import ErrorCode
 from domain.payments.gateway import GatewayStatus
@@ -105,7 +106,7 @@ def test_apply_default_country_admits_buyers_paying_the_fallback_price(world: Wo
 
 def test_coupon_dates_are_read_in_korean_time(world: World) -> None:
     # Midnight of 1 November in Korea is 15:00 on 31 October UTC: the window is already open at START.
-    opened = group(world, "KST", start_at=START.astimezone(KST).replace(tzinfo=None) - timedelta(hours=8))
+    opened = group(world, "KST", start_at=START.astimezone(BUSINESS_TIME).replace(tzinfo=None) - timedelta(hours=8))
     assert check_for_buyer(world.store, world.clock.now(), "KST", buyer_email="a@example.com").group_id == opened
     assert find_coupon(world.store, "kst").rules.start_at.utcoffset() == timedelta(hours=9)
 

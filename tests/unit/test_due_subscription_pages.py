@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 from config.settings import Settings
-from projections.database import open_view_database
+from eventlog.database import open_view_database
 from projections.subscriptions import SubscriptionsView, due_subscription_pages, due_subscriptions, next_page_query
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

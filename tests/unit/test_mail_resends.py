@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from projections.database import SQLiteViewDatabase
+from eventlog.database import SQLiteViewDatabase
 from tests.fakes import in_memory_store
 from tests.support import register
 from workers.resends import MAX_ATTEMPTS, MailResender

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap.stack import read_procfile, supervisord_config
+from operations.stack import read_procfile, supervisord_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,10 +22,10 @@ from domain.payments.payment import Payment
 from domain.pricing.quotes import DiscountFactor, DiscountKind
 from domain.store import Storefront
 from domain.subscriptions.subscription import Subscription
+from eventlog.database import SQLiteViewDatabase
 from events.payments import PaymentOrdered
 from events.subscriptions import AutoRenewalCancelled, SubscriptionStarted
 from projections.catalogue import all_views
-from projections.database import SQLiteViewDatabase
 from projections.payments import payments_of
 from projections.runner import Projector
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import ErrorCode
-from domain.staff.harness import seed_member
 from domain.staff.member import create_first_owner, find_member, list_members
 from domain.staff.permissions import Role
+from harness.staff import seed_member
 from tests.unit.billing_world import World, refused
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from projections.database import SQLiteViewDatabase, ViewCursor
+from eventlog.database import SQLiteViewDatabase, ViewCursor
+from eventlog.tracking import positions
 from projections.follower import ViewProcessor
-from projections.tracking import positions
 from projections.view import View
 
 

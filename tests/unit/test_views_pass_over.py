@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from projections.database import SQLiteViewDatabase, ViewCursor
+from eventlog.database import SQLiteViewDatabase, ViewCursor
+from eventlog.tracking import positions
 from projections.follower import ViewProcessor
-from projections.tracking import positions
 from projections.view import View
 
 

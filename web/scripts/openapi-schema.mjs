@@ -3,8 +3,9 @@
  *
  *   ../.venv/bin/python -m api.openapi > openapi.json && node scripts/openapi-schema.mjs openapi.json
  *
- * That is `npm run api:generate`; without a file argument the script asks Python itself.
- * src/api/schema.test.ts uses `renderSchema` to check that the committed schema.d.ts is what the
+ * That is `npm run api:generate`; without a file argument the script asks Python itself. It also writes
+ * src/api/rules.ts, the catalogue's rules the web applies as the server does (`python -m api.web_rules`).
+ * src/api/schema.test.ts uses `renderSchema` and `readWebRules` to check that the committed files are what the
  * current server produces.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,15 +17,25 @@ import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 export const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const schemaPath = path.join(webDir, 'src', 'api', 'schema.d.ts');
 export const openapiPath = path.join(webDir, 'openapi.json');
+export const rulesPath = path.join(webDir, 'src', 'api', 'rules.ts');
 
-/** The OpenAPI document as `python -m api.openapi` prints it (run from web/, like the npm script). */
-export function readOpenApiDocument() {
+function runPython(module) {
   const python = process.env.API_PYTHON ?? path.join(webDir, '..', '.venv', 'bin', 'python');
-  return execFileSync(python, ['-m', 'api.openapi'], {
+  return execFileSync(python, ['-m', module], {
     cwd: path.join(webDir, '..'),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/** The OpenAPI document as `python -m api.openapi` prints it (run from web/, like the npm script). */
+export function readOpenApiDocument() {
+  return runPython('api.openapi');
+}
+
+/** rules.ts as `python -m api.web_rules` prints it. */
+export function readWebRules() {
+  return runPython('api.web_rules');
 }
 
 /** TypeScript declarations for an OpenAPI document, exactly as the openapi-typescript CLI writes them. */
@@ -39,4 +50,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (!input) writeFileSync(openapiPath, documentText, 'utf8');
   writeFileSync(schemaPath, await renderSchema(documentText), 'utf8');
   console.log(`wrote ${path.relative(webDir, schemaPath)}`);
+  writeFileSync(rulesPath, readWebRules(), 'utf8');
+  console.log(`wrote ${path.relative(webDir, rulesPath)}`);
 }

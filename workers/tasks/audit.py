@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 
-from bootstrap.audit import open_audit
+from bootstrap.services import open_audit
 from domain.ports import MailMessage
 from workers.celery_app import ServicesTask
 

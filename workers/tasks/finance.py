@@ -11,7 +11,8 @@ from uuid import UUID
 import psycopg
 from celery import shared_task
 
-from bootstrap.finance import reconcile_mornings, run_job
+from application.finance.jobs import run_job
+from application.finance.reconciliation import reconcile_mornings
 from workers.celery_app import ServicesTask
 from workers.tasks.retried import retried_task
 
@@ -28,7 +29,7 @@ def reconcile_yesterday_task(self: ServicesTask) -> list[dict[str, object]]:
     return [{"run": run.run, "mismatches": len(run.mismatches)} for run in runs]
 
 
-# The job's own failures are its result; the table not answering before the claim is worth trying again.
+# The job's own failures are its result; the log not answering before the claim is worth trying again.
 @retried_task("finance.run_job", retry_on=(OSError, psycopg.OperationalError, sqlite3.OperationalError), max_retries=5)
 def run_job_task(self: ServicesTask, job_id: str) -> bool:
     """Run a job a member asked for, once (a second delivery of the task finds it taken and does nothing)."""

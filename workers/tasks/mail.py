@@ -27,8 +27,8 @@ from domain.clock import Clock
 from domain.links import SiteLinks
 from domain.ports import Mailer, MailMessage
 from domain.store import Storefront
+from eventlog.database import ViewDatabase
 from events.values import Language
-from projections.database import ViewDatabase
 from workers.celery_app import ServicesTask
 from workers.tasks.retried import retried_task
 

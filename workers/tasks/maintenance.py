@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 
-from projections.tracking import positions
+from eventlog.tracking import positions
 from workers.celery_app import ServicesTask
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ import uvicorn
 
 from config.settings import Settings as StoreSettings
 from eventlog.database import open_view_database
-from eventlog.test_clock import SharedTestClock
+from harness.clock import SharedTestClock
 from integrations.portone.sandbox.app import create_sandbox_app
 from integrations.portone.sandbox.service import Clock
 from integrations.portone.sandbox.settings import SandboxSettings

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from bootstrap.audit import BucketCopies
 from config.settings import Settings
 from domain.store import Storefront
 from eventlog.audit import Audit
+from integrations.checkpoint_copies import BucketCopies
 from integrations.object_store import FileObjectStore
 from tests.support import register
 

@@ -24,15 +24,16 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.services import Services
 from api.staff_session import CSRF_HEADER, SESSION_COOKIE
-from bootstrap.finance import reconcile_mornings, run_job
+from application.finance.jobs import run_job
+from application.finance.reconciliation import reconcile_mornings
 from config.settings import Settings
+from domain.business_time import BUSINESS_TIME
 from domain.catalogue.licences import Catalogue
-from domain.finance.job_requests import JOB_REQUESTED
-from domain.payments.reconciliation import BUSINESS_TIME
+from domain.staff.actions import StaffAction
 from domain.store import Storefront
-from events.staff import StaffActed
+from eventlog.tracking import wait_for_views
+from events.finance import JobRequested
 from integrations.portone.gateway import PortOneGateway
-from projections.tracking import wait_for_views
 from tests.fakes import PlainHasher
 from tests.integration.audit.conftest import Intruder
 from tests.integration.audit.purchases import buy
@@ -137,17 +138,16 @@ def _mails(settings: Settings) -> list[tuple[str, str, str]]:
 
 
 def _job(member: Member, services: Services, job_id: str) -> dict[str, Any]:
-    """A job the member asked for, as a worker runs it: the API only queued it and recorded the member's request,
-    whose reaction is the worker's task; a second delivery of that task does nothing."""
+    """A job the member asked for, as a worker runs it: the API only recorded the member's request, whose reaction
+    is the worker's task; a second delivery of that task does nothing."""
     assert member.call("GET", f"{FINANCE}/jobs/{job_id}").json()["state"] == "queued"
-    acted = services.store.recorder.select_notifications(start=1, limit=100_000, topics=["staff.Acted"])
+    asked = services.store.recorder.select_notifications(start=1, limit=100_000, topics=["finance.JobRequested"])
     [request] = [
         event
-        for event in map(services.store.mapper.to_domain_event, acted)
-        if isinstance(event, StaffActed) and event.subject == job_id
+        for event in map(services.store.mapper.to_domain_event, asked)
+        if isinstance(event, JobRequested) and str(event.originator_id) == job_id
     ]
-    assert request.action == JOB_REQUESTED
-    [call] = REACTIONS[StaffActed](request)
+    [call] = REACTIONS[JobRequested](request)
     assert call.name == "finance.run_job"
     assert run_job(services, UUID(call.kwargs["job_id"])) is True
     assert run_job(services, UUID(call.kwargs["job_id"])) is False
@@ -277,7 +277,7 @@ def test_finance_proves_yesterdays_revenue_reconciles_the_morning_and_raises_the
         assert failed["result"]["ok"] is False and failed["result"]["badNotificationId"] == changed
         alarm = finance.call("GET", f"{FINANCE}/alarm").json()["alarm"]
         # Each job finance asked for is a staff action of theirs: who took which data out, and when.
-        requested = finance.call("GET", f"{FINANCE}/staff-actions", action=JOB_REQUESTED).json()
+        requested = finance.call("GET", f"{FINANCE}/staff-actions", action=StaffAction.FINANCE_JOB).json()
         assert {(a["subject"], a["details"]["kind"]) for a in requested} == {
             (pack["jobId"], "close-pack"),
             (clean["jobId"], "verify"),

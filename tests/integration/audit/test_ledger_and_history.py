@@ -17,14 +17,15 @@ from api.middleware import API_PREFIX
 from api.services import Services as ApiServices
 from bootstrap import Services
 from config.settings import Settings
+from domain.business_time import business_day
 from domain.catalogue.licences import Catalogue
 from domain.errors import ErrorCode
 from domain.store import Storefront
+from eventlog.tracking import wait_for_views
 from eventlog.transparency import read_log
 from events.payments import PaymentOrdered, PaymentRefunded, PaymentSucceeded
 from integrations.portone.gateway import PortOneGateway
-from projections.ledger import business_day, ledger_entries, ledger_summary
-from projections.tracking import wait_for_views
+from projections.ledger import ledger_entries, ledger_summary
 from tests.integration.audit.purchases import buy, refund
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.support import running_projector

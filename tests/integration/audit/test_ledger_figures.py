@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from config.settings import Settings
-from projections.database import ViewDatabase, open_view_database
+from eventlog.database import ViewDatabase, open_view_database
 from projections.finance_daily import KEY, SUMS, FinanceDailyView
 from projections.finance_ledger import DIMENSIONS, Filters, ledger_figures, ledger_figures_async, period_of
 

@@ -12,7 +12,7 @@ import pytest
 
 from config.settings import Settings
 from eventlog.database import open_view_database
-from eventlog.test_clock import REFRESH_SECONDS, SharedTestClock
+from harness.clock import REFRESH_SECONDS, SharedTestClock
 from integrations.portone.sandbox.__main__ import shared_clock
 
 pytestmark = pytest.mark.integration

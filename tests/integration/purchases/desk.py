@@ -18,10 +18,10 @@ from api.app import create_app
 from api.services import Services
 from config.settings import Settings
 from domain.subscriptions.renewal import renew_if_due
+from eventlog.tracking import wait_for_views
 from integrations.portone.gateway import PortOneGateway
 from projections.catalogue import all_views
 from projections.subscriptions import due_subscriptions
-from projections.tracking import wait_for_views
 from tests.fakes import PlainHasher
 from tests.integration.portone.harness import RunningSandbox, SharedClock, TestClock
 from tests.support import register_confirmed, running_projector

@@ -27,8 +27,8 @@ from fastapi.testclient import TestClient
 from config.settings import Settings
 from domain.accounts.tokens import issue_access_token
 from domain.store import Storefront
+from eventlog.tracking import wait_for_views
 from projections.catalogue import all_views
-from projections.tracking import wait_for_views
 from tests.integration.purchases.test_renewals_with_workers import (
     ADMIN,
     CARD,

@@ -15,9 +15,9 @@ from domain.catalogue.licences import Catalogue
 from domain.licences.licence import LicenceState, UserLicence
 from domain.payments.purchase import place_order, settle_payment
 from domain.store import Storefront
+from eventlog.tracking import wait_for_views
 from events.values import Language
 from integrations.portone.gateway import PortOneGateway
-from projections.tracking import wait_for_views
 from tests.integration.portone.harness import RunningSandbox, TestClock
 from tests.integration.purchases.conftest import SharedClock
 from tests.support import running_projector

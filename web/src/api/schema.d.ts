@@ -4085,12 +4085,18 @@ export interface components {
             reasons: string[];
         };
         /**
+         * ExportFormat
+         * @description Every format an export is written in: the API's choice of format and the back office's list of them come from
+         *     here (through the OpenAPI schema).
+         * @enum {string}
+         */
+        ExportFormat: "jsonl" | "csv" | "parquet";
+        /**
          * ExportIn
          * @description An export: format, time range ``[since, until)`` (ISO 8601 with offset) and topics (``payment.*``).
          */
         ExportIn: {
-            /** Format */
-            format: string;
+            format: components["schemas"]["ExportFormat"];
             /** Since */
             since?: string | null;
             /** Topics */
@@ -4352,6 +4358,12 @@ export interface components {
             /** Reason */
             reason: string;
         };
+        /**
+         * JobKind
+         * @description What a job does: verify the whole log, export events, or make a month's close pack.
+         * @enum {string}
+         */
+        JobKind: "verify" | "export" | "close-pack";
         /**
          * JobStarted
          * @description A job started in the background: follow it at ``GET /staff/finance/jobs/{jobId}``.
@@ -17951,7 +17963,7 @@ export interface operations {
     jobs_web_unicornpro_v1_staff_finance_jobs_get: {
         parameters: {
             query?: {
-                kind?: string | null;
+                kind?: components["schemas"]["JobKind"] | null;
             };
             header?: never;
             path?: never;

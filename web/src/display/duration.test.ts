@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { durationDisplay, durationText, LIFETIME_DAYS } from './duration';
+import { LIFETIME_DAYS } from '../api/rules';
+import { durationDisplay, durationText } from './duration';
 
 const now = new Date('2026-11-22T03:00:00Z'); // 12:00 in Seoul
 

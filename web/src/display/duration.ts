@@ -4,13 +4,10 @@
  * - 365 days or fewer: today to an end date, one year ahead for 365, 30 days ahead otherwise;
  * - more than 365 days (but not lifetime): today, without an end date.
  */
+import { LIFETIME_DAYS, MONTH_DAYS, YEAR_DAYS } from '../api/rules';
 import { formatDate } from './dates';
 
-export const LIFETIME_DAYS = 36500;
-export const YEAR_DAYS = 365;
-/** 30 days and one year in milliseconds (spec section 9). */
-export const THIRTY_DAYS_MS = 2_592_000_000;
-export const ONE_YEAR_MS = 31_536_000_000;
+const DAY_MS = 86_400_000;
 
 export type DurationDisplay =
   | { kind: 'lifetime' }
@@ -22,7 +19,7 @@ export function durationDisplay(lifeDays: number, now: Date, offsetMinutes?: num
   if (lifeDays === LIFETIME_DAYS) return { kind: 'lifetime' };
   const start = formatDate(now, offsetMinutes);
   if (lifeDays > YEAR_DAYS) return { kind: 'open', start };
-  const length = lifeDays === YEAR_DAYS ? ONE_YEAR_MS : THIRTY_DAYS_MS;
+  const length = (lifeDays === YEAR_DAYS ? YEAR_DAYS : MONTH_DAYS) * DAY_MS;
   return { kind: 'range', start, end: formatDate(new Date(now.getTime() + length), offsetMinutes) };
 }
 

@@ -2,15 +2,25 @@
  * progress, kept for download with their manifests. */
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { components } from '../../api/schema';
 import { type JobStarted, financeCall } from './api';
 import { useFinanceT } from './i18n';
 import { JobFiles, JobList, JobProgress, useJob } from './jobs';
 
 const KST = '+09:00';
 
+type ExportFormat = components['schemas']['ExportFormat'];
+/** Every format the API writes, by its schema (a format added or dropped there fails the type check here). */
+const FORMAT_NAMES: Record<ExportFormat, string> = { jsonl: 'JSONL', csv: 'CSV', parquet: 'Parquet' };
+
 export function ExportsPage() {
   const t = useFinanceT();
-  const [form, setForm] = useState({ format: 'jsonl', since: '', until: '', topics: '' });
+  const [form, setForm] = useState<{ format: ExportFormat; since: string; until: string; topics: string }>({
+    format: 'jsonl',
+    since: '',
+    until: '',
+    topics: '',
+  });
   const [month, setMonth] = useState('');
   const [exportId, setExportId] = useState<string | null>(null);
   const [packId, setPackId] = useState<string | null>(null);
@@ -43,10 +53,12 @@ export function ExportsPage() {
         <h2>{t('exportEvents')}</h2>
         <label>
           {t('format')}{' '}
-          <select value={form.format} onChange={(event) => setForm({ ...form, format: event.target.value })}>
-            <option value="jsonl">JSONL</option>
-            <option value="csv">CSV</option>
-            <option value="parquet">Parquet</option>
+          <select value={form.format} onChange={(event) => setForm({ ...form, format: event.target.value as ExportFormat })}>
+            {Object.entries(FORMAT_NAMES).map(([format, name]) => (
+              <option key={format} value={format}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
         <label>

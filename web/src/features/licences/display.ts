@@ -3,10 +3,9 @@
  * (no range); 365 days or fewer runs from its start to its end date; longer ones show no end.
  */
 import type { Device, UserLicence } from '../../api/models';
+import { LIFETIME_DAYS, YEAR_DAYS } from '../../api/rules';
 import { formatDate } from '../../display/dates';
 import { readTime } from '../../display/serverTimes';
-
-export const LIFETIME_DAYS = 36500;
 
 export type LicencePeriod =
   | { kind: 'lifetime' }
@@ -23,7 +22,7 @@ export function licencePeriod(
   const start = readTime(licence.startsAt);
   if (!start) return { kind: 'unknown' };
   const startText = formatDate(start, offsetMinutes);
-  if (licence.life > 365) return { kind: 'open', start: startText };
+  if (licence.life > YEAR_DAYS) return { kind: 'open', start: startText };
   const end = readTime(licence.expiresAt);
   if (!end) return { kind: 'open', start: startText };
   return { kind: 'range', start: startText, end: formatDate(end, offsetMinutes) };

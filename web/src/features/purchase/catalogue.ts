@@ -6,16 +6,14 @@
 import type { Lang } from '../../i18n/languages';
 import { pickByCountry, pickLocalization } from '../../display/localization';
 import type { LicencePrice, PurchasableLicence } from '../../api/models';
+import { LIFETIME_DAYS, YEAR_DAYS } from '../../api/rules';
 
 /** Pro products in the order the page lists them. */
 export const PRO_PRODUCTS = ['uncpa', 'uncpw', 'uncpi', 'uncpm'] as const;
 export type ProProduct = (typeof PRO_PRODUCTS)[number];
 
-export const MONTHLY_LIFE = 30;
-export const ANNUAL_LIFE = 365;
-export const LIFETIME_LIFE = 36500;
 /** Spec section 9: the period selected by default. */
-export const DEFAULT_LIFE = ANNUAL_LIFE;
+export const DEFAULT_LIFE = YEAR_DAYS;
 
 export interface Selection {
   productCode: string;
@@ -117,5 +115,5 @@ export { periodKind, type PeriodKind } from '../../display/duration';
 
 /** Whether a period renews (monthly or annual subscription) rather than being bought once. */
 export function isSubscriptionLife(life: number): boolean {
-  return life !== LIFETIME_LIFE;
+  return life !== LIFETIME_DAYS;
 }

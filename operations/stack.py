@@ -1,6 +1,6 @@
 """The whole stack under one supervisor: every process of the Procfile, restarted when it dies.
 
-``python -m bootstrap.stack`` turns the Procfile into a supervisord configuration under the
+``python -m operations.stack`` turns the Procfile into a supervisord configuration under the
 var directory and runs supervisord in the foreground. A process that exits is started
 again (with supervisord's growing back-off while it keeps failing at start-up) and the
 supervisor's log names it and how it ended, instead of one death stopping everything as
@@ -122,7 +122,7 @@ def supervisord_config(
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Write the configuration and become supervisord."""
-    parser = argparse.ArgumentParser(prog="python -m bootstrap.stack", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m operations.stack", description=__doc__.splitlines()[0])
     parser.add_argument("--procfile", type=Path, default=Path("Procfile"))
     parser.add_argument("--var-dir", type=Path, default=Path(os.environ.get("APP_VAR_DIR", "var")))
     parser.add_argument("--process-logs", type=Path, help="write each process's output to DIR/<name>.log")

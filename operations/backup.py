@@ -1,4 +1,4 @@
-"""``python -m bootstrap.backup save|restore DIR``: the log, the views and the Merkle tables, copied out and back.
+"""``python -m operations.backup save|restore DIR``: the log, the views and the Merkle tables, copied out and back.
 
 What is copied is everything the store holds: the event log, the Merkle tree (``merkle_leaves``, ``merkle_nodes``),
 the signed checkpoints (``log_checkpoints``), the views and their positions.
@@ -97,7 +97,7 @@ def _sqlite_backup(database: Path, copy: Path) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(
-        prog="python -m bootstrap.backup", description="copy the log, views and Merkle tables out, or back in"
+        prog="python -m operations.backup", description="copy the log, views and Merkle tables out, or back in"
     )
     parser.add_argument("action", choices=("save", "restore"))
     parser.add_argument("directory", type=Path)

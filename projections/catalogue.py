@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.app_stores import AppStoresView
 from projections.coupons import CouponsView
 from projections.finance_daily import FinanceDailyView
 from projections.grants import GrantRequestsView
@@ -32,4 +33,5 @@ def all_views() -> list[View]:
         TaxInvoicesView(),
         CouponsView(),
         GrantRequestsView(),
+        AppStoresView(),
     ]

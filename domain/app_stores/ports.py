@@ -8,10 +8,12 @@ Every method raises ``DomainError`` with -350 (``STORE_PROOF_REFUSED``) for data
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from domain.app_stores.facts import StoreNotice, StoreStatus, StoreTransaction
+from domain.app_stores.products import StoreRules
 
 
 class AppStore(Protocol):
@@ -44,3 +46,16 @@ class GooglePlay(Protocol):
     def lookup(self, product_id: str, purchase_token: str) -> StoreStatus:
         """A purchase's state now: subscriptionsv2.get for a subscription, products.get for a one-time product."""
         ...
+
+
+@dataclass(frozen=True)
+class StoreGateways:
+    """Both stores, their products and commissions, and the windows the use cases keep: a notification is taken
+    within ``notification_window`` of its signing; a subscription silent ``reconcile_after`` past the end of its
+    paid time is asked for."""
+
+    app_store: AppStore
+    google_play: GooglePlay
+    rules: StoreRules
+    notification_window: timedelta = timedelta(hours=96)
+    reconcile_after: timedelta = timedelta(hours=1)

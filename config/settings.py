@@ -182,7 +182,9 @@ class Settings(BaseSettings):
     store_standin_port: int = Field(default=8002, alias="STORE_STANDIN_PORT")
     app_store_bundle_id: str = Field(default="com.unicornpro.adblock", alias="APP_STORE_BUNDLE_ID")
     app_store_app_apple_id: int = Field(default=0, ge=0, alias="APP_STORE_APP_APPLE_ID")
-    app_store_environment: str = Field(default="Sandbox", pattern="^(Sandbox|Production)$", alias="APP_STORE_ENVIRONMENT")
+    app_store_environment: str = Field(
+        default="Sandbox", pattern="^(Sandbox|Production)$", alias="APP_STORE_ENVIRONMENT"
+    )
     app_store_root_certificates: str = Field(default="", alias="APP_STORE_ROOT_CERTIFICATES")
     app_store_online_checks: bool = Field(default=False, alias="APP_STORE_ONLINE_CHECKS")
     app_store_api_url: str = Field(default="", alias="APP_STORE_API_URL")
@@ -254,6 +256,8 @@ class Settings(BaseSettings):
         for name in ("AUTH_SECRET", "ZENDESK_SECRET", "CHAT_MEMBER_SECRET", "LICENCE_SIGNING_SECRET"):
             if getattr(self, f"{name.lower()}_setting") in PUBLISHED_SECRETS:
                 raise ValueError(f"{name} is a secret once published in the source: set a secret of your own")
+        if self.app_store_environment == "Production" and not self.app_store_app_apple_id:
+            raise ValueError("APP_STORE_APP_APPLE_ID is required with APP_STORE_ENVIRONMENT=Production")
         if self.app_env == "production":
             for name in ("AUTH_SECRET", "ZENDESK_SECRET", "LICENCE_SIGNING_SECRET"):
                 _check_production_secret(name, getattr(self, f"{name.lower()}_setting"))

@@ -26,7 +26,7 @@ from integrations.app_store.adapter import (
     environment_named,
     root_certificates,
 )
-from integrations.google_play import standin as google_standin
+from integrations.google_play import keys as google_keys
 from integrations.google_play.adapter import PlayStore
 
 APPLE_API = {
@@ -95,7 +95,7 @@ def google_play(settings: Settings) -> PlayStore:
     if account is None:
         if production:
             raise ValueError("GOOGLE_PLAY_SERVICE_ACCOUNT is needed to ask Google Play")
-        stand_in = google_standin.StandInKeys.load_or_create(settings.store_standins_dir / "google-play")
+        stand_in = google_keys.StandInKeys.load_or_create(settings.store_standins_dir / "google-play")
         account = stand_in.service_account_info(f"{stand_in_url}/token")
     return PlayStore(
         package_name=settings.google_play_package_name,
@@ -103,7 +103,7 @@ def google_play(settings: Settings) -> PlayStore:
         service_account_info=account,
         push_audience=settings.google_play_push_audience or push_audience(settings),
         push_service_account=settings.google_play_push_service_account
-        or ("" if production else google_standin.PUSH_ACCOUNT),
+        or ("" if production else google_keys.PUSH_ACCOUNT),
         certs_url=settings.google_play_certs_url or (GOOGLE_CERTS if production else f"{stand_in_url}/oauth2/v3/certs"),
     )
 

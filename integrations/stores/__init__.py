@@ -7,8 +7,8 @@ from fastapi import FastAPI
 
 from integrations.app_store.keys import StandInKeys as AppleKeys
 from integrations.app_store.standin import AppStoreStandIn, create_app_store_standin
+from integrations.google_play.keys import StandInKeys as GoogleKeys
 from integrations.google_play.standin import GooglePlayStandIn, create_google_play_standin
-from integrations.google_play.standin import StandInKeys as GoogleKeys
 
 
 def create_stores_app(apple: AppStoreStandIn, google: GooglePlayStandIn) -> FastAPI:

@@ -14,8 +14,8 @@ from eventlog.database import open_view_database
 from eventlog.test_clock import SharedTestClock
 from integrations.app_store.keys import StandInKeys as AppleKeys
 from integrations.app_store.standin import AppStoreStandIn
+from integrations.google_play.keys import StandInKeys as GoogleKeys
 from integrations.google_play.standin import GooglePlayStandIn
-from integrations.google_play.standin import StandInKeys as GoogleKeys
 from integrations.stores import create_stores_app
 
 API_PREFIX = "/web/unicornpro/v1"

@@ -29,8 +29,9 @@ from integrations.app_store.keys import API_ISSUER_ID, API_KEY_ID
 from integrations.app_store.keys import StandInKeys as AppleKeys
 from integrations.app_store.standin import AppStoreStandIn
 from integrations.google_play.adapter import PlayStore
-from integrations.google_play.standin import PUSH_ACCOUNT, GooglePlayStandIn
-from integrations.google_play.standin import StandInKeys as GoogleKeys
+from integrations.google_play.keys import PUSH_ACCOUNT
+from integrations.google_play.keys import StandInKeys as GoogleKeys
+from integrations.google_play.standin import GooglePlayStandIn
 from integrations.stores import create_stores_app
 from tests.fakes import PlainHasher
 from tests.integration.portone.harness import SharedClock, TestClock, wait_until

@@ -14,7 +14,8 @@ from typing import Any
 import jwt
 
 from application.app_stores import reconcile_stores
-from integrations.google_play.standin import GOOGLE_ISSUER, PUSH_ACCOUNT, StandInKeys
+from integrations.google_play.keys import PUSH_ACCOUNT, StandInKeys
+from integrations.google_play.standin import GOOGLE_ISSUER
 from tests.integration.app_stores.conftest import AUDIENCE, StoreDesk
 
 

@@ -162,3 +162,35 @@ def test_commission_is_rounded_down_and_unknown_products_are_refused() -> None:
     with pytest.raises(DomainError) as refused:
         RULES.licence_id_of(Store.APP_STORE, "someone.elses")
     assert refused.value.code is ErrorCode.INVALID_PRODUCT_AT_INIT
+
+
+def test_a_purchase_the_back_office_recorded_by_hand_is_joined_not_granted_twice(world: tuple) -> None:
+    from domain.payments.app_store import record_app_store_purchase
+    from events.values import Language
+
+    store, clock, account = world
+    catalogue = load_catalogue()
+    by_hand = record_app_store_purchase(
+        store,
+        clock,
+        catalogue,
+        account_id=account.account_id,
+        licence_id=311,
+        apple_transaction_id="100",
+        country_code="KR",
+        language=Language.KO,
+    )
+    clock.advance(timedelta(days=30))
+    renewal = charge(1, START + timedelta(days=30))
+    linked = link_purchase(
+        store,
+        clock,
+        catalogue,
+        RULES,
+        account_id=account.account_id,
+        status=StoreStatus(StoreState.ACTIVE, renewal, True),
+        linked_by="app",
+    )
+    assert linked.user_licence_id == by_hand.user_licence_id
+    assert store.repository.get(Payment.id_for("apple-101")).user_licence_id == by_hand.user_licence_id
+    assert store.repository.get(linked.user_licence_id).expires_at == renewal.expires_at

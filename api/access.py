@@ -187,6 +187,12 @@ POLICY: Mapping[str, Access] = {
     "POST /payments/licenses/subscribe/new/new-billingkey/redirect": Access.ANYONE_OR_CONFIRMED,
     "POST /payments/licenses/upgrade/confirm": Access.ANYONE_OR_CONFIRMED,
     "POST /payments/webhook": Access.ANYONE,
+    # The apps' stores (docs/app-stores.md): a customer links a purchase; the stores' notifications prove themselves
+    # (Apple's signature to its root, Google's push token), so they need no token of ours.
+    "POST /app-stores/app-store/purchases": Access.CONFIRMED,
+    "POST /app-stores/google-play/purchases": Access.CONFIRMED,
+    "POST /app-stores/app-store/notifications": Access.ANYONE,
+    "POST /app-stores/google-play/notifications": Access.ANYONE,
     # Purchase history and billing keys.
     "GET /payments/licenses": Access.CONFIRMED,
     "GET /payments/licenses/{merchant_uid}": Access.OWNER,
@@ -220,6 +226,7 @@ POLICY: Mapping[str, Access] = {
     # The test harness (mounted only with TEST_ADMIN_TOKEN, which production refuses).
     "GET /test-harness/clock": Access.TEST_HARNESS,
     "POST /test-harness/clock/advance": Access.TEST_HARNESS,
+    "POST /test-harness/app-stores/reconcile": Access.TEST_HARNESS,
     "POST /test-harness/renewals/run": Access.TEST_HARNESS,
     "POST /test-harness/reminders/run": Access.TEST_HARNESS,
     "POST /test-harness/payments/settle": Access.TEST_HARNESS,
@@ -258,6 +265,7 @@ POLICY: Mapping[str, Access] = {
     # step-up.
     "GET /staff/customers": Access.STAFF_READ_CUSTOMERS,
     "GET /staff/customers/{account_id}": Access.STAFF_READ_CUSTOMERS,
+    "GET /staff/customers/{account_id}/store-purchases": Access.STAFF_READ_CUSTOMERS,
     "GET /staff/refund-requests": Access.STAFF_READ_CUSTOMERS,
     "POST /staff/licences/{user_licence_id}/devices/{device_id}/free": Access.STAFF_HELP_CUSTOMERS,
     "POST /staff/payments/{merchant_uid}/resend-receipt": Access.STAFF_HELP_CUSTOMERS,
@@ -277,6 +285,7 @@ POLICY: Mapping[str, Access] = {
     "GET /staff/cancellation-reasons": Access.STAFF_READ_LEDGER,
     # Finance (api/routers/finance.py, docs/finance.md): the ledger, reconciliation, integrity, exports, as it was.
     "GET /staff/finance/ledger": Access.STAFF_READ_LEDGER,
+    "GET /staff/finance/store-ledger": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/ledger/entries": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/payments/{merchant_uid}": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/proofs/payments/{merchant_uid}": Access.STAFF_READ_LEDGER,

@@ -18,6 +18,8 @@ from api.request_bodies import BodyLimits
 from api.routers import (
     accounts,
     app_activation,
+    app_stores,
+    app_stores_staff,
     apps,
     auth,
     billing_keys,
@@ -139,9 +141,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         finance.router,
         marketing.router,
         catalogue_admin.router,
+        app_stores.router,
+        app_stores_staff.support,
+        app_stores_staff.finance,
     ]
     if settings.test_admin_token and not production:  # the settings refuse the token in production too
         routers += test_harness_routers()
+        routers += [app_stores_staff.harness]
     check_every_route_is_declared(routers)
     for router in routers:
         app.include_router(router, prefix=API_PREFIX, dependencies=AccessChecked)

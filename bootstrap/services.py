@@ -10,6 +10,7 @@ from typing import Self
 from limits.storage import RedisStorage, Storage
 
 from config.settings import Settings, load_settings
+from domain.app_stores.ports import StoreGateways
 from domain.catalogue.licences import Catalogue
 from domain.catalogue.versions import FollowedCatalogue
 from domain.clock import Clock, SystemClock
@@ -53,6 +54,16 @@ class Services:
     filters: FilterCatalogues
     rate_limits: Storage
     objects: ObjectStore
+    given_stores: StoreGateways | None = None  # a test's fakes or stand-ins; else built from settings on first use
+
+    @property
+    def stores(self) -> StoreGateways:
+        """The apps' stores (docs/app-stores.md), built on first use: most processes never ask them."""
+        if self.given_stores is None:
+            from bootstrap.app_stores import store_gateways
+
+            self.given_stores = store_gateways(self.settings)
+        return self.given_stores
 
     @property
     def catalogue(self) -> Catalogue:
@@ -87,6 +98,7 @@ class Services:
         payments: PaymentGateway | None = None,
         mailer: Mailer | None = None,
         hasher: PasswordHasher | None = None,
+        stores: StoreGateways | None = None,
     ) -> Self:
         """Open the log and the views the settings describe (creating missing view tables) and wire the rest.
 
@@ -109,6 +121,7 @@ class Services:
             filters=load_filter_catalogues(),
             rate_limits=rate_limit_storage(settings),
             objects=object_store(settings),
+            given_stores=stores,
         )
 
     def close(self) -> None:

@@ -119,6 +119,46 @@ DESCRIPTIONS: dict[str, str] = {
     "embedded as a subset; `make install` installs Debian's fonts-nanum (docs/papers.md).",
     "RECEIPT_FONT_JA": "The TrueType font receipts and refund notes (PDF) are set in for Japanese text, embedded "
     "as a subset; `make install` installs Debian's fonts-ipaexfont-gothic (docs/papers.md).",
+    "STORE_STANDIN_PORT": "The stores' local stand-ins' port (`python -m integrations.stores`, never in production); "
+    "outside production the stores' adapters talk to them unless their addresses are set (docs/app-stores.md).",
+    "APP_STORE_BUNDLE_ID": "The iOS and Mac apps' bundle id: a signed transaction or notification of another app is "
+    "refused (-350).",
+    "APP_STORE_APP_APPLE_ID": "The app's Apple id, which Apple's notifications carry: required with "
+    "`APP_STORE_ENVIRONMENT=Production`.",
+    "APP_STORE_ENVIRONMENT": "`Sandbox` or `Production`: what Apple signed for another environment is refused.",
+    "APP_STORE_ROOT_CERTIFICATES": "Paths of the roots signed App Store data must chain to (comma-separated, PEM or "
+    "DER: Apple Root CA - G3 from Apple's certificate authority page). Empty outside production: the stand-in's "
+    "generated test root; empty in production: every App Store proof is refused.",
+    "APP_STORE_ONLINE_CHECKS": "Ask Apple's OCSP responders whether the signing certificates were revoked (turn on in "
+    "production; the stand-in's chain has no responder).",
+    "APP_STORE_API_URL": "The App Store Server API (reconciliation). Empty: Apple's for `APP_STORE_ENVIRONMENT` in "
+    "production, the stand-in's elsewhere. Production: https only.",
+    "APP_STORE_API_KEY_ID": "The App Store Server API key's id (App Store Connect, Users and Access, Integrations).",
+    "APP_STORE_API_ISSUER_ID": "The App Store Server API key's issuer id.",
+    "APP_STORE_API_PRIVATE_KEY": "The App Store Server API key (the .p8 file's PEM). Empty outside production: the "
+    "stand-in's generated key; empty in production: reconciliation cannot ask Apple.",
+    "APP_STORE_NOTIFICATION_MAX_AGE_HOURS": "How long after Apple signed a notification it is still taken (Apple "
+    "retries for three days); an older one is a replay and refused (-350).",
+    "APP_STORE_PRODUCTS": "Which catalogue licence each App Store product is (`productId=licenceId,...`); empty: "
+    "`unicornpro.pro.ios.<monthly|annual|lifetime><1|3>` for the iOS plans and `.mac.` for the Mac plans.",
+    "APP_STORE_COMMISSION": "The share of the price Apple keeps (0 to 1): recorded with each App Store payment, so "
+    "finance's store ledger counts its revenue net of it.",
+    "GOOGLE_PLAY_PACKAGE_NAME": "The Android app's package name: another app's notification is refused.",
+    "GOOGLE_PLAY_API_URL": "The Google Play Developer API. Empty: Google's in production, the stand-in's elsewhere. "
+    "Production: https only.",
+    "GOOGLE_PLAY_SERVICE_ACCOUNT": "The service account's JSON key (the JSON itself or a path) that looks purchases "
+    "up. Production: required to ask Google Play; empty elsewhere: the stand-in's.",
+    "GOOGLE_PLAY_PUSH_AUDIENCE": "The audience the RTDN push subscription's OIDC tokens name; empty: our notification "
+    "endpoint's address under `APP_BASE_URL`.",
+    "GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT": "The service account the push subscription authenticates as (the token's "
+    "email); a push from any other is refused (401). Empty in production: every push is refused.",
+    "GOOGLE_PLAY_CERTS_URL": "Where Google publishes the keys that sign push tokens. Empty: Google's in production, "
+    "the stand-in's elsewhere. Production: https only.",
+    "GOOGLE_PLAY_PRODUCTS": "Which catalogue licence each Google Play product is; empty: "
+    "`unicornpro.pro.android.<monthly|annual|lifetime><1|3>` for the Android plans.",
+    "GOOGLE_PLAY_COMMISSION": "The share of the price Google keeps (0 to 1), recorded as `APP_STORE_COMMISSION` is.",
+    "STORE_RECONCILE_AFTER_MINUTES": "How long after a store subscription's paid time (or grace) ended with nothing "
+    "heard the hourly pass asks the store about it.",
 }
 
 PROCESS_DESCRIPTIONS: dict[str, str] = {

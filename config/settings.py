@@ -177,6 +177,34 @@ class Settings(BaseSettings):
         default="KRW=50000,JPY=5000,USD=5000", alias="STAFF_REFUND_APPROVAL_LIMITS"
     )
     money_back_auto_limits: str = Field(default="KRW=100000,JPY=10000,USD=10000", alias="MONEY_BACK_AUTO_LIMITS")
+    # The apps' stores (docs/app-stores.md). Outside production the local stand-ins (`python -m integrations.stores`,
+    # STORE_STANDIN_PORT) sign with test keys generated under APP_VAR_DIR/stand-ins/; production never trusts those.
+    store_standin_port: int = Field(default=8002, alias="STORE_STANDIN_PORT")
+    app_store_bundle_id: str = Field(default="com.unicornpro.adblock", alias="APP_STORE_BUNDLE_ID")
+    app_store_app_apple_id: int = Field(default=0, ge=0, alias="APP_STORE_APP_APPLE_ID")
+    app_store_environment: str = Field(
+        default="Sandbox", pattern="^(Sandbox|Production)$", alias="APP_STORE_ENVIRONMENT"
+    )
+    app_store_root_certificates: str = Field(default="", alias="APP_STORE_ROOT_CERTIFICATES")
+    app_store_online_checks: bool = Field(default=False, alias="APP_STORE_ONLINE_CHECKS")
+    app_store_api_url: str = Field(default="", alias="APP_STORE_API_URL")
+    app_store_api_key_id: str = Field(default="", alias="APP_STORE_API_KEY_ID")
+    app_store_api_issuer_id: str = Field(default="", alias="APP_STORE_API_ISSUER_ID")
+    app_store_api_private_key: str = Field(default="", alias="APP_STORE_API_PRIVATE_KEY", repr=False)
+    app_store_notification_max_age_hours: float = Field(
+        default=96.0, gt=0, le=24 * 30, alias="APP_STORE_NOTIFICATION_MAX_AGE_HOURS"
+    )
+    app_store_products: str = Field(default="", alias="APP_STORE_PRODUCTS")
+    app_store_commission: Decimal = Field(default=Decimal("0.30"), ge=0, lt=1, alias="APP_STORE_COMMISSION")
+    google_play_package_name: str = Field(default="com.unicornpro.adblock", alias="GOOGLE_PLAY_PACKAGE_NAME")
+    google_play_api_url: str = Field(default="", alias="GOOGLE_PLAY_API_URL")
+    google_play_service_account: str = Field(default="", alias="GOOGLE_PLAY_SERVICE_ACCOUNT", repr=False)
+    google_play_push_audience: str = Field(default="", alias="GOOGLE_PLAY_PUSH_AUDIENCE")
+    google_play_push_service_account: str = Field(default="", alias="GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT")
+    google_play_certs_url: str = Field(default="", alias="GOOGLE_PLAY_CERTS_URL")
+    google_play_products: str = Field(default="", alias="GOOGLE_PLAY_PRODUCTS")
+    google_play_commission: Decimal = Field(default=Decimal("0.15"), ge=0, lt=1, alias="GOOGLE_PLAY_COMMISSION")
+    store_reconcile_after_minutes: float = Field(default=60.0, gt=0, alias="STORE_RECONCILE_AFTER_MINUTES")
 
     @field_validator("staff_refund_approval_limits", "money_back_auto_limits")
     @classmethod
@@ -228,6 +256,8 @@ class Settings(BaseSettings):
         for name in ("AUTH_SECRET", "ZENDESK_SECRET", "CHAT_MEMBER_SECRET", "LICENCE_SIGNING_SECRET"):
             if getattr(self, f"{name.lower()}_setting") in PUBLISHED_SECRETS:
                 raise ValueError(f"{name} is a secret once published in the source: set a secret of your own")
+        if self.app_store_environment == "Production" and not self.app_store_app_apple_id:
+            raise ValueError("APP_STORE_APP_APPLE_ID is required with APP_STORE_ENVIRONMENT=Production")
         if self.app_env == "production":
             for name in ("AUTH_SECRET", "ZENDESK_SECRET", "LICENCE_SIGNING_SECRET"):
                 _check_production_secret(name, getattr(self, f"{name.lower()}_setting"))
@@ -243,6 +273,9 @@ class Settings(BaseSettings):
                 raise ValueError("PORTONE_BASE_URL must point at PortOne in production (https), not the sandbox")
             if not _public_https(self.base_url):
                 raise ValueError("APP_BASE_URL must be the site's public https address in production (mailed links)")
+            for name in ("app_store_api_url", "google_play_api_url", "google_play_certs_url"):
+                if getattr(self, name) and not _public_https(getattr(self, name)):
+                    raise ValueError(f"{name.upper()} must be the store's https address in production, not a stand-in")
             unset = [
                 name
                 for name in COMPANY_SETTINGS
@@ -265,6 +298,16 @@ class Settings(BaseSettings):
             and self.var_dir.is_absolute()
             and not self.var_dir.resolve().is_relative_to(PROJECT_ROOT)
         )
+
+    @property
+    def store_standins_dir(self) -> Path:
+        """Where the stores' stand-ins keep their generated test keys (never trusted in production)."""
+        return self.var_dir / "stand-ins"
+
+    @property
+    def store_standin_url(self) -> str:
+        """The local stand-ins' address (outside production)."""
+        return f"http://127.0.0.1:{self.store_standin_port}"
 
     @cached_property
     def auth_secret(self) -> str:

@@ -259,6 +259,28 @@ class ErrorCode(Enum):
         "Nothing of this purchase is left to refund.",
         "返金できる金額が残っていません。",
     )
+    # Not in the spec's catalogue: purchases made in the apps' stores (docs/app-stores.md).
+    STORE_PROOF_REFUSED = (
+        -350,
+        400,
+        "스토어의 구매 증명을 확인할 수 없습니다.",
+        "The store's proof of purchase could not be verified.",
+        "ストアの購入証明を確認できません。",
+    )
+    STORE_PURCHASE_OF_ANOTHER = (
+        -351,
+        409,
+        "이 스토어 구매는 다른 계정에 연결되어 있습니다.",
+        "This store purchase is linked to another account.",
+        "このストアでの購入は別のアカウントに連携されています。",
+    )
+    STORE_UNAVAILABLE = (
+        -352,
+        503,
+        "스토어가 응답하지 않습니다. 잠시 후 다시 시도해 주세요.",
+        "The store did not answer. Please try again shortly.",
+        "ストアから応答がありません。しばらくしてから再度お試しください。",
+    )
     EMAIL_OR_PASSWORD_MISMATCH = (
         -400,
         401,

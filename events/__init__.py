@@ -5,6 +5,7 @@ any process can read the whole log.
 """
 
 from events import accounts as accounts
+from events import app_stores as app_stores
 from events import catalogue as catalogue
 from events import coupons as coupons
 from events import finance as finance

@@ -249,3 +249,33 @@ class MoneyBackClaimed(StoredCreation):
     account_id: UUID
     user_licence_id: UUID
     product_code: str
+
+
+class StorePurchaseVerified(StoredEvent):
+    """A purchase made in an app store (``store``: ``app-store`` or ``google-play``) was verified with the store and
+    recorded as this payment: the store took the money (nothing is charged or refunded here). ``transaction_id`` is
+    the store's id of this charge, ``original_transaction_id`` the purchase's across its renewals; ``commission`` is
+    what the store keeps of ``amount`` at ``commission_rate`` (the setting of the day), so the ledger counts the
+    store's revenue net of it."""
+
+    TOPIC = "payment.StorePurchaseVerified"
+    store: str
+    transaction_id: str
+    original_transaction_id: str
+    product_id: str
+    environment: str
+    paid_at: datetime
+    commission_rate: Decimal
+    commission: int
+
+
+class StoreRefunded(StoredEvent):
+    """The store gave this payment's money back (the customer asked Apple or Google): ``cancel_amount`` is what it
+    has given back in all."""
+
+    TOPIC = "payment.StoreRefunded"
+    store: str
+    amount: int
+    cancel_amount: int
+    reason: str
+    refunded_at: datetime

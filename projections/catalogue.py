@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from projections.accounts import AccountsView
+from projections.app_stores import AppStoresView
 from projections.coupons import CouponsView
 from projections.finance_daily import FinanceDailyView
 from projections.finance_jobs import FinanceJobsView
@@ -36,4 +37,5 @@ def all_views() -> list[View]:
         GrantRequestsView(),
         FinanceJobsView(),
         StaffActionsView(),
+        AppStoresView(),
     ]

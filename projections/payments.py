@@ -23,6 +23,8 @@ from events.payments import (
     PaymentSucceeded,
     RefundReleased,
     RefundReserved,
+    StorePurchaseVerified,
+    StoreRefunded,
     UpgradeOrdered,
 )
 from projections.view import View
@@ -259,6 +261,34 @@ class PaymentsView(View):
             pay_method="app-store",
             apple_transaction_id=event.apple_transaction_id,
         )
+
+    @apply.register
+    def _store_purchase(self, event: StorePurchaseVerified, cursor: ViewCursor) -> None:
+        self._update(
+            cursor,
+            event.originator_id,
+            state="paid",
+            paid_at=_iso(event.paid_at),
+            pay_method=event.store,
+            pg_provider=event.store,
+            imp_uid=event.transaction_id,
+            apple_transaction_id=event.transaction_id if event.store == "app-store" else None,
+        )
+
+    @apply.register
+    def _store_refunded(self, event: StoreRefunded, cursor: ViewCursor) -> None:
+        cursor.execute("SELECT refunds FROM payments_view WHERE payment_id = %(id)s", {"id": str(event.originator_id)})
+        row = cursor.fetchone()
+        refunds = json.loads(row["refunds"]) if row else []
+        refunds.append(
+            {
+                "amount": event.amount,
+                "reason": event.reason,
+                "refundedAt": _iso(event.refunded_at),
+                "source": event.store,
+            }
+        )
+        self._update(cursor, event.originator_id, cancel_amount=event.cancel_amount, refunds=json.dumps(refunds))
 
     @apply.register
     def _licence_granted(self, event: LicenceGranted, cursor: ViewCursor) -> None:

@@ -10,6 +10,7 @@ import itertools
 import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from domain.clock import Clock
 from domain.payments.cards import Card
@@ -348,3 +349,58 @@ class FakeGateway:
 def _provider(pg: str) -> str:
     """``kcp_billing.MID`` -> ``kcp_billing``, as the gateway reports the PG."""
     return pg.partition(".")[0] or "nice"
+
+
+class FakeAppStore:
+    """The App Store port without Apple: "signed" data is the transaction itself, kept by id; statuses are set by the
+    test (``domain/app_stores/ports.py``)."""
+
+    def __init__(self) -> None:
+        from domain.app_stores.facts import StoreNotice, StoreStatus, StoreTransaction
+
+        self.transactions: dict[str, StoreTransaction] = {}
+        self.notices: dict[str, StoreNotice] = {}
+        self.statuses: dict[str, StoreStatus] = {}
+
+    def verify_transaction(self, signed_transaction: str) -> Any:
+        from domain.errors import DomainError, ErrorCode
+
+        if signed_transaction not in self.transactions:
+            raise DomainError(ErrorCode.STORE_PROOF_REFUSED, "unknown")
+        return self.transactions[signed_transaction]
+
+    def verify_notification(self, signed_payload: str) -> Any:
+        from domain.errors import DomainError, ErrorCode
+
+        if signed_payload not in self.notices:
+            raise DomainError(ErrorCode.STORE_PROOF_REFUSED, "unknown")
+        return self.notices[signed_payload]
+
+    def status(self, original_transaction_id: str) -> Any:
+        return self.statuses[original_transaction_id]
+
+
+class FakeGooglePlay:
+    """The Google Play port without Google: pushes are accepted when their token is ``good``; lookups are set by the
+    test."""
+
+    def __init__(self) -> None:
+        from domain.app_stores.facts import StoreStatus
+
+        self.lookups: dict[str, StoreStatus] = {}
+
+    def verify_push(self, authorization: str | None, now: datetime) -> None:
+        from domain.errors import DomainError, ErrorCode
+
+        if authorization != "Bearer good":
+            raise DomainError(ErrorCode.STORE_PROOF_REFUSED, "bad token")
+
+    def read_notice(self, body: bytes) -> Any:
+        raise NotImplementedError
+
+    def lookup(self, product_id: str, purchase_token: str) -> Any:
+        from domain.errors import DomainError, ErrorCode
+
+        if purchase_token not in self.lookups:
+            raise DomainError(ErrorCode.STORE_PROOF_REFUSED, "unknown token")
+        return self.lookups[purchase_token]

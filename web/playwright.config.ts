@@ -65,6 +65,8 @@ const backendServer = {
     API_PORT: String(port),
     PORTONE_SANDBOX_PORT: String(port + 1),
     PORTONE_BASE_URL: `http://127.0.0.1:${port + 1}`,
+    // The App Store's and Google Play's stand-ins (python -m integrations.stores), on E2E_PORT + 3.
+    STORE_STANDIN_PORT: String(port + 3),
     APP_BASE_URL: baseURL,
     PROJECTOR_POLL_SECONDS: '0.05',
     // The shared test clock and the harness's admin API, for the time-travel project (never in production).

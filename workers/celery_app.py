@@ -15,6 +15,7 @@ from integrations.broker import broker_transport_options
 
 RENEWALS_QUEUE = "renewals"
 TASK_MODULES = [
+    "workers.tasks.app_stores",
     "workers.tasks.audit",
     "workers.tasks.finance",
     "workers.tasks.licences",
@@ -132,6 +133,12 @@ def create_celery(settings: Settings) -> StorefrontCelery:
             "reconcile-yesterday": {
                 "task": "finance.reconcile_yesterday",
                 "schedule": timedelta(minutes=1),
+            },
+            # The apps' stores: subscriptions whose paid time ended with no notification since (a lost one) are
+            # asked for (application/app_stores.py).
+            "reconcile-app-stores": {
+                "task": "app_stores.reconcile",
+                "schedule": timedelta(hours=1),
             },
             "report-view-lag": {
                 "task": "maintenance.report_view_lag",

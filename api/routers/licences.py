@@ -25,7 +25,7 @@ from domain.licences.licence import LicenceState
 from domain.licences.management import (
     register_by_key,
 )
-from domain.payments.app_store import bought_in_app_store
+from domain.payments.app_store import bought_in_app_store, store_transaction
 from domain.subscriptions.subscription import SubscriptionStatus
 from projections.licences import licence_statements, with_devices
 from projections.payments import decoded, payment_statement
@@ -195,7 +195,7 @@ async def my_licence(user_license_id: UUID, services: ServicesDep, caller: Calle
     if not licences:
         raise DomainError(ErrorCode.NOT_FOUND)
     payments = [PaymentRecord.of(record) for record in decoded(records)]
-    apple = bought_in_app_store(record.apple_transaction_id for record in payments)
+    apple = bought_in_app_store(store_transaction(r.apple_transaction_id, r.pay_method) for r in payments)
     offered = await run_in_threadpool(
         money_back_offer, services.store, services.clock, user_license_id, services.settings.money_back_limits
     )

@@ -84,7 +84,7 @@ def payment_papers(merchant_uid: MerchantUid, services: ServicesDep, caller: Cal
     """The documents, cash receipt and tax invoice of one of the caller's payments (404 when not theirs)."""
     payment = _own_payment(services, caller.account_id, merchant_uid)
     papers = papers_of(services.store, merchant_uid)
-    paid = payment.state is PaymentState.PAID and payment.apple_transaction_id is None
+    paid = payment.state is PaymentState.PAID and payment.store is None
     documents = [DocumentOut(kind=RECEIPT, number=0)] if paid else []
     if paid:
         events = services.store.repository.event_store.get(payment.id)

@@ -36,12 +36,13 @@ class PaymentConfirmation(CamelModel):
 
 
 class Refund(CamelModel):
-    """One (partial) refund of a payment: ``source`` ``store`` (ours) or ``gateway`` (made at PortOne itself)."""
+    """One (partial) refund of a payment: ``source`` ``store`` (ours), ``gateway`` (made at PortOne itself), or the
+    app store that gave it back (``app-store``, ``google-play``: docs/app-stores.md)."""
 
     amount: int
     reason: str
     refunded_at: datetime | None
-    source: Literal["store", "gateway"] = "store"
+    source: Literal["store", "gateway", "app-store", "google-play"] = "store"
 
 
 RefundState = Literal["refunded", "partlyRefunded", "refunding"]

@@ -41,10 +41,20 @@ class AppStorePurchase:
     licence_key: str
 
 
+# How a payment taken by an app store is paid (docs/app-stores.md).
+STORE_PAY_METHODS = ("app-store", "google-play")
+
+
 def bought_in_app_store(apple_transaction_ids: Iterable[str | None]) -> bool:
     """A licence is the App Store's when any of its payments carries an Apple transaction id (the spec's rule
-    for ``isDisableUpgrade``)."""
+    for ``isDisableUpgrade``); we hold Google Play's to the same rule (``store_transaction``): a store bills it,
+    so it is never upgraded here."""
     return any(apple_transaction_ids)
+
+
+def store_transaction(apple_transaction_id: str | None, pay_method: str | None) -> str | None:
+    """What marks a payment as a store's: Apple's transaction id, or a store as its payment method."""
+    return apple_transaction_id or (pay_method if pay_method in STORE_PAY_METHODS else None)
 
 
 def app_store_merchant_uid(apple_transaction_id: str) -> str:

@@ -150,7 +150,7 @@ def facts_of(payment: Payment) -> PaymentFacts:
         paid_at=payment.settled_at,
         refundable=payment.refundable,
         currency=payment.currency.value,
-        app_store=payment.apple_transaction_id is not None,
+        app_store=payment.store is not None,
     )
 
 

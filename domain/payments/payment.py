@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any
@@ -29,6 +30,8 @@ from events.payments import (
     PaymentSucceeded,
     RefundReleased,
     RefundReserved,
+    StorePurchaseVerified,
+    StoreRefunded,
     UpgradeOrdered,
 )
 from events.values import Currency, Language
@@ -204,6 +207,50 @@ class Payment(Aggregate):
             AppStorePurchaseRecorded, timestamp=at, apple_transaction_id=apple_transaction_id, paid_at=at
         )
 
+    def record_store_purchase(
+        self,
+        *,
+        store: str,
+        transaction_id: str,
+        original_transaction_id: str,
+        product_id: str,
+        environment: str,
+        paid_at: datetime,
+        commission_rate: Decimal,
+        commission: int,
+        at: datetime,
+    ) -> None:
+        """A store took this payment, verified with the store (domain/app_stores/: nothing is charged here)."""
+        self.check_open()
+        self.trigger_event(
+            StorePurchaseVerified,
+            timestamp=at,
+            store=store,
+            transaction_id=transaction_id,
+            original_transaction_id=original_transaction_id,
+            product_id=product_id,
+            environment=environment,
+            paid_at=paid_at,
+            commission_rate=commission_rate,
+            commission=commission,
+        )
+
+    def record_store_refund(self, reason: str, at: datetime) -> int:
+        """The store gave what it still held of this payment back; answers the amount (0: given back already)."""
+        amount = self.amount - self.cancel_amount
+        if self.state is not PaymentState.PAID or self.store is None or amount <= 0:
+            return 0
+        self.trigger_event(
+            StoreRefunded,
+            timestamp=at,
+            store=self.store,
+            amount=amount,
+            cancel_amount=self.amount,
+            reason=reason,
+            refunded_at=at,
+        )
+        return amount
+
     @property
     def is_upgrade(self) -> bool:
         """Does this payment upgrade a licence?"""
@@ -251,7 +298,7 @@ class Payment(Aggregate):
     def refundable(self) -> int:
         """What can still go back to the customer: neither refunded, nor set aside for a refund in progress, nor
         spent on an upgrade."""
-        if self.state is not PaymentState.PAID or self.apple_transaction_id is not None:
+        if self.state is not PaymentState.PAID or self.store is not None:
             return 0
         reserved = self.pending_refund.amount if self.pending_refund is not None else 0
         return self.amount - self.cancel_amount - self.credit_spent - reserved
@@ -260,7 +307,7 @@ class Payment(Aggregate):
     def returnable(self) -> int:
         """What the gateway still holds of this paid payment and no refund has set aside, credit spent on an upgrade
         included: what giving back a licence as it was bought (its upgrades given back with it) may return."""
-        if self.state is not PaymentState.PAID or self.apple_transaction_id is not None:
+        if self.state is not PaymentState.PAID or self.store is not None:
             return 0
         reserved = self.pending_refund.amount if self.pending_refund is not None else 0
         return self.amount - self.cancel_amount - reserved
@@ -293,7 +340,7 @@ class Payment(Aggregate):
         """Set ``amount`` aside for a refund before the gateway is asked: -330 while another refund of this payment
         is in progress, -2 outside 1..refundable (1..returnable with ``spent_credit_too``: the licence goes back
         with the upgrade that spent the credit) or for a payment that was not paid here."""
-        if self.state is not PaymentState.PAID or self.imp_uid is None or self.apple_transaction_id is not None:
+        if self.state is not PaymentState.PAID or self.imp_uid is None or self.store is not None:
             raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {self.state.value} payment")
         if self.pending_refund is not None:
             raise DomainError(ErrorCode.REFUND_IN_PROGRESS, "a refund of this payment is in progress")
@@ -503,6 +550,7 @@ class Payment(Aggregate):
         self.upgrade: UpgradeOrdered | None = None
         self.credit_spent = 0
         self.apple_transaction_id: str | None = None
+        self.store: str | None = None  # the app store that took the money (domain/app_stores/), None when paid here
         self.pending_refund: PendingRefund | None = None
         self.refunds_reserved: dict[str, PendingRefund] = {}  # every reservation by id: what each refund decided
         self.give_back = 0
@@ -593,3 +641,18 @@ class Payment(Aggregate):
         self.paid_at = event.paid_at
         self.settled_at = event.timestamp
         self.apple_transaction_id = event.apple_transaction_id
+        self.store = "app-store"
+
+    @when.register
+    def _store_purchase(self, event: StorePurchaseVerified) -> None:
+        self.state = PaymentState.PAID
+        self.paid_at = event.paid_at
+        self.settled_at = event.timestamp
+        self.store = event.store
+        self.pay_method = self.pg_provider = event.store
+        if event.store == "app-store":  # the spec's Apple transaction id (isDisableUpgrade)
+            self.apple_transaction_id = event.transaction_id
+
+    @when.register
+    def _store_refunded(self, event: StoreRefunded) -> None:
+        self.cancel_amount = event.cancel_amount

@@ -98,7 +98,7 @@ def check_refundable(payment: Payment, amount: int | None, *, spent_credit_too: 
     """The amount a refund of ``payment`` would give back (``amount``, or all when None; with ``spent_credit_too``
     the credit its upgrades spent counts too); -330 while another refund is in progress, -2 when it is not within
     what can go back."""
-    if payment.state is not PaymentState.PAID or payment.imp_uid is None or payment.apple_transaction_id:
+    if payment.state is not PaymentState.PAID or payment.imp_uid is None or payment.store:
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
     if payment.pending_refund is not None:
         raise DomainError(ErrorCode.REFUND_IN_PROGRESS, "a refund of this payment is in progress")
@@ -428,7 +428,7 @@ def record_refunds_made_elsewhere(
     refund made in PortOne's console, say); returns the amount recorded. -330 while a refund of ours is pending
     (the settling pass records it)."""
     payment = load_payment(store, merchant_uid)
-    if payment.state is not PaymentState.PAID or payment.imp_uid is None or payment.apple_transaction_id:
+    if payment.state is not PaymentState.PAID or payment.imp_uid is None or payment.store:
         raise DomainError(ErrorCode.INVALID_VALUE, f"cannot refund a {payment.state.value} payment")
     if payment.pending_refund is not None:
         raise DomainError(ErrorCode.REFUND_IN_PROGRESS, "a refund of this payment is in progress")

@@ -58,7 +58,7 @@ def licence_period(store: Storefront, licence: UserLicence) -> PaidPeriod | None
     if licence.state is not LicenceState.ACTIVE or licence.starts_at is None or licence.expires_at is None:
         return None
     payment: Payment = store.repository.get(Payment.id_for(licence.period_merchant_uid))
-    if payment.state is not PaymentState.PAID or payment.apple_transaction_id is not None:
+    if payment.state is not PaymentState.PAID or payment.store is not None:
         return None
     return PaidPeriod(
         payment.merchant_uid,

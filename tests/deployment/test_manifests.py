@@ -165,6 +165,8 @@ def test_no_deployment_file_lets_production_talk_to_the_sandbox() -> None:
 def test_the_production_image_is_built_without_the_sandbox_and_runs_nothing_of_it() -> None:
     ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()]
     assert "integrations/portone/sandbox" in ignored, "the image's build context leaves out the PortOne sandbox"
+    for stand_in in ("integrations/stores", "integrations/app_store/standin.py", "integrations/google_play/standin.py"):
+        assert stand_in in ignored, f"the image's build context leaves out the stores' stand-ins ({stand_in})"
     dockerfile = raw_compose()["x-app"]["build"]["dockerfile_inline"]
     assert "sandbox" not in dockerfile, "nothing copies the sandbox back in"
     for name, service in raw_compose()["services"].items():

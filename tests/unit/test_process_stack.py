@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_every_process_of_the_procfile_is_supervised_and_restarted() -> None:
     processes = read_procfile((ROOT / "Procfile").read_text(encoding="utf-8"))
-    assert [p.name for p in processes] == ["api", "projector", "reactor", "worker", "beat", "portone"]
+    assert [p.name for p in processes] == ["api", "projector", "reactor", "worker", "beat", "portone", "stores"]
 
     text = supervisord_config(processes, workdir=ROOT, var_dir=Path("/srv/var"), process_logs=Path("/srv/logs"))
     config = configparser.RawConfigParser()

@@ -265,6 +265,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/app-stores/app-store/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * App Store Notification
+         * @description App Store Server Notifications v2: verified to Apple's root and within its signing window (-350 otherwise,
+         *     logged, nothing applied), then taken once per notification id.
+         */
+        post: operations["app_store_notification_web_unicornpro_v1_app_stores_app_store_notifications_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/app-stores/app-store/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link An App Store Purchase
+         * @description Link an App Store purchase to the caller's licence: its signed transaction is verified to Apple's root (-350),
+         *     and a purchase linked to another account is -351.
+         */
+        post: operations["link_an_app_store_purchase_web_unicornpro_v1_app_stores_app_store_purchases_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/app-stores/google-play/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Google Play Notification
+         * @description Google Play's Real-time Developer Notifications (a Pub/Sub push): its OIDC token verified (401 otherwise,
+         *     logged, nothing applied), the purchase looked up with Google, then taken once per message id.
+         */
+        post: operations["google_play_notification_web_unicornpro_v1_app_stores_google_play_notifications_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/app-stores/google-play/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link A Google Play Purchase
+         * @description Link a Google Play purchase to the caller's licence: its token is looked up with Google Play (-350 for one
+         *     Google does not know), and a purchase linked to another account is -351.
+         */
+        post: operations["link_a_google_play_purchase_web_unicornpro_v1_app_stores_google_play_purchases_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/apps/v1/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -1849,6 +1933,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/customers/{account_id}/store-purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer Store Purchases
+         * @description A customer's purchases in the App Store and Google Play: store, original transaction id, state, paid time, and
+         *     each charge with the store's commission.
+         */
+        get: operations["customer_store_purchases_web_unicornpro_v1_staff_customers__account_id__store_purchases_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/enrolment": {
         parameters: {
             query?: never;
@@ -2347,6 +2452,27 @@ export interface paths {
          *     position for its proof.
          */
         get: operations["staff_audit_web_unicornpro_v1_staff_finance_staff_actions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/finance/store-ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Store Ledger
+         * @description Store revenue by Korean business day, store and currency, net of each store's commission (the last 30 days by
+         *     default).
+         */
+        get: operations["the_store_ledger_web_unicornpro_v1_staff_finance_store_ledger_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3093,23 +3219,12 @@ export interface components {
             windows: string;
         };
         /**
-         * AppStorePurchaseIn
-         * @description A purchase the customer made in Apple's App Store: the catalogue licence and Apple's transaction id.
+         * AppStoreNotificationIn
+         * @description App Store Server Notifications v2's body.
          */
-        AppStorePurchaseIn: {
-            /** Appletransactionid */
-            appleTransactionId: string;
-            /**
-             * Countrycode
-             * @default KR
-             */
-            countryCode: string;
-            /** @default ko */
-            language: components["schemas"]["Language"];
-            /** Licenceid */
-            licenceId: number;
-            /** Reason */
-            reason: string;
+        AppStoreNotificationIn: {
+            /** Signedpayload */
+            signedPayload: string;
         };
         /**
          * AsOfOut
@@ -4197,6 +4312,16 @@ export interface components {
             recorded: number;
         };
         /**
+         * GooglePlayPurchaseIn
+         * @description The product and the purchase token Google Play Billing gave the app.
+         */
+        GooglePlayPurchaseIn: {
+            /** Productid */
+            productId: string;
+            /** Purchasetoken */
+            purchaseToken: string;
+        };
+        /**
          * GrantOut
          * @description A grant of paid licence time: made now (``state`` granted: a goodwill extension's new ``expiresAt``, or the
          *     App Store purchase's licence), or waiting for a second member (``state`` waiting, ``requestId``).
@@ -4839,6 +4964,14 @@ export interface components {
             /** Paymentmethod */
             paymentMethod: string;
         };
+        /**
+         * NotificationOut
+         * @description What a notification did: ``applied``, ``unlinked``, ``ignored`` or ``duplicate`` (taken before).
+         */
+        NotificationOut: {
+            /** Outcome */
+            outcome: string;
+        };
         /** OptionalReasonIn */
         OptionalReasonIn: {
             /**
@@ -5216,7 +5349,8 @@ export interface components {
         };
         /**
          * Refund
-         * @description One (partial) refund of a payment: ``source`` ``store`` (ours) or ``gateway`` (made at PortOne itself).
+         * @description One (partial) refund of a payment: ``source`` ``store`` (ours), ``gateway`` (made at PortOne itself), or the
+         *     app store that gave it back (``app-store``, ``google-play``: docs/app-stores.md).
          */
         Refund: {
             /** Amount */
@@ -5230,7 +5364,7 @@ export interface components {
              * @default store
              * @enum {string}
              */
-            source: "store" | "gateway";
+            source: "store" | "gateway" | "app-store" | "google-play";
         };
         /**
          * RefundIn
@@ -5619,6 +5753,149 @@ export interface components {
             url: string | null;
             /** Version */
             version: string | null;
+        };
+        /**
+         * StoreChargeOut
+         * @description A store charge recorded as a payment of ours.
+         */
+        StoreChargeOut: {
+            /** Amount */
+            amount: number;
+            /** Commission */
+            commission: number;
+            /** Currency */
+            currency: string;
+            /** Merchantuid */
+            merchantUid: string;
+            /** Originaltransactionid */
+            originalTransactionId: string;
+            /** Paidat */
+            paidAt: string;
+            /** Refunded */
+            refunded: number;
+            /** Refundedat */
+            refundedAt: string | null;
+            /** Store */
+            store: string;
+            /** Transactionid */
+            transactionId: string;
+            /** Userlicenceid */
+            userLicenceId: string | null;
+        };
+        /**
+         * StoreLedgerOut
+         * @description Store revenue over days ``[since, until)``, apart from what PortOne moves: what customers paid each store, its
+         *     commission, its refunds and what it owes us (net).
+         */
+        StoreLedgerOut: {
+            /** Rows */
+            rows: components["schemas"]["StoreLedgerRow"][];
+            /**
+             * Since
+             * Format: date
+             */
+            since: string;
+            /**
+             * Until
+             * Format: date
+             */
+            until: string;
+        };
+        /**
+         * StoreLedgerRow
+         * @description One business day's store revenue in one store and currency (minor units).
+         */
+        StoreLedgerRow: {
+            /** Commission */
+            commission: number;
+            /** Commissionreturned */
+            commissionReturned: number;
+            /** Currency */
+            currency: string;
+            /** Day */
+            day: string;
+            /** Net */
+            net: number;
+            /** Payments */
+            payments: number;
+            /** Refunded */
+            refunded: number;
+            /** Refunds */
+            refunds: number;
+            /** Revenue */
+            revenue: number;
+            /** Store */
+            store: string;
+        };
+        /**
+         * StorePurchaseOut
+         * @description The licence a store purchase is: its id and key (the apps validate with it), its store and state.
+         */
+        StorePurchaseOut: {
+            /** Expiresat */
+            expiresAt: string | null;
+            /** Licensekey */
+            licenseKey: string;
+            /** Originaltransactionid */
+            originalTransactionId: string;
+            /** State */
+            state: string;
+            /** Store */
+            store: string;
+            /**
+             * Userlicenseid
+             * Format: uuid
+             */
+            userLicenseId: string;
+        };
+        /**
+         * StorePurchasesOut
+         * @description A customer's store purchases and their charges.
+         */
+        StorePurchasesOut: {
+            /** Charges */
+            charges: components["schemas"]["StoreChargeOut"][];
+            /** Subscriptions */
+            subscriptions: components["schemas"]["StoreSubscriptionOut"][];
+        };
+        /**
+         * StoreSubscriptionOut
+         * @description A store purchase as support sees it.
+         */
+        StoreSubscriptionOut: {
+            /** Environment */
+            environment: string;
+            /** Expiresat */
+            expiresAt: string | null;
+            /** Graceuntil */
+            graceUntil: string | null;
+            /** Heardat */
+            heardAt: string;
+            /** Lastreason */
+            lastReason: string | null;
+            /** Licenceid */
+            licenceId: number;
+            /** Linkedat */
+            linkedAt: string;
+            /** Linkedby */
+            linkedBy: string;
+            /** Originaltransactionid */
+            originalTransactionId: string;
+            /** Productid */
+            productId: string;
+            /** Renewals */
+            renewals: number;
+            /** Renewing */
+            renewing: boolean;
+            /** State */
+            state: string;
+            /** Store */
+            store: string;
+            /**
+             * Userlicenceid
+             * Format: uuid
+             */
+            userLicenceId: string;
         };
         /**
          * SubscriptionOrder
@@ -6210,6 +6487,33 @@ export interface components {
             signOnUrl: string;
             /** Zendeskjwt */
             zendeskJWT: string;
+        };
+        /**
+         * AppStorePurchaseIn
+         * @description The signed transaction StoreKit gave the app (a JWS).
+         */
+        api__routers__app_stores__AppStorePurchaseIn: {
+            /** Signedtransaction */
+            signedTransaction: string;
+        };
+        /**
+         * AppStorePurchaseIn
+         * @description A purchase the customer made in Apple's App Store: the catalogue licence and Apple's transaction id.
+         */
+        api__routers__support__AppStorePurchaseIn: {
+            /** Appletransactionid */
+            appleTransactionId: string;
+            /**
+             * Countrycode
+             * @default KR
+             */
+            countryCode: string;
+            /** @default ko */
+            language: components["schemas"]["Language"];
+            /** Licenceid */
+            licenceId: number;
+            /** Reason */
+            reason: string;
         };
     };
     responses: never;
@@ -7404,6 +7708,376 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    app_store_notification_web_unicornpro_v1_app_stores_app_store_notifications_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppStoreNotificationIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-350` The store's proof of purchase could not be verified.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -350;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    link_an_app_store_purchase_web_unicornpro_v1_app_stores_app_store_purchases_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["api__routers__app_stores__AppStorePurchaseIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorePurchaseOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-350` The store's proof of purchase could not be verified.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -302 | -350;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-351` This store purchase is linked to another account.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -351;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    google_play_notification_web_unicornpro_v1_app_stores_google_play_notifications_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-350` The store's proof of purchase could not be verified.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -350;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    link_a_google_play_purchase_web_unicornpro_v1_app_stores_google_play_purchases_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GooglePlayPurchaseIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorePurchaseOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-302` The product information is invalid (option or price mismatch).
+             *     - `-350` The store's proof of purchase could not be verified.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -302 | -350;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-351` This store purchase is linked to another account.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -351;
+                    };
+                };
+            };
+            /**
+             * @description Request Entity Too Large, errorCode:
+             *     - `-2` The value is invalid. The body is over 64 KiB (a multipart form: see its own limits).
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -2;
                     };
                 };
             };
@@ -15991,7 +16665,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AppStorePurchaseIn"];
+                "application/json": components["schemas"]["api__routers__support__AppStorePurchaseIn"];
             };
         };
         responses: {
@@ -16244,6 +16918,138 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    customer_store_purchases_web_unicornpro_v1_staff_customers__account_id__store_purchases_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the customer's account id */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorePurchasesOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };
@@ -19621,6 +20427,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffActionOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    the_store_ledger_web_unicornpro_v1_staff_finance_store_ledger_get: {
+        parameters: {
+            query?: {
+                since?: string | null;
+                until?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreLedgerOut"];
                 };
             };
             /**

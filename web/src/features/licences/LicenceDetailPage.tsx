@@ -106,6 +106,10 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
   // What the server says the holder may do now; the page offers exactly that (an App Store licence's
   // isDisableUpgrade is already left out of it, by the server).
   const allowed = new Set(licence.allowedActions);
+  // A licence a store bills (its payments are the store's) is managed there; the server disables its upgrade.
+  const store = licence.payments
+    .map((payment) => payment.payMethod)
+    .find((method): method is 'app-store' | 'google-play' => method === 'app-store' || method === 'google-play');
 
   return (
     <section className="content-page">
@@ -124,6 +128,12 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
           <dd data-testid="licence-period">{period}</dd>
           <dt>{t.licences.state}</dt>
           <dd>{stateLabel(t.licences.states, licence.state)}</dd>
+          {store && (
+            <>
+              <dt>{t.licences.boughtIn}</dt>
+              <dd data-testid="licence-store">{t.licences.storeNames[store]}</dd>
+            </>
+          )}
           {licence.state === 'reserved' && readTime(licence.depositDeadline) && (
             <>
               <dt>{t.licences.depositDeadline}</dt>
@@ -131,6 +141,7 @@ function LicenceDetail({ subscription }: { subscription: SubscriptionSlot | unde
             </>
           )}
         </dl>
+        {licence.isDisableUpgrade && <p className="card__note">{t.licences.storeNote}</p>}
       </div>
 
       {allowed.has('upgrade') && (

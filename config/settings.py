@@ -368,7 +368,10 @@ class Settings(BaseSettings):
             return self
         query["max_overflow"] = [str(threads - size)]
         url = urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
-        return self.model_copy(update={"database_url": url})
+        widened = self.model_copy(update={"database_url": url})
+        for derived in ("event_store_env", "view_store_env"):  # cached from the narrower URL: made again on use
+            widened.__dict__.pop(derived, None)
+        return widened
 
     @cached_property
     def event_store_env(self) -> dict[str, str]:

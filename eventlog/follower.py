@@ -95,37 +95,91 @@ def _wait_for_ring(bell: DoorbellListener, stop: threading.Event, interval: floa
             return
 
 
-class _Notified:
-    """A thread LISTENing on the log's channel (PostgreSQL notifies after each commit) and setting ``news``."""
+class _Channel:
+    """One LISTEN on the log's channel for every follower of that log in this process (PostgreSQL notifies after
+    each commit): one connection however many views a projector runs, where a LISTEN per follower held a pooled
+    connection each and, with as many views as the pool has connections, left none to read the log with."""
 
-    def __init__(self, recorder: PostgresApplicationRecorder, stop: threading.Event) -> None:
-        self.news = threading.Event()
-        self.error: BaseException | None = None
+    def __init__(self, recorder: PostgresApplicationRecorder) -> None:
         self._recorder = recorder
-        self._stop = stop
-        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._subscribers: set[_Subscription] = set()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
         self._listening = threading.Event()
-        self._thread = threading.Thread(target=self._listen, name="log-listen", daemon=True)
-        self._thread.start()
-        self._listening.wait(30)
 
-    def _listen(self) -> None:
+    @classmethod
+    def of(cls, recorder: PostgresApplicationRecorder) -> _Channel:
+        """The channel of this recorder's log (made on first use)."""
+        with _CHANNELS_LOCK:
+            channel: _Channel | None = getattr(recorder, "_storefront_channel", None)
+            if channel is None:
+                channel = cls(recorder)
+                recorder._storefront_channel = channel  # type: ignore[attr-defined]
+            return channel
+
+    def subscribe(self) -> _Subscription:
+        """A follower's ear on the channel, listening once this returns."""
+        subscription = _Subscription(self)
+        with self._lock:
+            self._subscribers.add(subscription)
+            if self._thread is None or not self._thread.is_alive():
+                self._stopping, self._listening = threading.Event(), threading.Event()
+                self._thread = threading.Thread(
+                    target=self._listen, args=(self._stopping, self._listening), name="log-listen", daemon=True
+                )
+                self._thread.start()
+            listening = self._listening
+        listening.wait(30)
+        return subscription
+
+    def unsubscribe(self, subscription: _Subscription) -> None:
+        """The follower stopped; the last one to leave closes the LISTEN."""
+        with self._lock:
+            self._subscribers.discard(subscription)
+            thread = self._thread if not self._subscribers else None
+            if thread is not None:
+                self._stopping.set()
+                self._thread = None
+        if thread is not None:
+            thread.join(timeout=5)
+
+    def _listen(self, stopping: threading.Event, listening: threading.Event) -> None:
         try:
             with self._recorder.datastore.get_connection() as conn:
                 conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
-                self._listening.set()
-                while not (self._stop.is_set() or self._done.is_set()):
+                listening.set()
+                while not stopping.is_set():
                     for _ in conn.notifies(timeout=0.1, stop_after=1):
-                        self.news.set()
-        except BaseException as error:  # raised by the follower at its next wait
-            self.error = error
+                        self._ring()
+        except BaseException as error:  # raised by each follower at its next wait; the next one listens again
+            self._ring(error)
         finally:
-            self._listening.set()
-            self.news.set()
+            listening.set()
+            self._ring()
+
+    def _ring(self, error: BaseException | None = None) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for subscription in subscribers:
+            if error is not None:
+                subscription.error = error
+            subscription.news.set()
+
+
+_CHANNELS_LOCK = threading.Lock()
+
+
+class _Subscription:
+    """One follower's ``news`` (set by each commit's notification) and the channel's ``error``, if it failed."""
+
+    def __init__(self, channel: _Channel) -> None:
+        self.news = threading.Event()
+        self.error: BaseException | None = None
+        self._channel = channel
 
     def close(self) -> None:
-        self._done.set()
-        self._thread.join(timeout=5)
+        self._channel.unsubscribe(self)
 
 
 def _listen(
@@ -135,7 +189,7 @@ def _listen(
     interval: float,
     caught_up: CaughtUp | None,
 ) -> Iterator[Sequence[Notification]]:
-    notified = _Notified(recorder, stop)
+    notified = _Channel.of(recorder).subscribe()
     try:
         position = after
         while not stop.is_set():

@@ -22,26 +22,37 @@ class FinanceJobsView(View):
     def schema(self) -> list[str]:
         return [
             "CREATE TABLE IF NOT EXISTS finance_jobs_view ("
-            "job_id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, attempt INTEGER NOT NULL, "
+            "job_id TEXT PRIMARY KEY, position BIGINT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, "
+            "attempt INTEGER NOT NULL, "
             "done BIGINT NOT NULL, total BIGINT NOT NULL, params TEXT NOT NULL, result TEXT, files TEXT NOT NULL, "
             "actor_id TEXT NOT NULL, requested_at TEXT NOT NULL, moved_at TEXT NOT NULL, finished_at TEXT)",
-            "CREATE INDEX IF NOT EXISTS finance_jobs_view_kind ON finance_jobs_view (kind, requested_at)",
-            "CREATE INDEX IF NOT EXISTS finance_jobs_view_requested ON finance_jobs_view (requested_at)",
+            "CREATE INDEX IF NOT EXISTS finance_jobs_view_kind ON finance_jobs_view (kind, position)",
+            "CREATE INDEX IF NOT EXISTS finance_jobs_view_position ON finance_jobs_view (position)",
         ]
+
+    def apply_at(self, event: Any, notification_id: int, cursor: ViewCursor) -> None:
+        if isinstance(event, JobRequested):  # jobs are listed in the order they were asked for: their log position
+            self._requested(event, notification_id, cursor)
+        else:
+            self.apply(event, cursor)
 
     @singledispatchmethod
     def apply(self, event: Any, cursor: ViewCursor) -> None:
         return None
 
     @apply.register
-    def _requested(self, event: JobRequested, cursor: ViewCursor) -> None:
+    def _asked(self, event: JobRequested, cursor: ViewCursor) -> None:
+        raise NotImplementedError("a request is applied with its position: apply_at")
+
+    def _requested(self, event: JobRequested, position: int, cursor: ViewCursor) -> None:
         at = utc_text(event.timestamp)
         cursor.execute(
-            "INSERT INTO finance_jobs_view (job_id, kind, state, attempt, done, total, params, result, files, "
-            "actor_id, requested_at, moved_at, finished_at) VALUES (%(id)s, %(kind)s, 'queued', 0, 0, 0, "
-            "%(params)s, NULL, '[]', %(actor)s, %(at)s, %(at)s, NULL)",
+            "INSERT INTO finance_jobs_view (job_id, position, kind, state, attempt, done, total, params, result, "
+            "files, actor_id, requested_at, moved_at, finished_at) VALUES (%(id)s, %(position)s, %(kind)s, 'queued', "
+            "0, 0, 0, %(params)s, NULL, '[]', %(actor)s, %(at)s, %(at)s, NULL)",
             {
                 "id": str(event.originator_id),
+                "position": position,
                 "kind": event.kind,
                 "params": json.dumps(event.params, sort_keys=True),
                 "actor": str(event.actor_id),
@@ -96,7 +107,7 @@ def finance_jobs(db: ViewDatabase, kind: str | None = None, limit: int = 50) -> 
     with db.read() as cursor:
         cursor.execute(
             "SELECT * FROM finance_jobs_view WHERE %(kind)s = '' OR kind = %(kind)s "
-            "ORDER BY requested_at DESC, job_id DESC LIMIT %(limit)s",
+            "ORDER BY position DESC LIMIT %(limit)s",
             {"kind": kind or "", "limit": limit},
         )
         rows = cursor.fetchall()

@@ -50,10 +50,13 @@ def register(store: Storefront, email: str, clock: Clock | None = None) -> Regis
 
 @contextmanager
 def running_projector(settings: Settings) -> Iterator[ViewDatabase]:
-    """A projector following the log in a thread, for as long as the block runs."""
+    """A projector following the log in a thread, for as long as the block runs (with a connection for each view's
+    follower, as ``python -m projections run`` has)."""
+    views = all_views()
+    settings = settings.with_connections_for(len(views) + 3)
     log_app = Storefront(settings.event_store_env)
     db = open_view_database(settings.view_store_env)
-    projector = Projector(log_app, db, all_views(), poll_interval=0.02)
+    projector = Projector(log_app, db, views, poll_interval=0.02)
     projector.setup()
     stop = threading.Event()
     thread = threading.Thread(target=projector.run, args=(stop,), daemon=True)

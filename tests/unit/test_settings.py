@@ -166,6 +166,7 @@ def test_the_projector_gets_a_connection_for_each_view_follower_but_never_fewer_
     tmp_path: Path,
 ) -> None:
     small = make_settings(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1/shop?pool_size=1&max_overflow=9")
+    assert small.event_store_env["POSTGRES_MAX_OVERFLOW"] == "9"  # read before widening: not kept by the copy
     widened = small.with_connections_for(15)
     assert (widened.event_store_env["POSTGRES_POOL_SIZE"], widened.event_store_env["POSTGRES_MAX_OVERFLOW"]) == (
         "1",

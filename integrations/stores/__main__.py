@@ -11,7 +11,6 @@ import uvicorn
 
 from config.settings import Settings
 from eventlog.database import open_view_database
-from harness.clock import SharedTestClock
 from integrations.app_store.keys import StandInKeys as AppleKeys
 from integrations.app_store.standin import AppStoreStandIn
 from integrations.google_play.keys import StandInKeys as GoogleKeys
@@ -33,7 +32,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     settings = Settings()
     if settings.app_env == "production":
         raise SystemExit("the stores' stand-ins never run in production")
-    clock = SharedTestClock(open_view_database(settings.view_store_env)).now if settings.test_clock else None
+    clock = None
+    if settings.test_clock:
+        from harness.clock import SharedTestClock  # the harness is not installed in production: imported only when on
+
+        clock = SharedTestClock(open_view_database(settings.view_store_env)).now
     api = args.api.rstrip("/")
     apple = AppStoreStandIn(
         AppleKeys.load_or_create(settings.store_standins_dir / "app-store"),

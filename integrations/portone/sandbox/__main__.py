@@ -11,7 +11,6 @@ import uvicorn
 
 from config.settings import Settings as StoreSettings
 from eventlog.database import open_view_database
-from harness.clock import SharedTestClock
 from integrations.portone.sandbox.app import create_sandbox_app
 from integrations.portone.sandbox.service import Clock
 from integrations.portone.sandbox.settings import SandboxSettings
@@ -46,6 +45,8 @@ def shared_clock() -> Clock | None:
     store = StoreSettings()
     if not store.test_clock:
         return None
+    from harness.clock import SharedTestClock  # the harness is not installed in production: imported only when on
+
     return SharedTestClock(open_view_database(store.view_store_env)).now
 
 

@@ -214,6 +214,8 @@ POLICY: Mapping[str, Access] = {
     "GET /payments/licenses/subscribe/{user_license_id}/exit": Access.OWNER,
     "POST /payments/licenses/subscribe/{user_license_id}/exit": Access.OWNER,
     "POST /payments/licenses/subscribe/{user_license_id}/exit/offer": Access.OWNER,
+    "POST /payments/licenses/subscribe/{user_license_id}/price-rise/agree": Access.OWNER,
+    "POST /payments/licenses/subscribe/{user_license_id}/price-rise/decline": Access.OWNER,
     "GET /purchasable-licenses/upgrade/licenses/{user_license_id}": Access.OWNER,
     "POST /payments/licenses/{user_license_id}/upgrade": Access.OWNER,
     "POST /payments/licenses/{user_license_id}/subscribe/upgrade": Access.OWNER,
@@ -283,6 +285,10 @@ POLICY: Mapping[str, Access] = {
     "POST /staff/refund-requests/{request_id}/approve": Access.STAFF_APPROVE_REFUNDS,
     "POST /staff/refund-requests/{request_id}/decline": Access.STAFF_APPROVE_REFUNDS,
     "GET /staff/cancellation-reasons": Access.STAFF_READ_LEDGER,
+    # Consent before a price rise (docs/catalogue.md): who agreed, declined or has not answered, per rise; support
+    # and marketing read customers, and so see it.
+    "GET /staff/price-rises": Access.STAFF_READ_CUSTOMERS,
+    "GET /staff/price-rises/{catalogue_version}": Access.STAFF_READ_CUSTOMERS,
     # Finance (api/routers/finance.py, docs/finance.md): the ledger, reconciliation, integrity, exports, as it was.
     "GET /staff/finance/ledger": Access.STAFF_READ_LEDGER,
     "GET /staff/finance/store-ledger": Access.STAFF_READ_LEDGER,

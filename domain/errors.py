@@ -281,6 +281,21 @@ class ErrorCode(Enum):
         "The store did not answer. Please try again shortly.",
         "ストアから応答がありません。しばらくしてから再度お試しください。",
     )
+    # Not in the spec's catalogue: consent before a price rise (docs/catalogue.md).
+    PRICE_RISE_NOT_ASKED = (
+        -360,
+        409,
+        "답변을 기다리는 가격 변경이 없습니다.",
+        "No price change awaits your answer.",
+        "ご回答をお待ちしている価格変更はありません。",
+    )
+    PRICE_RISE_NOT_AGREED = (
+        -361,
+        409,
+        "인상된 가격에 동의하지 않으셔서 결제하지 않습니다.",
+        "The new price was not agreed to, so nothing is charged.",
+        "新しい価格にご同意いただいていないため、決済は行いません。",
+    )
     EMAIL_OR_PASSWORD_MISMATCH = (
         -400,
         401,

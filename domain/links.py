@@ -72,5 +72,10 @@ class SiteLinks:
         """The licence page, whose button turns auto-renewal back on (the cancellation mail's link)."""
         return self._licence(language, user_licence_id, "resume")
 
+    def price_rise(self, language: Language, user_licence_id: object) -> str:
+        """The licence page, whose notice asks for consent to a higher price with its agree and stop buttons (a
+        price-rise mail's link: following it agrees to nothing)."""
+        return self._licence(language, user_licence_id, "price")
+
     def _licence(self, language: Language, user_licence_id: object, intent: str) -> str:
         return self._at(f"/{language.value}/license/{quote(str(user_licence_id))}", urlencode({"subscription": intent}))

@@ -250,8 +250,9 @@ class SubscriptionReplacedByLifetime(StoredEvent):
 class SubscriptionPriceRiseNoticed(StoredEvent):
     """The subscriber was told (by the mail this event sends) that catalogue version ``catalogue_version`` raises
     their plan from ``previous_amount`` to ``amount`` (``list_price`` in ``country_code`` less ``discount_factors``)
-    from ``effective_at``. Under docs/catalogue.md's rule the new price is charged only at a renewal at least 30
-    days after ``noticed_at``."""
+    from ``effective_at``. Retired (no longer recorded): a notice was taken as consent 30 days after
+    ``noticed_at``, which Korea's E-Commerce Act Art. 13(6) forbids; a rise is now asked
+    (``SubscriptionPriceRiseAsked``) and a notice counts for nothing."""
 
     TOPIC = "subscription.PriceRiseNoticed"
     catalogue_version: int
@@ -277,3 +278,74 @@ class SubscriptionRepriced(StoredEvent):
     country_code: str
     discount_factors: list[DiscountRecord]
     amount: int
+
+
+class SubscriptionPriceRiseAsked(StoredEvent):
+    """The subscriber is asked (by the mail this event sends, and a notice on their licence page) to consent to
+    catalogue version ``catalogue_version``'s price: ``amount`` (``list_price`` in ``country_code`` less
+    ``discount_factors``) instead of ``previous_amount``, from the first renewal due on or after ``applies_from``
+    (``changes_at`` as the subscription stood when asked). ``kind``: ``price-rise``, or ``free-to-paid`` (a rise from
+    0). Under docs/catalogue.md's rule the new price is charged only once they agree; a subscriber who has not agreed
+    by the change is not charged it, and auto-renewal stops at the end of the paid period."""
+
+    TOPIC = "subscription.PriceRiseAsked"
+    account_id: UUID
+    user_licence_id: UUID
+    kind: str
+    catalogue_version: int
+    licence_id: int
+    country_code: str
+    currency: str
+    list_price: int
+    discount_factors: list[DiscountRecord]
+    amount: int
+    previous_amount: int
+    effective_at: datetime
+    applies_from: datetime
+    changes_at: datetime
+    asked_at: datetime
+
+
+class SubscriptionPriceRiseAgreed(StoredEvent):
+    """The subscriber agreed, on their licence page, to the price asked for by version ``catalogue_version``
+    (``amount``): the renewal at the change charges it."""
+
+    TOPIC = "subscription.PriceRiseAgreed"
+    catalogue_version: int
+    amount: int
+    agreed_at: datetime
+
+
+class SubscriptionPriceRiseDeclined(StoredEvent):
+    """The subscriber declined the price asked for by version ``catalogue_version`` (``amount``) and stopped
+    auto-renewal instead; they are not asked again, nor reminded, for 7 days."""
+
+    TOPIC = "subscription.PriceRiseDeclined"
+    catalogue_version: int
+    amount: int
+    declined_at: datetime
+
+
+class SubscriptionPriceRiseReminded(StoredEvent):
+    """The one reminder (the mail this event sends) of a request not agreed to: the change at ``changes_at`` to
+    ``amount`` needs their consent, or auto-renewal stops then."""
+
+    TOPIC = "subscription.PriceRiseReminded"
+    catalogue_version: int
+    amount: int
+    previous_amount: int
+    changes_at: datetime
+    reminded_at: datetime
+
+
+class SubscriptionPriceRiseLapsed(StoredEvent):
+    """The renewal at ``changes_at`` would have charged ``amount`` (version ``catalogue_version``) instead of
+    ``previous_amount``, and the subscriber had not agreed: nothing was charged, and auto-renewal stopped at the end of
+    the paid period (a ``subscription.Ended`` follows; the mail this event sends says so)."""
+
+    TOPIC = "subscription.PriceRiseLapsed"
+    catalogue_version: int
+    amount: int
+    previous_amount: int
+    changes_at: datetime
+    lapsed_at: datetime

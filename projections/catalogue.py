@@ -12,6 +12,7 @@ from projections.ledger import LedgerView
 from projections.licences import LicencesView
 from projections.papers import TaxInvoicesView
 from projections.payments import PaymentsView
+from projections.price_rises import PriceRisesView
 from projections.reports import ReportsView
 from projections.revocations import RevocationsView
 from projections.staff_actions import StaffActionsView
@@ -38,4 +39,5 @@ def all_views() -> list[View]:
         FinanceJobsView(),
         StaffActionsView(),
         AppStoresView(),
+        PriceRisesView(),
     ]

@@ -23,7 +23,7 @@ TASK_MODULES = [
     "workers.tasks.mail",
     "workers.tasks.payments",
     "workers.tasks.papers",
-    "workers.tasks.price_notices",
+    "workers.tasks.price_rises",
     "workers.tasks.subscriptions",
     "workers.tasks.support_mails",
 ]

@@ -18,7 +18,6 @@ from celery import Celery
 from domain.accounts.notices import NOTICE_OF
 from domain.papers.cash_receipts import CASH_PAY_METHODS
 from domain.staff.actions import StaffAction
-from domain.subscriptions.price_rule import NOTICE_PERIOD
 from eventlog.database import ViewDatabase
 from eventlog.passed_over import PassedOver
 from eventlog.tracking import PositionMovedError, advance, ensure_tracking_row
@@ -36,7 +35,14 @@ from events.catalogue import CatalogueVersionScheduled
 from events.finance import JobRequested
 from events.payments import PaymentCancelled, PaymentRefunded, PaymentReserved, PaymentSucceeded
 from events.staff import StaffActed
-from events.subscriptions import AutoRenewalCancelled, RenewalFailed, RenewalReminded, SubscriptionPriceRiseNoticed
+from events.subscriptions import (
+    AutoRenewalCancelled,
+    RenewalFailed,
+    RenewalReminded,
+    SubscriptionPriceRiseAsked,
+    SubscriptionPriceRiseLapsed,
+    SubscriptionPriceRiseReminded,
+)
 
 
 @dataclass(frozen=True)
@@ -177,20 +183,28 @@ def _cancellation_mail(event: AutoRenewalCancelled) -> list[TaskCall]:
     return [TaskCall("subscriptions.send_mail", kwargs)]
 
 
-def _price_rise_notices(event: CatalogueVersionScheduled) -> list[TaskCall]:
-    """A new catalogue version: notice every subscriber whose price it raises (docs/catalogue.md)."""
+def _price_rise_requests(event: CatalogueVersionScheduled) -> list[TaskCall]:
+    """A new catalogue version: ask every subscriber whose price it raises for consent (docs/catalogue.md)."""
     return [] if event.version == 1 else [TaskCall("catalogue.notice_price_rises")]
 
 
-def _price_rise_mail(event: SubscriptionPriceRiseNoticed) -> list[TaskCall]:
-    applies_from = max(event.effective_at, event.noticed_at + NOTICE_PERIOD)
-    kwargs = {
-        "subscription_id": str(event.originator_id),
-        "previous_amount": event.previous_amount,
-        "amount": event.amount,
-        "applies_from": applies_from.isoformat(),
-    }
-    return [TaskCall("subscriptions.send_price_rise_notice", kwargs)]
+def _price_rise_mail(kind: str) -> Reaction:
+    """The request, its one reminder, or the lapse (auto-renewal stopped): the date, both prices, the card, the way
+    out, the licence page."""
+
+    def reaction(
+        event: SubscriptionPriceRiseAsked | SubscriptionPriceRiseReminded | SubscriptionPriceRiseLapsed,
+    ) -> list[TaskCall]:
+        kwargs = {
+            "subscription_id": str(event.originator_id),
+            "kind": kind,
+            "previous_amount": event.previous_amount,
+            "amount": event.amount,
+            "changes_at": event.changes_at.isoformat(),
+        }
+        return [TaskCall("subscriptions.send_price_rise_mail", kwargs)]
+
+    return reaction
 
 
 # Tasks that the events of one batch of the log start together as one task of their own (same arguments, with
@@ -217,8 +231,10 @@ REACTIONS: dict[type[Any], Reaction] = {
     AutoRenewalCancelled: _cancellation_mail,
     StaffActed: _staff_request,
     JobRequested: _finance_job,
-    CatalogueVersionScheduled: _price_rise_notices,
-    SubscriptionPriceRiseNoticed: _price_rise_mail,
+    CatalogueVersionScheduled: _price_rise_requests,
+    SubscriptionPriceRiseAsked: _price_rise_mail("asked"),
+    SubscriptionPriceRiseReminded: _price_rise_mail("reminder"),
+    SubscriptionPriceRiseLapsed: _price_rise_mail("lapsed"),
 }
 
 

@@ -19,6 +19,7 @@ from api.schemas.cards import CardForm, WindowKey
 from api.schemas.coupons import COUPON_REFUSALS
 from api.schemas.subscriptions import SubscriptionState
 from api.services import ServicesDep
+from application.price_rises import agree_to_price_rise, decline_price_rise
 from domain.accounts.account import Account
 from domain.errors import ErrorCode
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
@@ -33,7 +34,7 @@ from domain.subscriptions.commands import (
 )
 
 router = APIRouter(prefix="/payments/licenses", tags=["subscriptions"])
-VIEWS = ("licences", "payments", "subscriptions")
+VIEWS = ("licences", "payments", "subscriptions", "price_rises")
 
 
 class SubscriptionOrder(CamelModel):
@@ -322,5 +323,37 @@ def change_card(
         account_id=caller.account_id,
         subscription_id=subscription_id,
         key=key,
+    )
+    return _after(services, subscription_id, position)
+
+
+@router.post(
+    "/subscribe/{user_license_id}/price-rise/agree",
+    response_model=SubscriptionState,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.PRICE_RISE_NOT_ASKED),
+)
+def agree_to_new_price(
+    subscription_id: OwnSubscriptionDep, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
+    """Agree to the higher price the licence page asks about (docs/catalogue.md): the renewal at the change charges
+    it. Only this call agrees; following a mailed link does not (-360 when nothing is asked)."""
+    position = agree_to_price_rise(
+        services.store, services.clock, account_id=caller.account_id, subscription_id=subscription_id
+    )
+    return _after(services, subscription_id, position)
+
+
+@router.post(
+    "/subscribe/{user_license_id}/price-rise/decline",
+    response_model=SubscriptionState,
+    responses=errors(ErrorCode.NOT_FOUND, ErrorCode.PRICE_RISE_NOT_ASKED),
+)
+def decline_new_price(
+    subscription_id: OwnSubscriptionDep, services: ServicesDep, caller: CallerDep
+) -> SubscriptionState:
+    """Decline the higher price and stop auto-renewal: the licence runs to the end of the paid period, nothing more
+    is charged, and nobody asks again for 7 days (-360 when nothing is asked)."""
+    position = decline_price_rise(
+        services.store, services.clock, account_id=caller.account_id, subscription_id=subscription_id
     )
     return _after(services, subscription_id, position)

@@ -32,7 +32,8 @@ from events.concurrency import retry_on_conflict
 
 
 def renew_if_due(store: Storefront, clock: Clock, gateway: PaymentGateway, subscription_id: UUID) -> Charged:
-    """End a subscription whose licence was refunded, or a cancelled one whose paid period ran out; else
+    """End a subscription whose licence was refunded, a cancelled one whose paid period ran out, or one whose
+    renewal fell due at a higher price its subscriber did not agree to (nothing is charged: docs/catalogue.md); else
     charge the next period if it is due.
 
     Safe to repeat and to run concurrently (see ``charging``): the attempt's merchantUid is decided
@@ -45,7 +46,7 @@ def renew_if_due(store: Storefront, clock: Clock, gateway: PaymentGateway, subsc
         licence: UserLicence = store.repository.get(subscription.user_licence_id)
         now = clock.now()
         ended = subscription.end_with_licence(now) if licence.state is not LicenceState.ACTIVE else False
-        if not (ended or subscription.run_out(now)):
+        if not (ended or subscription.run_out(now) or subscription.lapse_unagreed_rise(now, load_versions(store))):
             return subscription, licence  # unchanged: the charge decides from them as read
         position = store.save(subscription)[-1].notification.id
         return Charged(subscription.id, None, False, subscription.status, position)
@@ -98,6 +99,11 @@ def renew_batch(
         attempt = subscription.due_charge(now)
         if attempt is None:
             outcomes[subscription.id] = Charged(subscription.id, None, False, subscription.status, 0)
+            continue
+        renewal = subscription.next_renewal(versions)
+        if renewal is not None and renewal.awaiting is not None:
+            # A higher price not agreed to: nothing is charged; the one-at-a-time path stops auto-renewal.
+            outcomes[subscription.id] = _one(store, clock, gateway, subscription.id)
             continue
         attempt = subscription.priced(attempt, versions, now)
         due.append(DecidedCharge(subscription, licence, attempt, related.get(subscription.account_id)))

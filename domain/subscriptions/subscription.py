@@ -41,7 +41,18 @@ from domain.licences.licence import LicenceTerms
 from domain.payments.gateway import GatewayPayment, GatewayStatus
 from domain.payments.wallet import BillingKey
 from domain.pricing.quotes import DiscountFactor, DiscountKind, Quote, factors_from_records
-from domain.subscriptions.price_rule import DueNotice, PriceNotice, renewal_price
+from domain.subscriptions.price_rule import (
+    Answer,
+    DueAsk,
+    PriceRiseAsk,
+    RiseKind,
+    applies_from,
+    first_renewal_from,
+    renewal_price,
+)
+from domain.subscriptions.price_rule import (
+    reminder_due as price_rise_reminder_due,
+)
 from domain.subscriptions.reminders import reminder_due, reminder_lead
 from events.subscriptions import (
     AutoRenewalCancelled,
@@ -54,7 +65,12 @@ from events.subscriptions import (
     RetentionCouponSpent,
     RetentionOfferAccepted,
     SubscriptionEnded,
+    SubscriptionPriceRiseAgreed,
+    SubscriptionPriceRiseAsked,
+    SubscriptionPriceRiseDeclined,
+    SubscriptionPriceRiseLapsed,
     SubscriptionPriceRiseNoticed,
+    SubscriptionPriceRiseReminded,
     SubscriptionRenewed,
     SubscriptionReplacedByLifetime,
     SubscriptionRepriced,
@@ -183,10 +199,11 @@ class NextRenewal:
     due_at: datetime
     quote: Quote
     catalogue_version: int
+    awaiting: PriceRiseAsk | None = None  # a higher price not agreed to: nothing is charged, auto-renewal stops
 
     @property
     def amount(self) -> int:
-        """What the renewal charges."""
+        """What the renewal charges (when ``awaiting``: only if the subscriber agrees first)."""
         return self.quote.amount
 
 
@@ -203,7 +220,8 @@ class Subscription(Aggregate):
     retention_offer_used = False  # the one retention offer was taken or declined (docs/subscriptions.md)
     retention_coupon: tuple[str, Decimal] | None = None  # an accepted offer's code and factor, until a charge uses it
     catalogue_version = 1  # the catalogue version the renewal quote was priced under
-    price_notices: tuple[PriceNotice, ...] = ()  # price-rise notices mailed since the price last moved
+    price_asks: tuple[PriceRiseAsk, ...] = ()  # requests for consent to a higher price since the price last moved
+    declined_at: datetime | None = None  # when the subscriber last declined a higher price (7 quiet days follow)
 
     @staticmethod
     def id_for_window_key(customer_uid: str) -> UUID:
@@ -326,10 +344,10 @@ class Subscription(Aggregate):
 
     def _renewal_due(self, due_at: datetime, versions: CatalogueVersions) -> NextRenewal:
         decided = renewal_price(
-            self.own_quote, self.catalogue_version, versions.in_force(due_at), self.price_notices, due_at
+            self.own_quote, self.catalogue_version, versions.in_force(due_at), self.price_asks, due_at
         )
         # An accepted retention offer's coupon comes off whichever price the rule gave, as its last step.
-        return NextRenewal(due_at, self._with_retention(decided.quote), decided.catalogue_version)
+        return NextRenewal(due_at, self._with_retention(decided.quote), decided.catalogue_version, decided.awaiting)
 
     @property
     def renews_at(self) -> datetime | None:
@@ -349,6 +367,8 @@ class Subscription(Aggregate):
             return False
         renewal = self.next_renewal(versions)
         assert renewal is not None
+        if renewal.awaiting is not None:
+            return False  # no renewal will charge unless they agree: the price rise's own reminder says so
         quote = renewal.quote
         self.trigger_event(
             RenewalReminded,
@@ -470,15 +490,38 @@ class Subscription(Aggregate):
             return attempt
         due_at = at if attempt.kind is ChargeKind.RESUBSCRIPTION else self.paid_until
         renewal = self._renewal_due(due_at, versions)
+        if renewal.awaiting is not None:
+            if attempt.kind is ChargeKind.RESUBSCRIPTION:
+                # Coming back is no consent to the higher price: the run starts at the price they had, and its
+                # renewal asks again for the agreement the page still offers.
+                return replace(attempt, quote=self.renewal_quote, catalogue_version=self.catalogue_version)
+            raise DomainError(ErrorCode.PRICE_RISE_NOT_AGREED, "the subscriber has not agreed to the higher price")
         return replace(attempt, quote=renewal.quote, catalogue_version=renewal.catalogue_version)
 
-    def price_rise_noticed(self, due: DueNotice, at: datetime) -> None:
-        """Record the price-rise notice the subscriber is owed (the event sends the mail)."""
-        if self.status not in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE, SubscriptionStatus.CANCELLED):
-            raise DomainError(ErrorCode.INVALID_VALUE, "an ended subscription is told nothing")
+    # Consent to a higher price (domain/subscriptions/price_rule.py, docs/catalogue.md).
+
+    @property
+    def open_price_rise(self) -> PriceRiseAsk | None:
+        """The latest request for consent to a higher price since the price last moved (None when none)."""
+        return self.price_asks[-1] if self.price_asks else None
+
+    def price_rise_changes_at(self, ask: PriceRiseAsk) -> datetime:
+        """The renewal at which ``ask``'s price would first be charged, as the subscription stands now."""
+        return first_renewal_from(self.paid_until, period_length(self.life), ask.applies_from)
+
+    def ask_price_rise(self, due: DueAsk, at: datetime) -> None:
+        """Ask the subscriber to consent to the higher price they are owed a request for (the event sends the mail
+        and opens the notice on their licence page)."""
+        if self.status not in (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE):
+            raise DomainError(ErrorCode.INVALID_VALUE, "only a renewing subscription is asked")
+        previous = self.own_quote.amount
+        since = applies_from(due.version.effective_at, at)
         self.trigger_event(
-            SubscriptionPriceRiseNoticed,
+            SubscriptionPriceRiseAsked,
             timestamp=at,
+            account_id=self.account_id,
+            user_licence_id=self.user_licence_id,
+            kind=RiseKind.of(previous).value,
             catalogue_version=due.version.version,
             licence_id=due.quote.licence_id,
             country_code=due.quote.country_code,
@@ -486,10 +529,88 @@ class Subscription(Aggregate):
             list_price=due.quote.list_price,
             discount_factors=due.quote.factor_records(),
             amount=due.quote.amount,
-            previous_amount=self.own_quote.amount,
+            previous_amount=previous,
             effective_at=due.version.effective_at,
-            noticed_at=at,
+            applies_from=since,
+            changes_at=first_renewal_from(self.paid_until, period_length(self.life), since),
+            asked_at=at,
         )
+
+    def agree_to_price_rise(self, at: datetime) -> bool:
+        """The subscriber agrees to the price asked for (-360 when nothing is asked, or the subscription ended);
+        True when recorded now (agreeing twice records it once)."""
+        ask = self.open_price_rise
+        if ask is None or self.status is SubscriptionStatus.ENDED:
+            raise DomainError(ErrorCode.PRICE_RISE_NOT_ASKED, "no price change awaits an answer")
+        if ask.agreed:
+            return False
+        self.trigger_event(
+            SubscriptionPriceRiseAgreed,
+            timestamp=at,
+            catalogue_version=ask.catalogue_version,
+            amount=ask.amount,
+            agreed_at=at,
+        )
+        return True
+
+    def decline_price_rise(self, at: datetime) -> bool:
+        """The subscriber declines the price asked for and stops auto-renewal (-360 when nothing is asked, or the
+        subscription ended); True when recorded now."""
+        ask = self.open_price_rise
+        if ask is None or self.status is SubscriptionStatus.ENDED:
+            raise DomainError(ErrorCode.PRICE_RISE_NOT_ASKED, "no price change awaits an answer")
+        if ask.answer is Answer.DECLINED and not self.is_scheduled:
+            return False
+        self.trigger_event(
+            SubscriptionPriceRiseDeclined,
+            timestamp=at,
+            catalogue_version=ask.catalogue_version,
+            amount=ask.amount,
+            declined_at=at,
+        )
+        if self.is_scheduled:
+            self.cancel_auto_renewal(at)
+        return True
+
+    def remind_price_rise(self, now: datetime) -> bool:
+        """Record the one reminder of a request not agreed to, when it falls due (7 days before the change, never
+        within 7 days after a decline, only while renewing); True when recorded now."""
+        ask = self.open_price_rise
+        if ask is None or self.status is not SubscriptionStatus.ACTIVE:
+            return False
+        changes_at = self.price_rise_changes_at(ask)
+        if not price_rise_reminder_due(ask, changes_at, now, self.declined_at):
+            return False
+        self.trigger_event(
+            SubscriptionPriceRiseReminded,
+            timestamp=now,
+            catalogue_version=ask.catalogue_version,
+            amount=ask.amount,
+            previous_amount=self.own_quote.amount,
+            changes_at=changes_at,
+            reminded_at=now,
+        )
+        return True
+
+    def lapse_unagreed_rise(self, now: datetime, versions: CatalogueVersions) -> bool:
+        """The renewal fell due at a higher price the subscriber did not agree to: nothing is charged and auto-renewal
+        stops at the end of the paid period (the subscription ends now); True when it lapsed now."""
+        if not self.is_scheduled or now < self.paid_until:
+            return False
+        renewal = self._renewal_due(self.paid_until, versions)
+        if renewal.awaiting is None:
+            return False
+        self.trigger_event(
+            SubscriptionPriceRiseLapsed,
+            timestamp=now,
+            catalogue_version=renewal.awaiting.catalogue_version,
+            amount=renewal.amount,
+            previous_amount=self.own_quote.amount,
+            changes_at=self.paid_until,
+            lapsed_at=now,
+        )
+        self.trigger_event(SubscriptionEnded, timestamp=now, reason="price rise not agreed", ended_at=now)
+        return True
 
     def _note_price(self, attempt: ChargeAttempt, at: datetime) -> None:
         """A period charged at another price than the one kept (the rule moved it): renewals charge it from now."""
@@ -859,7 +980,7 @@ class Subscription(Aggregate):
         self.country_code = event.country_code
         self.discount_factors = factors_from_records(event.discount_factors)
         self.amount = event.renewal_amount
-        self.price_notices = ()  # a new plan: notices were about the old one
+        self.price_asks = ()  # a new plan: requests were about the old one
         self._new_period()
 
     @when.register
@@ -882,8 +1003,47 @@ class Subscription(Aggregate):
 
     @when.register
     def _price_rise_noticed(self, event: SubscriptionPriceRiseNoticed) -> None:
-        notice = PriceNotice(event.catalogue_version, event.amount, event.currency, event.noticed_at)
-        self.price_notices = (*self.price_notices, notice)
+        pass  # retired: a notice was never consent, and the rule no longer reads it
+
+    @when.register
+    def _price_rise_asked(self, event: SubscriptionPriceRiseAsked) -> None:
+        ask = PriceRiseAsk(
+            event.catalogue_version,
+            RiseKind(event.kind),
+            event.amount,
+            event.previous_amount,
+            event.currency,
+            event.effective_at,
+            event.applies_from,
+            event.asked_at,
+        )
+        self.price_asks = (*self.price_asks, ask)
+
+    def _answer_latest(self, catalogue_version: int, answer: Answer, at: datetime) -> None:
+        asks = list(self.price_asks)
+        for index in range(len(asks) - 1, -1, -1):
+            if asks[index].catalogue_version == catalogue_version:
+                asks[index] = asks[index].answered(answer, at)
+                break
+        self.price_asks = tuple(asks)
+
+    @when.register
+    def _price_rise_agreed(self, event: SubscriptionPriceRiseAgreed) -> None:
+        self._answer_latest(event.catalogue_version, Answer.AGREED, event.agreed_at)
+
+    @when.register
+    def _price_rise_declined(self, event: SubscriptionPriceRiseDeclined) -> None:
+        self._answer_latest(event.catalogue_version, Answer.DECLINED, event.declined_at)
+        self.declined_at = event.declined_at
+
+    @when.register
+    def _price_rise_reminded(self, event: SubscriptionPriceRiseReminded) -> None:
+        if self.price_asks:
+            self.price_asks = (*self.price_asks[:-1], replace(self.price_asks[-1], reminded_at=event.reminded_at))
+
+    @when.register
+    def _price_rise_lapsed(self, event: SubscriptionPriceRiseLapsed) -> None:
+        self._answer_latest(event.catalogue_version, Answer.LAPSED, event.lapsed_at)
 
     @when.register
     def _repriced(self, event: SubscriptionRepriced) -> None:
@@ -892,4 +1052,4 @@ class Subscription(Aggregate):
         self.country_code = event.country_code
         self.discount_factors = factors_from_records(event.discount_factors)
         self.amount = event.amount
-        self.price_notices = ()  # the price moved: a later rise needs a notice of its own
+        self.price_asks = ()  # the price moved: a later rise needs a request of its own

@@ -1,12 +1,13 @@
 """Random catalogue versions (rises and cuts, now or later), coupon groups opened and changed, subscribers starting
-with and without a code, and the clock moving day by day with the notice sweep and the renewal pass behind it:
+with and without a code, subscribers agreeing to or declining a rise they were asked about, and the clock moving day
+by day with the request sweep and the renewal pass behind it:
 
 - every charge equals the quote of the catalogue version it names, for the licence and country it was for (with
   the coupon of its code on a first period), and a first period names the version in force when it was charged;
 - every renewal charges either the price the subscriber kept or the price in force at its due date, and a cut in
   force by then is passed on;
-- no subscriber pays a raised price without a notice announcing at least it mailed 30 days or more before the
-  renewal fell due;
+- no subscriber pays a raised price without having agreed to at least it, asked 30 days or more before the renewal
+  fell due (docs/catalogue.md: consent before a rise); one who did not agree is charged nothing at the change;
 - one price from page to charge: what the licence page previews for the next renewal (``next_renewal``), looked at
   any time after the last change that moves the price, is what the renewal then charges."""
 
@@ -30,12 +31,12 @@ from domain.errors import DomainError
 from domain.pricing.quotes import DiscountKind, factors_from_records, quote_licence
 from domain.staff.member import create_first_owner
 from domain.subscriptions.commands import subscribe
-from domain.subscriptions.price_notices import notice_price_rises
+from domain.subscriptions.price_asks import answer_price_rise, ask_price_rises
 from domain.subscriptions.price_rule import NOTICE_PERIOD, plan_quote
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import Subscription
 from events.payments import PaymentOrdered, PaymentSucceeded
-from events.subscriptions import SubscriptionPriceRiseNoticed, SubscriptionStarted
+from events.subscriptions import SubscriptionPriceRiseAgreed, SubscriptionPriceRiseAsked
 from events.values import Language
 from tests.unit.billing_world import World
 
@@ -75,15 +76,17 @@ class Preview:
 
     period: int
     amount: int
-    stamp: tuple[int, int, int]
+    stamp: tuple[Any, ...]
 
 
 @dataclass
 class Log:
-    """What the log says: charges by merchantUid, and each subscription's notices (by the id's first 16 hex)."""
+    """What the log says: charges by merchantUid, and each subscription's requests and agreements (by the id's first
+    16 hex)."""
 
     charges: dict[str, Charge] = field(default_factory=dict)
-    notices: dict[str, list[SubscriptionPriceRiseNoticed]] = field(default_factory=dict)
+    asks: dict[str, list[SubscriptionPriceRiseAsked]] = field(default_factory=dict)
+    agreements: dict[str, list[SubscriptionPriceRiseAgreed]] = field(default_factory=dict)
 
 
 class PriceChanges(RuleBasedStateMachine):
@@ -130,7 +133,7 @@ class PriceChanges(RuleBasedStateMachine):
             effective_at=clock.now() + timedelta(days=in_days),
             reason="a price change",
         )
-        notice_price_rises(store, clock, self.subscriptions)  # what the reactor starts on the new version
+        ask_price_rises(store, clock, self.subscriptions)  # what the reactor starts on the new version
 
     @rule(factor=st.sampled_from([Decimal("0.1"), Decimal("0.3"), Decimal("0.5")]))
     def marketing_opens_a_coupon_group(self, factor: Decimal) -> None:
@@ -190,7 +193,8 @@ class PriceChanges(RuleBasedStateMachine):
         renewal = subscription.next_renewal(versions)
         if renewal is None:
             return None
-        stamp = (len(versions.versions), len(subscription.price_notices), subscription.catalogue_version)
+        answers = tuple((ask.catalogue_version, ask.answer) for ask in subscription.price_asks)
+        stamp = (len(versions.versions), answers, subscription.catalogue_version)
         return Preview(subscription.period + 1, renewal.amount, stamp)
 
     @rule(data=st.data())
@@ -202,6 +206,19 @@ class PriceChanges(RuleBasedStateMachine):
         if preview is not None:
             self.previews[subscription_id] = preview
 
+    @rule(data=st.data(), agree=st.booleans())
+    def a_subscriber_answers_a_rise_on_the_licence_page(self, data: st.DataObject, agree: bool) -> None:
+        asked = [key for key in self.subscriptions if self.world.subscription(key).open_price_rise is not None]
+        if not asked:
+            return
+        subscription_id = data.draw(st.sampled_from(asked))
+        try:
+            answer_price_rise(
+                self.world.store, self.world.clock, account_id=None, subscription_id=subscription_id, agree=agree
+            )
+        except DomainError:
+            assert self.world.subscription(subscription_id).status.value == "ended", "only an ended one refuses"
+
     @rule(ticks=st.integers(1, 12))
     def time_passes(self, ticks: int) -> None:
         """Beat ticks ``ticks`` times, TICK apart: the notice sweep, then the renewal pass; each renewal charges what
@@ -210,7 +227,7 @@ class PriceChanges(RuleBasedStateMachine):
         store, clock = self.world.store, self.world.clock
         for _ in range(ticks):
             clock.advance(TICK)
-            notice_price_rises(store, clock, self.subscriptions)  # beat's hourly sweep
+            ask_price_rises(store, clock, self.subscriptions)  # beat's hourly sweep
             for subscription_id in self.subscriptions:
                 now = self._preview(subscription_id)
                 earlier = self.previews.get(subscription_id)
@@ -241,14 +258,14 @@ class PriceChanges(RuleBasedStateMachine):
                 )
             elif isinstance(event, PaymentSucceeded) and event.originator_id in ordered:
                 ordered[event.originator_id].paid = True
-            elif isinstance(event, SubscriptionPriceRiseNoticed):
-                log.notices.setdefault(event.originator_id.hex[:16], []).append(event)
-            elif isinstance(event, SubscriptionStarted):
-                log.notices.setdefault(event.originator_id.hex[:16], [])
+            elif isinstance(event, SubscriptionPriceRiseAsked):
+                log.asks.setdefault(event.originator_id.hex[:16], []).append(event)
+            elif isinstance(event, SubscriptionPriceRiseAgreed):
+                log.agreements.setdefault(event.originator_id.hex[:16], []).append(event)
         return log
 
     @invariant()
-    def every_charge_is_the_quote_of_the_version_it_names_and_no_rise_comes_unannounced(self) -> None:
+    def every_charge_is_the_quote_of_the_version_it_names_and_no_rise_comes_unagreed(self) -> None:
         log = self._log()
         versions = load_versions(self.world.store)
         by_subscription: dict[str, list[Charge]] = {}
@@ -289,12 +306,18 @@ class PriceChanges(RuleBasedStateMachine):
                 if in_force is not None and in_force.amount < kept.amount:
                     assert charge.amount == in_force.amount, "a cut applies at the next renewal"
                 if charge.amount > kept.amount:
-                    announced = [
-                        notice
-                        for notice in log.notices[key]
-                        if notice.amount >= charge.amount and notice.noticed_at + NOTICE_PERIOD <= due_at
+                    asked = [
+                        ask
+                        for ask in log.asks.get(key, [])
+                        if ask.amount >= charge.amount and ask.asked_at + NOTICE_PERIOD <= due_at
                     ]
-                    assert announced, f"{charge.merchant_uid} raised {kept.amount} -> {charge.amount} unannounced"
+                    assert asked, f"{charge.merchant_uid} raised {kept.amount} -> {charge.amount} unasked"
+                    agreed = [
+                        item
+                        for item in log.agreements.get(key, [])
+                        if item.amount >= charge.amount and item.agreed_at <= due_at
+                    ]
+                    assert agreed, f"{charge.merchant_uid} raised {kept.amount} -> {charge.amount} without consent"
 
 
 TestPriceChanges = PriceChanges.TestCase

@@ -22,8 +22,15 @@ from domain.catalogue.versions import (
 from domain.errors import DomainError, ErrorCode
 from domain.pricing.quotes import quote_licence
 from domain.staff.member import create_first_owner, invite_member
-from domain.subscriptions.price_mails import render_price_rise_mail
-from domain.subscriptions.price_rule import NOTICE_PERIOD, PriceNotice, price_rise_to_notice, renewal_price
+from domain.subscriptions.price_mails import PRICE_RISE_MAIL_KINDS, render_price_rise_mail
+from domain.subscriptions.price_rule import (
+    NOTICE_PERIOD,
+    Answer,
+    PriceRiseAsk,
+    RiseKind,
+    price_rise_to_ask,
+    renewal_price,
+)
 from events.values import Currency, Language
 from tests.fakes import ManualClock, in_memory_store
 from tests.support import START
@@ -132,45 +139,68 @@ def _version(number: int, price: int, effective_days: int = 0) -> CatalogueVersi
     return CatalogueVersion(number, START + timedelta(days=effective_days), catalogue, None, "", START)
 
 
-def test_the_renewal_rule_keeps_the_price_until_a_notice_is_30_days_old_and_passes_a_cut_on_at_once() -> None:
+def test_the_renewal_rule_charges_a_rise_only_once_agreed_and_passes_a_cut_on_at_once() -> None:
     kept = quote_licence(load_catalogue().get(MONTHLY), "KR")  # type: ignore[arg-type]
     assert kept.amount == 2900
     rise, cut = _version(2, 3500), _version(3, 2500)
     at = START + timedelta(days=10)
-    assert renewal_price(kept, 1, rise, [], at).quote == kept, "a rise without a notice: the old price"
-    notice = PriceNotice(2, 3500, "KRW", START)
-    assert renewal_price(kept, 1, rise, [notice], START + NOTICE_PERIOD - timedelta(seconds=1)).quote == kept
-    moved = renewal_price(kept, 1, rise, [notice], START + NOTICE_PERIOD)
-    assert (moved.quote.amount, moved.catalogue_version) == (3500, 2)
-    smaller = PriceNotice(2, 3400, "KRW", START)
-    assert renewal_price(kept, 1, rise, [smaller], at + NOTICE_PERIOD).quote == kept, "a notice of less covers less"
+    assert renewal_price(kept, 1, rise, [], at).quote == kept, "a rise nobody was asked about: the old price"
+    asked = PriceRiseAsk(2, RiseKind.PRICE_RISE, 3500, 2900, "KRW", START, START + NOTICE_PERIOD, START)
+    before = renewal_price(kept, 1, rise, [asked], START + NOTICE_PERIOD - timedelta(seconds=1))
+    assert (before.quote, before.awaiting) == (kept, None), "renewals before the change keep the old price"
+    waiting = renewal_price(kept, 1, rise, [asked], START + NOTICE_PERIOD)
+    assert waiting.awaiting == asked and waiting.quote.amount == 3500, "not agreed: nothing is charged"
+    agreed = asked.answered(Answer.AGREED, START + timedelta(days=3))
+    moved = renewal_price(kept, 1, rise, [agreed], START + NOTICE_PERIOD)
+    assert (moved.quote.amount, moved.catalogue_version, moved.awaiting) == (3500, 2, None)
+    for answer in (Answer.DECLINED, Answer.LAPSED, Answer.PENDING):
+        assert renewal_price(kept, 1, rise, [asked.answered(answer, START)], at + NOTICE_PERIOD).awaiting is not None
+    smaller = PriceRiseAsk(2, RiseKind.PRICE_RISE, 3400, 2900, "KRW", START, START, START, Answer.AGREED, START)
+    assert renewal_price(kept, 1, rise, [smaller], at + NOTICE_PERIOD).quote == kept, "a request for less covers less"
     lowered = renewal_price(kept, 1, cut, [], at)
     assert (lowered.quote.amount, lowered.catalogue_version) == (2500, 3), "a cut applies at the next renewal"
 
 
-def test_a_subscriber_is_owed_one_notice_for_the_highest_rise_ahead() -> None:
+def test_a_subscriber_is_owed_one_request_for_the_highest_rise_ahead_and_none_within_7_days_of_a_decline() -> None:
     kept = quote_licence(load_catalogue().get(MONTHLY), "KR")  # type: ignore[arg-type]
     versions = CatalogueVersions((_version(1, 2900), _version(2, 3500, 5), _version(3, 3900, 40)))
-    owed = price_rise_to_notice(kept, versions, [], START)
+    owed = price_rise_to_ask(kept, versions, [], START)
     assert owed is not None and (owed.version.version, owed.quote.amount) == (3, 3900)
-    assert price_rise_to_notice(kept, versions, [PriceNotice(3, 3900, "KRW", START)], START) is None
+    asked = PriceRiseAsk(3, RiseKind.PRICE_RISE, 3900, 2900, "KRW", START, START, START)
+    assert price_rise_to_ask(kept, versions, [asked], START) is None
+    declined = START - timedelta(days=6, hours=23)
+    assert price_rise_to_ask(kept, versions, [], START, declined_at=declined) is None, "quiet after a decline"
+    assert price_rise_to_ask(kept, versions, [], START + timedelta(hours=1), declined_at=declined) is not None
 
 
-def test_the_price_rise_notice_says_both_prices_and_from_when_in_each_language() -> None:
-    applies = datetime(2026, 12, 31, 15, 30, tzinfo=UTC)  # 2027-01-01 in Korea
+def test_a_rise_from_nothing_is_a_free_to_paid_conversion() -> None:
+    assert (RiseKind.of(0), RiseKind.of(2900)) == (RiseKind.FREE_TO_PAID, RiseKind.PRICE_RISE)
+
+
+def test_the_price_rise_mails_say_the_date_both_prices_the_card_and_the_way_out_in_each_language() -> None:
+    changes = datetime(2026, 12, 31, 15, 30, tzinfo=UTC)  # 2027-01-01 in Korea
+    link = "https://shop.example/ko/license/l-1?subscription=price"
     texts = {
-        language: render_price_rise_mail(
+        (kind, language): render_price_rise_mail(
+            kind,
             to="a@example.com",
             language=language,
             name="Unicorn",
             previous_amount=2900,
             amount=3500,
             currency=Currency.KRW,
-            applies_from=applies,
+            changes_at=changes,
+            card="BC **** **** **** 1111",
+            link=link,
         )
+        for kind in PRICE_RISE_MAIL_KINDS
         for language in Language
     }
-    assert "2,900원" in texts[Language.KO].text and "3,500원" in texts[Language.KO].text
-    assert "2,900 KRW" in texts[Language.EN].text and "3,500 KRW" in texts[Language.EN].text
-    assert all("2027-01-01" in mail.text for mail in texts.values())
-    assert len({mail.subject for mail in texts.values()}) == 3
+    for (kind, language), mail in texts.items():
+        assert "2027-01-01" in mail.text and "1111" in mail.text and link in mail.text, (kind, language)
+        assert "4111111111111111" not in mail.text
+    asked = {language: texts["asked", language].text for language in Language}
+    assert "2,900원" in asked[Language.KO] and "3,500원" in asked[Language.KO] and "해지" in asked[Language.KO]
+    assert "2,900 KRW" in asked[Language.EN] and "does not agree to anything" in asked[Language.EN]
+    assert "同意になりません" in asked[Language.JA] and "自動更新を停止" in asked[Language.JA]
+    assert len({mail.subject for mail in texts.values()}) == 9

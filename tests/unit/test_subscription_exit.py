@@ -25,7 +25,7 @@ from domain.subscriptions.exit import (
     stop_auto_renewal,
 )
 from domain.subscriptions.exit_reasons import exit_summary
-from domain.subscriptions.price_rule import price_rise_to_notice
+from domain.subscriptions.price_rule import price_rise_to_ask
 from domain.subscriptions.renewal import renew_if_due
 from domain.subscriptions.subscription import ChargeKind, period_length
 from events.subscriptions import AutoRenewalCancelled, RetentionOfferAccepted
@@ -184,7 +184,7 @@ def test_a_past_due_subscriber_who_stops_ends_now_and_is_offered_nothing(world: 
     assert world.subscription(sid).status.value == "ended"
 
 
-def test_an_accepted_offer_is_no_price_rise_no_notice_is_owed_and_a_moved_price_still_takes_the_coupon_off(
+def test_an_accepted_offer_is_no_price_rise_no_request_is_owed_and_a_moved_price_still_takes_the_coupon_off(
     world: World,
 ) -> None:
     member, sid = _subscribed(world)
@@ -192,7 +192,7 @@ def test_an_accepted_offer_is_no_price_rise_no_notice_is_owed_and_a_moved_price_
     subscription = world.subscription(sid)
     assert (subscription.renewal_quote.amount, subscription.own_quote.amount) == (2030, 2900)
     shipped = CatalogueVersion(1, START, load_catalogue(), None, "", START)
-    assert price_rise_to_notice(subscription.own_quote, CatalogueVersions((shipped,)), (), START) is None, (
+    assert price_rise_to_ask(subscription.own_quote, CatalogueVersions((shipped,)), (), START) is None, (
         "the subscriber's own price is what a rise is measured against, not the offer's"
     )
     licences = load_catalogue().model_dump(mode="json", by_alias=True)["licences"]

@@ -1,8 +1,9 @@
 """A price change of the monthly plan, over HTTP with the real reactor and Celery worker on Redis, the shared test
 clock moving, and a real SMTP server, on both stores (docs/catalogue.md's rule):
 
-a rise is mailed to the subscriber at once; the renewal within 30 days of that notice keeps the old price, and the
-first renewal 30 or more days after it charges the new one; a later cut applies at the very next renewal. The
+a rise asks the subscriber for consent by mail at once; they agree on their licence page; the renewal within 30 days of
+the request keeps the old price, and the first renewal 30 or more days after it charges the new one; a later cut
+applies at the very next renewal, with no request. The
 purchase history names the catalogue version each charge was priced under."""
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ __all__ = ["client", "stack_settings"]
 pytestmark = pytest.mark.integration
 
 MONTHLY = 111
-NOTICE_SUBJECT = "[유니콘] 구독 가격 변경 안내"
+NOTICE_SUBJECT = "[유니콘] 구독 가격 인상 동의 요청"
 
 
 class _Inbox:
@@ -161,7 +162,7 @@ class Shop:
         return [(record["amount"], record["catalogueVersion"]) for record in paid]
 
 
-def test_a_price_rise_waits_30_days_from_its_notice_and_a_cut_applies_at_the_next_renewal(
+def test_an_agreed_rise_waits_30_days_from_its_request_and_a_cut_applies_at_the_next_renewal(
     stack_settings: Settings, client: TestClient, inbox: tuple[int, _Inbox]
 ) -> None:
     smtp_port, mails = inbox
@@ -192,7 +193,7 @@ def test_a_price_rise_waits_30_days_from_its_notice_and_a_cut_applies_at_the_nex
             assert started.status_code == 200, started.text
             assert started.json()["price"] == 2900
 
-            # Ten days in, the monthly plan rises to 3,500 won: the subscriber is mailed at once.
+            # Ten days in, the monthly plan rises to 3,500 won: the subscriber is asked by mail at once, and agrees.
             shop.move(days=10)
             assert shop.reprice(3500, "costs went up") == 2
             assert _wait(lambda: NOTICE_SUBJECT in mails.subjects(), 120), mails.subjects()
@@ -201,6 +202,9 @@ def test_a_price_rise_waits_30_days_from_its_notice_and_a_cut_applies_at_the_nex
             assert notice["To"] == "riser@example.com"
             text = notice.get_payload(decode=True).decode()  # type: ignore[union-attr]
             assert "2,900원" in text and "3,500원" in text
+            licence = started.json()["userLicenseId"]
+            agreed = client.post(f"{V1}/payments/licenses/subscribe/{licence}/price-rise/agree", headers=shop.bearer())
+            assert agreed.status_code == 200 and agreed.json()["priceRise"]["answer"] == "agreed", agreed.text
             listed = client.get(f"{V1}/purchasable-licenses/new", params={"licenseIds": str(MONTHLY)}).json()
             shop.move(seconds=120)  # the new version is in force for new buyers a minute after it was scheduled
             assert _wait(
@@ -210,16 +214,16 @@ def test_a_price_rise_waits_30_days_from_its_notice_and_a_cut_applies_at_the_nex
                 10,
             ), "the storefront shows the new price within seconds"
 
-            # Day 30: the renewal comes 20 days after the notice, so it keeps the old price.
+            # Day 30: the renewal comes 20 days after the request, so it keeps the old price.
             shop.move(days=20, seconds=60)
             shop.renew(charges=2)
             assert shop.charges() == [(2900, 1), (2900, 1)]
 
-            # Day 60: the first renewal 30 or more days after the notice charges the new price.
+            # Day 60: the first renewal 30 or more days after the request charges the new (agreed) price.
             shop.move(days=30)
             shop.renew(charges=3)
             assert shop.charges() == [(2900, 1), (2900, 1), (3500, 2)]
-            assert mails.subjects().count(NOTICE_SUBJECT) == 1, "one notice, however often the sweep runs"
+            assert mails.subjects().count(NOTICE_SUBJECT) == 1, "one request, however often the sweep runs"
 
             # A cut to 2,500 won applies at the very next renewal, with no notice.
             assert shop.reprice(2500, "a spring sale") == 3

@@ -1232,6 +1232,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/payments/licenses/subscribe/{user_license_id}/price-rise/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Agree To New Price
+         * @description Agree to the higher price the licence page asks about (docs/catalogue.md): the renewal at the change charges
+         *     it. Only this call agrees; following a mailed link does not (-360 when nothing is asked).
+         */
+        post: operations["agree_to_new_price_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__price_rise_agree_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/payments/licenses/subscribe/{user_license_id}/price-rise/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline New Price
+         * @description Decline the higher price and stop auto-renewal: the licence runs to the end of the paid period, nothing more
+         *     is charged, and nobody asks again for 7 days (-360 when nothing is asked).
+         */
+        post: operations["decline_new_price_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__price_rise_decline_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/payments/licenses/upgrade/confirm": {
         parameters: {
             query?: never;
@@ -2867,6 +2909,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/unicornpro/v1/staff/price-rises": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every Price Rise
+         * @description Every rise asked about, newest first, with how many agreed, declined, have not answered or lapsed.
+         */
+        get: operations["every_price_rise_web_unicornpro_v1_staff_price_rises_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/unicornpro/v1/staff/price-rises/{catalogue_version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers To A Price Rise
+         * @description Who was asked about version ``catalogue_version``'s rise, and what each answered.
+         */
+        get: operations["answers_to_a_price_rise_web_unicornpro_v1_staff_price_rises__catalogue_version__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/unicornpro/v1/staff/proofs/{notification_id}": {
         parameters: {
             query?: never;
@@ -3203,6 +3285,57 @@ export interface components {
          */
         AlarmOut: {
             alarm: components["schemas"]["FinanceJobOut"] | null;
+        };
+        /**
+         * Answer
+         * @description Where a request stands.
+         * @enum {string}
+         */
+        Answer: "pending" | "agreed" | "declined" | "lapsed";
+        /**
+         * AnswerOut
+         * @description One subscriber asked, and their answer.
+         */
+        AnswerOut: {
+            /**
+             * Accountid
+             * Format: uuid
+             */
+            accountId: string;
+            /** Answer */
+            answer: string;
+            /** Answeredat */
+            answeredAt: string | null;
+            /**
+             * Askedat
+             * Format: date-time
+             */
+            askedAt: string;
+            /**
+             * Changesat
+             * Format: date-time
+             */
+            changesAt: string;
+            /** Currency */
+            currency: string;
+            /** Kind */
+            kind: string;
+            /** Newprice */
+            newPrice: number;
+            /** Previousprice */
+            previousPrice: number;
+            /** Remindedat */
+            remindedAt: string | null;
+            /**
+             * Subscriptionid
+             * Format: uuid
+             */
+            subscriptionId: string;
+            /**
+             * Userlicenceid
+             * Format: uuid
+             */
+            userLicenceId: string;
         };
         /**
          * AppDownloads
@@ -5185,6 +5318,47 @@ export interface components {
             requestPrice: number;
         };
         /**
+         * PriceRiseNotice
+         * @description A higher price the subscriber is asked to consent to (docs/catalogue.md): the licence page shows these facts
+         *     with an "agree" and a "stop auto-renewal" button, neither chosen in advance. Without an agreement by
+         *     ``changesAt`` the higher price is never charged: auto-renewal stops at the end of the paid period.
+         */
+        PriceRiseNotice: {
+            /** @description pending, agreed, declined or lapsed (auto-renewal stopped without an answer) */
+            answer: components["schemas"]["Answer"];
+            /** Answeredat */
+            answeredAt: string | null;
+            /** Catalogueversion */
+            catalogueVersion: number;
+            /**
+             * Changesat
+             * Format: date-time
+             * @description the renewal that would first charge the new price
+             */
+            changesAt: string;
+            /** Currency */
+            currency: string;
+            /**
+             * Kind
+             * @description `price-rise`, or `free-to-paid` (a free period turning into a paid one)
+             */
+            kind: string;
+            /** Newprice */
+            newPrice: number;
+            /**
+             * Paymentmethod
+             * @description the card as the store shows it: its name and masked number
+             */
+            paymentMethod: string;
+            /** Previousprice */
+            previousPrice: number;
+            /**
+             * Withoutanswer
+             * @description what happens without an agreement by the change: `auto-renewal-stops` (at the paid period's end)
+             */
+            withoutAnswer: string;
+        };
+        /**
          * ProfilePatch
          * @description What PATCH /accounts may change; absent fields stay as they are.
          */
@@ -5629,6 +5803,34 @@ export interface components {
              */
             renewsAt: string;
         };
+        /**
+         * RiseAnswersOut
+         * @description Everyone asked about one rise.
+         */
+        RiseAnswersOut: {
+            /** Answers */
+            answers: components["schemas"]["AnswerOut"][];
+            /** Catalogueversion */
+            catalogueVersion: number;
+        };
+        /**
+         * RiseOut
+         * @description One catalogue version's rise and its answers counted.
+         */
+        RiseOut: {
+            /** Agreed */
+            agreed: number;
+            /** Asked */
+            asked: number;
+            /** Catalogueversion */
+            catalogueVersion: number;
+            /** Declined */
+            declined: number;
+            /** Lapsed */
+            lapsed: number;
+            /** Pending */
+            pending: number;
+        };
         /** RolesIn */
         RolesIn: {
             /** Reason */
@@ -5965,6 +6167,8 @@ export interface components {
             paidUntil: string;
             /** Price */
             price: number;
+            /** @description a higher price asked for since the price last moved (null when none) */
+            priceRise?: components["schemas"]["PriceRiseNotice"] | null;
             /**
              * Resumecomplete
              * @default false
@@ -12571,6 +12775,202 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -306;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    agree_to_new_price_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__price_rise_agree_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-360` No price change awaits your answer.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -360;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    decline_new_price_web_unicornpro_v1_payments_licenses_subscribe__user_license_id__price_rise_decline_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_license_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-360` No price change awaits your answer.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -360;
                     };
                 };
             };
@@ -23480,6 +23880,264 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
                         errorCode: -2;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    every_price_rise_web_unicornpro_v1_staff_price_rises_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiseOut"][];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
+                    };
+                };
+            };
+            /**
+             * @description Too Many Requests, errorCode:
+             *     - `-4` Too many requests. Please try again later.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -4;
+                    };
+                };
+            };
+            /**
+             * @description Service Unavailable, errorCode:
+             *     - `-1002` A server error occurred. Please contact the administrator. The request ran over its time budget.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1002;
+                    };
+                };
+            };
+        };
+    };
+    answers_to_a_price_rise_web_unicornpro_v1_staff_price_rises__catalogue_version__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                catalogue_version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiseAnswersOut"];
+                };
+            };
+            /**
+             * @description Bad Request, errorCode:
+             *     - `-1` A required value is empty.
+             *     - `-2` The value is invalid.
+             *     - `-3` The value is duplicated.
+             *     - `-100` This licence key cannot be used.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -1 | -2 | -3 | -100;
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized, errorCode:
+             *     - `401` You are not authorised.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 401;
+                    };
+                };
+            };
+            /**
+             * @description Forbidden, errorCode:
+             *     - `403` You do not have permission to access this.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 403;
+                    };
+                };
+            };
+            /**
+             * @description Not Found, errorCode:
+             *     - `404` The information does not exist.
+             *     - `-1404` The device does not exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: 404 | -1404;
+                    };
+                };
+            };
+            /**
+             * @description Conflict, errorCode:
+             *     - `-402` This email is already registered.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {integer} */
+                        errorCode: -402;
                     };
                 };
             };

@@ -30,6 +30,8 @@ import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import {
   addBillingKey,
+  agreeToPriceRise,
+  declinePriceRise,
   getBillingKeys,
   getSubscription,
   payNow,
@@ -38,6 +40,7 @@ import {
 } from './api';
 import { paymentMethodText, subscriptionDate } from './display';
 import { ExitDialog } from './ExitDialog';
+import { PriceRiseNotice } from './PriceRiseNotice';
 import { KeyWindowButtons } from './KeyWindowButtons';
 import { useReveal } from '../../ui/useReveal';
 import '../../ui/kit.css';
@@ -139,6 +142,24 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
     }
   };
 
+  /** The price-rise notice's buttons: agree, or decline and stop auto-renewal (docs/catalogue.md). */
+  const answerPriceRise = (agree: boolean) =>
+    void (async () => {
+      setBusy(true);
+      setNotice(null);
+      try {
+        const token = await getAccessToken(appStore);
+        const next = agree ? await agreeToPriceRise(userLicenseId, token) : await declinePriceRise(userLicenseId, token);
+        const when = readTime(agree ? next.priceRise?.changesAt : next.paidUntil);
+        const texts = t.subscriptions.priceRise;
+        updated(next, format(agree ? texts.agreedNotice : texts.declinedNotice, { date: when ? formatDateTime(when) : '-' }));
+      } catch (error) {
+        show({ title: t.subscriptions.priceRise.errorTitle, message: featureErrorMessage(t, toFeatureError(error)) });
+      } finally {
+        setBusy(false);
+      }
+    })();
+
   if (!subscription) return <AlertDialog alert={alert} onClose={close} />;
 
   const allowed = new Set(subscription.allowedActions);
@@ -154,6 +175,12 @@ export function SubscriptionSection({ userLicenseId, onChanged }: { userLicenseI
         {t.subscriptions.heading}
       </h2>
       <StatusLine>{notice}</StatusLine>
+      <PriceRiseNotice
+        subscription={subscription}
+        busy={busy}
+        onAgree={() => answerPriceRise(true)}
+        onStop={() => answerPriceRise(false)}
+      />
       <div className="card">
         <dl className="facts">
           <dt>{t.subscriptions.licenseName}</dt>

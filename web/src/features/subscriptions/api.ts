@@ -81,3 +81,21 @@ export function payNow(userLicenseId: string, token: string | null, client?: Api
     client,
   });
 }
+
+/** Agrees to the higher price the licence page asks about (the only way to agree; -360 when nothing is asked). */
+export function agreeToPriceRise(userLicenseId: string, token: string | null, client?: ApiClient): Promise<Subscription> {
+  return apiPost('/payments/licenses/subscribe/{user_license_id}/price-rise/agree', {
+    params: { user_license_id: userLicenseId },
+    token,
+    client,
+  });
+}
+
+/** Declines the higher price and stops auto-renewal (the licence runs to the end of its paid period). */
+export function declinePriceRise(userLicenseId: string, token: string | null, client?: ApiClient): Promise<Subscription> {
+  return apiPost('/payments/licenses/subscribe/{user_license_id}/price-rise/decline', {
+    params: { user_license_id: userLicenseId },
+    token,
+    client,
+  });
+}

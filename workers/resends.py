@@ -31,6 +31,7 @@ MAIL_TASKS = frozenset(
         "accounts.send_account_notice",
         "payments.send_purchase_mail",
         "subscriptions.send_mail",
+        "subscriptions.send_price_rise_mail",
         "licences.send_licence_key_mail",
         "payments.send_refund_mail",
     }

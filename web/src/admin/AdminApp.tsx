@@ -22,6 +22,8 @@ import {
 import { CatalogueNavLink, CataloguePage } from './catalogue/CataloguePage';
 import { DataTable } from './DataTable';
 import CancellationReasons from './exit/CancellationReasons';
+import PriceRisesPage from './price-rises/PriceRisesPage';
+import { usePriceRiseT } from './price-rises/i18n';
 import { useExitT } from './exit/i18n';
 import { AlarmBanner } from './finance/AlarmBanner';
 import { ADMIN_LANGUAGES, type AdminLanguage, LanguageContext, initialLanguage, useT } from './i18n';
@@ -479,6 +481,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
   const papersT = useTaxInvoicesT();
   const me = useMe();
   const exitT = useExitT();
+  const priceRiseT = usePriceRiseT();
   const client = useQueryClient();
   const [location] = useLocation();
   const member = me.data?.member;
@@ -501,7 +504,8 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <ReportsNavLink />{' '}
             {may(member, 'read-ledger') ? <Link href="/finance">{t('finance')}</Link> : null}{' '}
             <MarketingNav member={member} />{' '}
-            {may(member, 'change-prices') ? <CatalogueNavLink /> : null}
+            {may(member, 'change-prices') ? <CatalogueNavLink /> : null}{' '}
+            {may(member, 'read-customers') ? <Link href="/price-rises">{priceRiseT('nav')}</Link> : null}
           </nav>
         ) : null}
         <label>
@@ -541,6 +545,7 @@ function Shell({ language, setLanguage }: { language: AdminLanguage; setLanguage
             <Route path="/staff" component={StaffPage} />
             <Route path="/tax-invoices" component={TaxInvoicesPage} />
             <Route path="/cancellation-reasons" component={CancellationReasons} />
+            <Route path="/price-rises" component={PriceRisesPage} />
             <Route path="/finance" nest>
               <Suspense fallback={null}>
                 <FinanceArea />

@@ -12,7 +12,7 @@ export interface JapanesePrice {
   id: number;
   /** The plan's name in Japanese, with its period and devices. */
   name: string;
-  /** Tax-included price, as 9,800円(税込). */
+  /** Tax-included price, as ¥9,800(税込). */
   price: string;
   /** How a subscription renews (毎月 / 毎年 and the price), undefined for a one-off purchase. */
   renewal: string | undefined;

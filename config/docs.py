@@ -106,6 +106,17 @@ DESCRIPTIONS: dict[str, str] = {
     "Production: required.",
     "COMPANY_MAIL_ORDER_NUMBER": "The mail-order business registration number (통신판매업 신고번호) in the footer's "
     "company block. Production: required.",
+    "COMPANY_PHONE": "The seller's customer phone number in the footer's company block. Production: required.",
+    "COMPANY_EMAIL": "The seller's customer e-mail address in the footer's company block and on the Japanese "
+    "disclosure page. Production: required.",
+    "COMPANY_HOSTING_PROVIDER": "Who hosts the store (호스팅서비스 제공자), in the footer's company block. Production: "
+    "required.",
+    "JP_SELLER_NAME": "The seller (販売業者) as the Japanese disclosure page `/ja/legal/tokushoho` names it "
+    "(docs/legal.md). Production: required.",
+    "JP_SELLER_ADDRESS": "The seller's address (所在地) on the Japanese disclosure page. Production: required.",
+    "JP_SELLER_PHONE": "The seller's phone number (電話番号) on the Japanese disclosure page. Production: required.",
+    "JP_SELLER_RESPONSIBLE": "The person responsible (運営統括責任者) on the Japanese disclosure page. Production: "
+    "required.",
     "APP_DOWNLOAD_ANDROID_URL": "Where the Android app is downloaded (its Google Play page): the licence page, the "
     "purchase-complete page and the account menu link there. The default searches the store; set the app's own page.",
     "APP_DOWNLOAD_IOS_URL": "Where the iOS app is downloaded (its App Store page), shown as "
@@ -196,8 +207,9 @@ def render() -> str:
         "With `APP_ENV=production` a process refuses to start when `AUTH_SECRET`, `ZENDESK_SECRET`,",
         "`LICENCE_SIGNING_SECRET` or `AUDIT_SIGNING_KEY` is missing or weak, when `APP_BASE_URL` or",
         "`PORTONE_BASE_URL` is not a public https address, when uploaded objects would not be on a volume or in a",
-        "bucket, when a `COMPANY_*` setting (the footer's company block) is not set, or with the test clock or the",
-        "test harness on.",
+        "bucket, when a `COMPANY_*` or `JP_SELLER_*` setting (the seller's details the footer and the Japanese",
+        "disclosure page show, docs/legal.md) is not set or `COMPANY_BUSINESS_NUMBER` is not ten digits, or with the",
+        "test clock or the test harness on.",
         "",
         "| variable | default | what it does |",
         "|---|---|---|",

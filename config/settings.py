@@ -20,13 +20,24 @@ SANDBOX_ACKNOWLEDGED = "deployment-test"
 # opens pool_size at start and keeps them, so an idle process holds few and a busy one grows to the sum.
 POOL_SIZE = 2
 MAX_OVERFLOW = 13
-# The footer's company block (COMPANY_*): required in production.
+# The footer's company block (COMPANY_*), what Korea's E-Commerce Act has the store show: required in production.
 COMPANY_SETTINGS = (
     "company_name",
     "company_representative",
     "company_address",
+    "company_phone",
+    "company_email",
     "company_business_number",
     "company_mail_order_number",
+    "company_hosting_provider",
+)
+# The seller as Japan's Act on Specified Commercial Transactions has the 特定商取引法に基づく表記 page show it
+# (JP_SELLER_*; the e-mail is COMPANY_EMAIL): required in production.
+JP_SELLER_SETTINGS = (
+    "jp_seller_name",
+    "jp_seller_address",
+    "jp_seller_phone",
+    "jp_seller_responsible",
 )
 
 # Where each platform's app is downloaded (APP_DOWNLOAD_*_URL).
@@ -142,6 +153,16 @@ class Settings(BaseSettings):
     company_address: str = Field(default="서울특별시 강남구 테헤란로 000, 0층 (샘플)", alias="COMPANY_ADDRESS")
     company_business_number: str = Field(default="000-00-00000", alias="COMPANY_BUSINESS_NUMBER")
     company_mail_order_number: str = Field(default="제0000-서울강남-00000호", alias="COMPANY_MAIL_ORDER_NUMBER")
+    company_phone: str = Field(default="02-0000-0000 (샘플)", alias="COMPANY_PHONE")
+    company_email: str = Field(default="help@unicornpro.example", alias="COMPANY_EMAIL")
+    company_hosting_provider: str = Field(default="샘플 클라우드 주식회사", alias="COMPANY_HOSTING_PROVIDER")
+    # The same seller as the Japanese disclosure page names it (web: /ja/legal/tokushoho): required in production.
+    jp_seller_name: str = Field(default="ユニコーン株式会社(サンプル)", alias="JP_SELLER_NAME")
+    jp_seller_address: str = Field(
+        default="大韓民国ソウル特別市江南区テヘラン路000 0階(サンプル)", alias="JP_SELLER_ADDRESS"
+    )
+    jp_seller_phone: str = Field(default="+82-2-0000-0000(サンプル)", alias="JP_SELLER_PHONE")
+    jp_seller_responsible: str = Field(default="キム・ユニ(サンプル)", alias="JP_SELLER_RESPONSIBLE")
     # The fonts receipts and refund notes (PDF) are set in, embedded as subsets: Korean and Latin, and Japanese. The
     # defaults are Debian's fonts-nanum and fonts-ipaexfont-gothic, which `make install` installs (docs/papers.md).
     receipt_font_ko: Path = Field(
@@ -276,20 +297,33 @@ class Settings(BaseSettings):
             for name in ("app_store_api_url", "google_play_api_url", "google_play_certs_url"):
                 if getattr(self, name) and not _public_https(getattr(self, name)):
                     raise ValueError(f"{name.upper()} must be the store's https address in production, not a stand-in")
-            unset = [
-                name
-                for name in COMPANY_SETTINGS
-                if name not in self.model_fields_set or not getattr(self, name).strip()
-            ]
-            if unset:
-                names = ", ".join(str(type(self).model_fields[name].alias) for name in unset)
-                raise ValueError(f"the company block the store must show is required in production: set {names}")
+            self._check_disclosures()
             if not self.s3_bucket and not self._var_dir_is_a_volume():
                 raise ValueError(
                     "production keeps uploaded objects and checkpoint copies on a volume (APP_VAR_DIR, an absolute "
                     "path outside the code, where one is mounted) or in an S3 bucket (S3_BUCKET)"
                 )
         return self
+
+    def _check_disclosures(self) -> None:
+        """The seller's details Korean and Japanese law have the store show: each set (the development samples never
+        reach production), and a business registration number of ten digits (the footer links the Fair Trade
+        Commission's page of it)."""
+        unset = [
+            name
+            for name in (*COMPANY_SETTINGS, *JP_SELLER_SETTINGS)
+            if name not in self.model_fields_set or not getattr(self, name).strip()
+        ]
+        if unset:
+            names = ", ".join(str(type(self).model_fields[name].alias) for name in unset)
+            raise ValueError(f"the seller's details the store must show are required in production: set {names}")
+        if len(self.business_number_digits) != 10:
+            raise ValueError("COMPANY_BUSINESS_NUMBER must be the ten digits of the business registration number")
+
+    @property
+    def business_number_digits(self) -> str:
+        """COMPANY_BUSINESS_NUMBER's digits alone (what the Fair Trade Commission's page is looked up by)."""
+        return "".join(character for character in self.company_business_number if character.isdigit())
 
     def _var_dir_is_a_volume(self) -> bool:
         """APP_VAR_DIR given explicitly, absolute and outside the code tree (where a volume can be mounted)."""

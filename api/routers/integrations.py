@@ -14,13 +14,29 @@ router = APIRouter(prefix="/integrations", tags=["integrations"])
 
 
 class CompanyBlock(CamelModel):
-    """The seller as the footer shows it (COMPANY_* settings), in the language it is registered in (Korean)."""
+    """The seller as the footer shows it (COMPANY_* settings, what Korea's E-Commerce Act has a store show), in the
+    language it is registered in (Korean); ``business_number_digits`` is what the Fair Trade Commission's page of the
+    business is looked up by."""
 
     name: str
     representative: str
     address: str
+    phone: str
+    email: str
     business_number: str
+    business_number_digits: str
     mail_order_number: str
+    hosting_provider: str
+
+
+class JapanSeller(CamelModel):
+    """The seller as the 特定商取引法に基づく表記 page names it (JP_SELLER_* settings and COMPANY_EMAIL)."""
+
+    name: str
+    address: str
+    phone: str
+    email: str
+    responsible: str
 
 
 class AppDownloads(CamelModel):
@@ -34,7 +50,7 @@ class AppDownloads(CamelModel):
 
 class WebIntegrations(CamelModel):
     """Addresses and public keys for the web app; empty strings mean the service is off. Also the footer's company
-    block and where each app is downloaded, which the deployment sets."""
+    block, the seller of the Japanese disclosure page and where each app is downloaded, which the deployment sets."""
 
     desk_url: str
     chat_script_url: str
@@ -42,6 +58,7 @@ class WebIntegrations(CamelModel):
     sentry_dsn: str
     sentry_environment: str
     company: CompanyBlock
+    japan_seller: JapanSeller
     downloads: AppDownloads
 
 
@@ -54,8 +71,8 @@ class ChatMember(CamelModel):
 
 @router.get("/settings", response_model=WebIntegrations)
 def web_integrations(services: ServicesDep, response: Response) -> WebIntegrations:
-    """Desk address, chat script and plugin key, the browser's Sentry DSN, the footer's company block and the apps'
-    download addresses (read once at start)."""
+    """Desk address, chat script and plugin key, the browser's Sentry DSN, the footer's company block, the Japanese
+    disclosure page's seller and the apps' download addresses (read once at start)."""
     settings = services.settings
     response.headers["Cache-Control"] = "public, max-age=300"
     return WebIntegrations(
@@ -68,8 +85,19 @@ def web_integrations(services: ServicesDep, response: Response) -> WebIntegratio
             name=settings.company_name,
             representative=settings.company_representative,
             address=settings.company_address,
+            phone=settings.company_phone,
+            email=settings.company_email,
             business_number=settings.company_business_number,
+            business_number_digits=settings.business_number_digits,
             mail_order_number=settings.company_mail_order_number,
+            hosting_provider=settings.company_hosting_provider,
+        ),
+        japan_seller=JapanSeller(
+            name=settings.jp_seller_name,
+            address=settings.jp_seller_address,
+            phone=settings.jp_seller_phone,
+            email=settings.company_email,
+            responsible=settings.jp_seller_responsible,
         ),
         downloads=AppDownloads(**settings.app_downloads),
     )

@@ -52,6 +52,13 @@ def operator_values(sandbox_url: str) -> dict[str, str]:
         "COMPANY_ADDRESS": "123 Teheran-ro, Seoul",
         "COMPANY_BUSINESS_NUMBER": "123-45-67890",
         "COMPANY_MAIL_ORDER_NUMBER": "2026-Seoul-01234",
+        "COMPANY_PHONE": "02-1234-5678",
+        "COMPANY_EMAIL": "help@unicornpro.example",
+        "COMPANY_HOSTING_PROVIDER": "Example Cloud Inc.",
+        "JP_SELLER_NAME": "ユニコーン株式会社",
+        "JP_SELLER_ADDRESS": "大韓民国ソウル特別市江南区テヘラン路123",
+        "JP_SELLER_PHONE": "+82-2-1234-5678",
+        "JP_SELLER_RESPONSIBLE": "キム・ユニ",
     }
 
 

@@ -28,13 +28,21 @@ COMPOSE_ONLY = {
     "APP_VAR_DIR",
 }
 FROM_THE_SECRET = {"DATABASE_URL", "REDIS_URL"}
-# The footer's company block: the operator supplies it (required in production).
+# The footer's company block and the Japanese disclosure page's seller: the operator supplies them (required in
+# production).
 COMPANY_VARIABLES = (
     "COMPANY_NAME",
     "COMPANY_REPRESENTATIVE",
     "COMPANY_ADDRESS",
     "COMPANY_BUSINESS_NUMBER",
     "COMPANY_MAIL_ORDER_NUMBER",
+    "COMPANY_PHONE",
+    "COMPANY_EMAIL",
+    "COMPANY_HOSTING_PROVIDER",
+    "JP_SELLER_NAME",
+    "JP_SELLER_ADDRESS",
+    "JP_SELLER_PHONE",
+    "JP_SELLER_RESPONSIBLE",
 )  # compose names its own postgres and redis services
 # Policy checks skipped, each with its reason.
 CHECKOV_SKIPS = {

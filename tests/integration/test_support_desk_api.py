@@ -106,9 +106,21 @@ def test_the_web_app_reads_the_integration_settings_and_the_policy_allows_their_
     company = answer.json().pop("company")
     assert company["businessNumber"] == desk_site.settings.company_business_number
     assert company["mailOrderNumber"] == desk_site.settings.company_mail_order_number
+    assert (company["phone"], company["hostingProvider"]) == (
+        desk_site.settings.company_phone,
+        desk_site.settings.company_hosting_provider,
+    )
+    assert company["businessNumberDigits"] == "".join(filter(str.isdigit, company["businessNumber"]))
+    assert answer.json().pop("japanSeller") == {
+        "name": desk_site.settings.jp_seller_name,
+        "address": desk_site.settings.jp_seller_address,
+        "phone": desk_site.settings.jp_seller_phone,
+        "email": desk_site.settings.company_email,
+        "responsible": desk_site.settings.jp_seller_responsible,
+    }
     assert answer.json()["downloads"] == desk_site.settings.app_downloads
     assert set(desk_site.settings.app_downloads) == {"android", "ios", "mac", "windows"}
-    assert {k: v for k, v in answer.json().items() if k not in ("company", "downloads")} == {
+    assert {k: v for k, v in answer.json().items() if k not in ("company", "japanSeller", "downloads")} == {
         "deskUrl": DESK,
         "chatScriptUrl": "https://chat.example.net/plugin/web.js",
         "chatPluginKey": "plugin-key-1",

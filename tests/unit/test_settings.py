@@ -56,6 +56,13 @@ def test_production_refuses_to_start_with_development_secrets_or_the_sandbox(tmp
         COMPANY_ADDRESS="123 Teheran-ro, Seoul",
         COMPANY_BUSINESS_NUMBER="123-45-67890",
         COMPANY_MAIL_ORDER_NUMBER="2026-Seoul-01234",
+        COMPANY_PHONE="02-1234-5678",
+        COMPANY_EMAIL="help@unicornpro.example",
+        COMPANY_HOSTING_PROVIDER="Example Cloud Inc.",
+        JP_SELLER_NAME="ユニコーン株式会社",
+        JP_SELLER_ADDRESS="大韓民国ソウル特別市江南区テヘラン路123",
+        JP_SELLER_PHONE="+82-2-1234-5678",
+        JP_SELLER_RESPONSIBLE="キム・ユニ",
     )
     assert real.app_env == "production"
 
@@ -85,6 +92,13 @@ PRODUCTION = {
     "COMPANY_ADDRESS": "123 Teheran-ro, Seoul",
     "COMPANY_BUSINESS_NUMBER": "123-45-67890",
     "COMPANY_MAIL_ORDER_NUMBER": "2026-Seoul-01234",
+    "COMPANY_PHONE": "02-1234-5678",
+    "COMPANY_EMAIL": "help@unicornpro.example",
+    "COMPANY_HOSTING_PROVIDER": "Example Cloud Inc.",
+    "JP_SELLER_NAME": "ユニコーン株式会社",
+    "JP_SELLER_ADDRESS": "大韓民国ソウル特別市江南区テヘラン路123",
+    "JP_SELLER_PHONE": "+82-2-1234-5678",
+    "JP_SELLER_RESPONSIBLE": "キム・ユニ",
 }
 
 
@@ -136,18 +150,33 @@ def test_production_talks_to_the_sandbox_only_when_the_deployment_test_says_so_i
         "COMPANY_NAME",
         "COMPANY_REPRESENTATIVE",
         "COMPANY_ADDRESS",
+        "COMPANY_PHONE",
+        "COMPANY_EMAIL",
         "COMPANY_BUSINESS_NUMBER",
         "COMPANY_MAIL_ORDER_NUMBER",
+        "COMPANY_HOSTING_PROVIDER",
+        "JP_SELLER_NAME",
+        "JP_SELLER_ADDRESS",
+        "JP_SELLER_PHONE",
+        "JP_SELLER_RESPONSIBLE",
     ],
 )
-def test_production_refuses_to_start_without_the_company_block(tmp_path: Path, name: str) -> None:
-    """Korean online stores show the seller's details: the sample values of development never reach production."""
+def test_production_refuses_to_start_without_a_disclosure_the_law_asks_for(tmp_path: Path, name: str) -> None:
+    """Korean online stores show the seller's details in the footer, Japanese ones on the 特定商取引法に基づく表記
+    page (docs/legal.md): the sample values of development never reach production."""
     without = {key: value for key, value in PRODUCTION.items() if key != name}
     with pytest.raises(ValidationError, match=name):
         make_settings(tmp_path, **without)
     with pytest.raises(ValidationError, match=name):
         make_settings(tmp_path, **without, **{name: "  "})
     assert make_settings(tmp_path, **PRODUCTION).company_address == PRODUCTION["COMPANY_ADDRESS"]
+
+
+def test_production_refuses_a_business_number_the_fair_trade_commission_cannot_look_up(tmp_path: Path) -> None:
+    """The Korean footer links the FTC's page of the business by its registration number's ten digits."""
+    with pytest.raises(ValidationError, match="COMPANY_BUSINESS_NUMBER"):
+        make_settings(tmp_path, **{**PRODUCTION, "COMPANY_BUSINESS_NUMBER": "123-45"})
+    assert make_settings(tmp_path, **PRODUCTION).business_number_digits == "1234567890"
 
 
 def test_each_app_has_a_download_address_and_only_a_web_one(tmp_path: Path) -> None:

@@ -114,7 +114,7 @@ test.describe('purchase page', () => {
     await page.goto('/ko/purchase');
     await expect(page.getByRole('radio', { name: /연간 구독/ })).toBeChecked();
     const summary = page.getByRole('complementary', { name: ko.purchase.summaryHeading });
-    await expect(summary.getByText('유니콘 프로 안드로이드 1년 구독 (1대)')).toBeVisible();
+    await expect(summary.getByText('유니콘 프로 안드로이드 1년 구독 (1대)', { exact: true })).toBeVisible();
     await expect(summary.getByText('34,800원')).toBeVisible();
     await expect(summary.getByText('24,360원', { exact: true })).toBeVisible();
 
@@ -131,7 +131,7 @@ test.describe('purchase page', () => {
     await page.getByRole('radio', { name: 'Windows Pro' }).check();
     await page.getByRole('radio', { name: /월간 구독/ }).check();
     await page.getByRole('radio', { name: /기기 3대/ }).check();
-    await expect(summary.getByText('유니콘 프로 윈도우 1개월 구독 (3대)')).toBeVisible();
+    await expect(summary.getByText('유니콘 프로 윈도우 1개월 구독 (3대)', { exact: true })).toBeVisible();
   });
 
   test('prices do not follow the language: a visitor from Korea pays in won in English too', async ({ page }) => {

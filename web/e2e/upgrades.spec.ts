@@ -64,12 +64,18 @@ test('a subscriber upgrades to annual with a new card typed on the upgrade page'
   await page.getByLabel(ko.purchase.agreeAll).check();
   await page.getByRole('radio', { name: ko.upgrades.payChoices.typedCard }).check();
   await typeCard(page, '5555444433332222');
+  // Issue 42: right before paying, the charge with VAT and the yearly renewal at the subscription's own price.
+  const confirmation = page.getByTestId('final-confirmation');
+  await expect(confirmation.locator('[data-item="price"] dd')).toHaveText(`${quoted} (VAT 포함)`);
+  const renews = (await confirmation.locator('[data-item="renewal"] dd').textContent()) ?? '';
+  expect(renews).toMatch(/^매년 .*원 \(VAT 포함\)에 자동으로 갱신/);
   await page.getByRole('button', { name: /^입력한 카드로 .* 결제하고 업그레이드$/ }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
   // Issue 29, finding 2: the amount charged is the quote's (less the month's credit), the renewal price apart.
   await expect(page.getByTestId('charged-amount')).toHaveText(quoted);
   await expect(page.getByTestId('renewal-price')).not.toHaveText(quoted);
+  expect(renews).toContain(`매년 ${((await page.getByTestId('renewal-price').textContent()) ?? '').trim()} (VAT 포함)`);
   await expect(page.getByText('5555')).toBeVisible(); // the typed card pays the renewals now
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByRole('link', { name: /1년 구독/ })).toBeVisible();

@@ -737,8 +737,8 @@ export interface paths {
         };
         /**
          * Web Integrations
-         * @description Desk address, chat script and plugin key, the browser's Sentry DSN, the footer's company block and the apps'
-         *     download addresses (read once at start).
+         * @description Desk address, chat script and plugin key, the browser's Sentry DSN, the footer's company block, the Japanese
+         *     disclosure page's seller and the apps' download addresses (read once at start).
          */
         get: operations["web_integrations_web_unicornpro_v1_integrations_settings_get"];
         put?: never;
@@ -3699,17 +3699,27 @@ export interface components {
         };
         /**
          * CompanyBlock
-         * @description The seller as the footer shows it (COMPANY_* settings), in the language it is registered in (Korean).
+         * @description The seller as the footer shows it (COMPANY_* settings, what Korea's E-Commerce Act has a store show), in the
+         *     language it is registered in (Korean); ``business_number_digits`` is what the Fair Trade Commission's page of the
+         *     business is looked up by.
          */
         CompanyBlock: {
             /** Address */
             address: string;
             /** Businessnumber */
             businessNumber: string;
+            /** Businessnumberdigits */
+            businessNumberDigits: string;
+            /** Email */
+            email: string;
+            /** Hostingprovider */
+            hostingProvider: string;
             /** Mailordernumber */
             mailOrderNumber: string;
             /** Name */
             name: string;
+            /** Phone */
+            phone: string;
             /** Representative */
             representative: string;
         };
@@ -4615,6 +4625,22 @@ export interface components {
             count: number;
             /** Reason */
             reason: string;
+        };
+        /**
+         * JapanSeller
+         * @description The seller as the 特定商取引法に基づく表記 page names it (JP_SELLER_* settings and COMPANY_EMAIL).
+         */
+        JapanSeller: {
+            /** Address */
+            address: string;
+            /** Email */
+            email: string;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /** Responsible */
+            responsible: string;
         };
         /**
          * JobKind
@@ -6644,7 +6670,7 @@ export interface components {
         /**
          * WebIntegrations
          * @description Addresses and public keys for the web app; empty strings mean the service is off. Also the footer's company
-         *     block and where each app is downloaded, which the deployment sets.
+         *     block, the seller of the Japanese disclosure page and where each app is downloaded, which the deployment sets.
          */
         WebIntegrations: {
             /** Chatpluginkey */
@@ -6655,6 +6681,7 @@ export interface components {
             /** Deskurl */
             deskUrl: string;
             downloads: components["schemas"]["AppDownloads"];
+            japanSeller: components["schemas"]["JapanSeller"];
             /** Sentrydsn */
             sentryDsn: string;
             /** Sentryenvironment */

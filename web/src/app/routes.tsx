@@ -53,6 +53,7 @@ const PrivacyPolicyPage = lazyPage(() => import('../features/terms/PrivacyPolicy
 const TermsPage = lazyPage(() => import('../features/terms/TermsPage'));
 const LifetimePolicyPage = lazyPage(() => import('../features/terms/LifetimePolicyPage'));
 const SubscriptionPolicyPage = lazyPage(() => import('../features/terms/SubscriptionPolicyPage'));
+const TokushohoPage = lazyPage(() => import('../features/legal/TokushohoPage'));
 const ReleaseNotesPage = lazyPage(() => import('../features/release-notes/ReleaseNotesPage'));
 const ReportPage = lazyPage(() => import('../features/reports/ReportPage'));
 const AccountNamePage = lazyPage(() => import('../features/account/AccountNamePage'));
@@ -89,6 +90,7 @@ const pages: readonly [pattern: string, Page: ComponentType][] = [
   [routePatterns.terms, TermsPage],
   [routePatterns.lifetimePolicy, LifetimePolicyPage],
   [routePatterns.subscriptionPolicy, SubscriptionPolicyPage],
+  [routePatterns.tokushoho, TokushohoPage],
   [routePatterns.releaseNotes, ReleaseNotesPage],
   [routePatterns.report, ReportPage],
   [routePatterns.accountName, AccountNamePage],

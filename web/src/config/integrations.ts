@@ -15,11 +15,24 @@ export const INTEGRATIONS_OFF: WebIntegrations = {
   chatPluginKey: '',
   sentryDsn: '',
   sentryEnvironment: '',
-  company: { name: '', representative: '', address: '', businessNumber: '', mailOrderNumber: '' },
+  company: {
+    name: '',
+    representative: '',
+    address: '',
+    phone: '',
+    email: '',
+    businessNumber: '',
+    businessNumberDigits: '',
+    mailOrderNumber: '',
+    hostingProvider: '',
+  },
+  japanSeller: { name: '', address: '', phone: '', email: '', responsible: '' },
   downloads: { android: '', ios: '', mac: '', windows: '' },
 };
 
 export type CompanyBlock = WebIntegrations['company'];
+/** The seller as the 特定商取引法に基づく表記 page names it (JP_SELLER_* and COMPANY_EMAIL). */
+export type JapanSeller = WebIntegrations['japanSeller'];
 /** Where each platform's app is downloaded (APP_DOWNLOAD_*_URL); an empty address is not linked. */
 export type AppDownloads = WebIntegrations['downloads'];
 

@@ -9,6 +9,7 @@ import { useLang } from '../routing/useLang';
 import { writeLangCookie } from '../session/cookies';
 import { usePaths } from '../routing/usePaths';
 import { ExternalLink } from '../ui/ExternalLink';
+import { fairTradeBusinessPage } from './fairTrade';
 import './Footer.css';
 
 function CompanyItem({ label, children }: { label: string; children: ReactNode }) {
@@ -52,13 +53,18 @@ function LanguageSwitcher() {
   );
 }
 
-/** Site footer: links and the company block (the deployment's COMPANY_* settings). Loaded lazily by the layout. */
+/**
+ * Site footer: links and the company block (the deployment's COMPANY_* settings), what Korea's E-Commerce Act has a
+ * store show on its first screen with a link to the Fair Trade Commission's page of the business (docs/legal.md); in
+ * Japanese, the link to the 特定商取引法に基づく表記 page. Loaded lazily by the layout.
+ */
 export default function Footer({ company: seller }: { company: CompanyBlock }) {
   const t = useShellT();
   const lang = useLang();
   const paths = usePaths();
   const links = t.footer.links;
   const company = t.footer.company;
+  const businessPage = fairTradeBusinessPage(seller.businessNumberDigits ?? '');
 
   return (
     <footer className="site-footer">
@@ -94,6 +100,13 @@ export default function Footer({ company: seller }: { company: CompanyBlock }) {
             <li>
               <Link to={paths.report()}>{links.reportAds}</Link>
             </li>
+            {lang === 'ja' && (
+              <li>
+                <Link to={paths.tokushoho()} className="site-footer__strong" lang="ja">
+                  {links.tokushoho}
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
 
@@ -108,9 +121,19 @@ export default function Footer({ company: seller }: { company: CompanyBlock }) {
           <dl className="site-footer__company-details">
             <CompanyItem label={company.representativeLabel}>{seller.representative}</CompanyItem>
             <CompanyItem label={company.addressLabel}>{seller.address}</CompanyItem>
+            <CompanyItem label={company.phoneLabel}>{seller.phone}</CompanyItem>
+            <CompanyItem label={company.emailLabel}>
+              {seller.email && <a href={`mailto:${seller.email}`}>{seller.email}</a>}
+            </CompanyItem>
             <CompanyItem label={company.businessNumberLabel}>{seller.businessNumber}</CompanyItem>
             <CompanyItem label={company.salesNumberLabel}>{seller.mailOrderNumber}</CompanyItem>
+            <CompanyItem label={company.hostingLabel}>{seller.hostingProvider}</CompanyItem>
           </dl>
+          {businessPage && (
+            <p className="site-footer__business-info">
+              <ExternalLink href={businessPage}>{company.businessInfoLink}</ExternalLink>
+            </p>
+          )}
           <p className="site-footer__copyright">{company.copyright}</p>
         </section>
       </div>

@@ -47,6 +47,8 @@ export const paths = {
   terms: (ctx: PathContext) => build(ctx, ['terms', 'service']),
   lifetimePolicy: (ctx: PathContext) => build(ctx, ['terms', 'lifetime']),
   subscriptionPolicy: (ctx: PathContext) => build(ctx, ['terms', 'subscription']),
+  /** 特定商取引法に基づく表記: Japanese whatever the current language (Japan's law asks for it in Japanese). */
+  tokushoho: (ctx: PathContext) => build({ ...ctx, lang: 'ja' }, ['legal', 'tokushoho']),
   releaseNotes: (ctx: PathContext) => build(ctx, ['release-notes']),
   report: (ctx: PathContext) => build(ctx, ['report']),
   register: (ctx: PathContext, query?: { userLicenseKey?: string; email?: string }) =>
@@ -88,6 +90,7 @@ export const routePatterns = {
   terms: 'terms/service',
   lifetimePolicy: 'terms/lifetime',
   subscriptionPolicy: 'terms/subscription',
+  tokushoho: 'legal/tokushoho',
   releaseNotes: 'release-notes',
   report: 'report',
   register: 'register',

@@ -10,6 +10,7 @@ import { AGREEMENTS, type AgreementName } from '../../forms/fields';
 import { useCurrentLocation } from '../../routing/location';
 import { fieldErrorText } from '../../ui/FieldError';
 import { format } from '../../i18n/catalogues';
+import { useCount } from '../../i18n/useCount';
 import { useT } from '../../i18n/useT';
 import { useLang } from '../../routing/useLang';
 import { usePaths } from '../../routing/usePaths';
@@ -20,10 +21,12 @@ import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
 import { PageLoading } from '../../ui/PageLoading';
 import { useAlert } from '../../ui/useAlert';
+import { FinalConfirmation } from '../../billing/FinalConfirmation';
 import { BuyerEmail } from './BuyerEmail';
 import {
   findLicence,
   isSubscriptionLife,
+  periodKind,
   planOf,
   resolveSelection,
   selectionOfLicence,
@@ -54,6 +57,7 @@ import type { PurchaseLocationState } from './PurchasePage';
  */
 export default function PurchaseOrder() {
   const t = useT();
+  const count = useCount();
   const lang = useLang();
   const paths = usePaths();
   const preselect = (useCurrentLocation().state as PurchaseLocationState | null)?.licenseId;
@@ -154,6 +158,14 @@ export default function PurchaseOrder() {
 
   if (licences === null || settings === null) return <PageLoading />;
 
+  const method = watch('paymentMethod');
+  // A subscription renews at its own price: the listed one, without this order's coupon (docs/subscriptions.md).
+  const renewalPlan = subscribing && listedLicence ? planOf(listedLicence, lang, country) : undefined;
+  const periodName = (life: number) => {
+    const kind = periodKind(life);
+    return kind === 'days' ? count(t.purchase.periods.days, life) : t.purchase.periods[kind];
+  };
+
   return (
     <>
       {!selection || !plan ? (
@@ -204,6 +216,20 @@ export default function PurchaseOrder() {
               viewLabel={t.purchase.view}
               error={fieldErrorText(agreementError, t.purchase.validation)}
               errorId="purchase-agreements-error"
+            />
+            <FinalConfirmation
+              order={{
+                item: `${plan.name} (${periodName(selection.life)}, ${count(t.purchase.devices, selection.maxDevicesCount)})`,
+                price: { amount: plan.price.requestPrice, currency: plan.price.currency },
+                method: method ? t.purchase.methods[method] : '',
+                byDeposit: method === 'virtualAccount' && !subscribing,
+                renewal: renewalPlan && {
+                  amount: renewalPlan.price.requestPrice,
+                  currency: renewalPlan.price.currency,
+                  life: selection.life,
+                },
+                policyHref: agreementRows[1]?.href ?? paths.subscriptionPolicy(),
+              }}
             />
             <Button type="submit" loading={paying} className="purchase__pay">
               {format(subscribing ? t.purchase.subscribe : t.purchase.pay, {

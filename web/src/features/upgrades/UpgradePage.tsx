@@ -36,6 +36,7 @@ import { RequireScope } from '../../session/RequireScope';
 import { getAccessToken } from '../../session/session';
 import { useBearerLoad } from '../../session/useBearerLoad';
 import { appStore, useAppStore } from '../../store';
+import { FinalConfirmation } from '../../billing/FinalConfirmation';
 import { AgreementsFieldset } from '../../ui/AgreementsFieldset';
 import { AlertDialog } from '../../ui/AlertDialog';
 import { Button } from '../../ui/Button';
@@ -452,6 +453,20 @@ function Upgrade() {
               error={agreementError}
               errorId="upgrade-agreements-error"
             />
+            {choice && (
+              <FinalConfirmation
+                order={{
+                  item: `${plan.name} (${periodName(plan.life)}, ${count(t.upgrades.devicesOption, plan.maxDevicesCount)})`,
+                  price: { amount: lines.total, currency: lines.currency },
+                  method: choiceLabel(choice),
+                  renewal:
+                    options.upgradeMethod === 'subscribe' && plan.life !== LIFETIME_DAYS
+                      ? { amount: plan.discountedPrice, currency: plan.currency, life: plan.life }
+                      : undefined,
+                  policyHref: agreementRows[1]?.href ?? paths.subscriptionPolicy(),
+                }}
+              />
+            )}
             {payButton && (
               <Button
                 className="upgrade__pay"

@@ -37,6 +37,11 @@ export const enShell: ShellCatalogue = {
       representativeLabel: 'CEO',
       businessNumberLabel: 'Business registration number',
       salesNumberLabel: 'Mail-order sales registration number',
+      phoneLabel: 'Phone',
+      emailLabel: 'E-mail',
+      hostingLabel: 'Hosting provider',
+      /** Opens the Fair Trade Commission's page of the business registration number. */
+      businessInfoLink: 'Check business information (Fair Trade Commission)',
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {
@@ -49,6 +54,8 @@ export const enShell: ShellCatalogue = {
       terms: 'Terms of use',
       releaseNotes: 'Release notes',
       reportAds: 'Report ads and misblocking',
+      /** Japanese whatever the page's language: the page it opens is (Japan's Act on Specified Commercial Transactions). */
+      tokushoho: '特定商取引法に基づく表記',
     },
   },
   home: {

@@ -37,6 +37,11 @@ export const jaShell: ShellCatalogue = {
       representativeLabel: '代表者',
       businessNumberLabel: '事業者登録番号',
       salesNumberLabel: '通信販売業申告番号',
+      phoneLabel: '電話番号',
+      emailLabel: 'メールアドレス',
+      hostingLabel: 'ホスティングサービス提供者',
+      /** Opens the Fair Trade Commission's page of the business registration number. */
+      businessInfoLink: '事業者情報の確認(韓国公正取引委員会)',
       copyright: '© Unicorn. All rights reserved.',
     },
     links: {
@@ -49,6 +54,8 @@ export const jaShell: ShellCatalogue = {
       terms: '利用規約',
       releaseNotes: 'リリースノート',
       reportAds: '広告・誤ブロックの報告',
+      /** Japanese whatever the page's language: the page it opens is (Japan's Act on Specified Commercial Transactions). */
+      tokushoho: '特定商取引法に基づく表記',
     },
   },
   home: {

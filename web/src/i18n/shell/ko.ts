@@ -38,6 +38,11 @@ export const koShell = {
       representativeLabel: '대표',
       businessNumberLabel: '사업자등록번호',
       salesNumberLabel: '통신판매업 신고번호',
+      phoneLabel: '전화',
+      emailLabel: '이메일',
+      hostingLabel: '호스팅서비스 제공자',
+      /** Opens the Fair Trade Commission's page of the business registration number. */
+      businessInfoLink: '사업자정보확인',
       copyright: '© 유니콘. All rights reserved.',
     },
     links: {
@@ -50,6 +55,8 @@ export const koShell = {
       terms: '이용약관',
       releaseNotes: '릴리스 노트',
       reportAds: '광고 및 오차단 신고',
+      /** Japanese whatever the page's language: the page it opens is (Japan's Act on Specified Commercial Transactions). */
+      tokushoho: '特定商取引法に基づく表記',
     },
   },
   home: {

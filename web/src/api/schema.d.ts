@@ -6107,7 +6107,8 @@ export interface components {
         };
         /**
          * TaxInvoiceOut
-         * @description The tax invoice asked for (finance issues it; the business number masked).
+         * @description The tax invoice asked for (finance issues it; the business number masked): ``state`` ``requested``, or
+         *     ``withdrawn`` once the payment was refunded in full (``withdrawnAt``).
          */
         TaxInvoiceOut: {
             /** Businessnumber */
@@ -6119,6 +6120,10 @@ export interface components {
              * Format: date-time
              */
             requestedAt: string;
+            /** State */
+            state: string;
+            /** Withdrawnat */
+            withdrawnAt: string | null;
         };
         /**
          * TaxInvoiceRequestOut
@@ -6143,6 +6148,8 @@ export interface components {
             representative: string;
             /** Requestedat */
             requestedAt: string;
+            /** Withdrawnat */
+            withdrawnAt: string | null;
         };
         /**
          * TimelineEntry
@@ -13352,6 +13359,7 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-320` A tax invoice is issued for bank transfers and virtual accounts only: a card payment's card slip is its evidence.
+             *     - `-380` This payment takes a cash receipt, so it cannot have a tax invoice as well: under Korea's VAT Act one supply gets one of the two.
              */
             409: {
                 headers: {
@@ -13360,7 +13368,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -320;
+                        errorCode: -320 | -380;
                     };
                 };
             };

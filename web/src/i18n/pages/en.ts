@@ -737,6 +737,9 @@ export const enPages: PagesCatalogue = {
       heading: 'Tax invoice',
       lead: 'Businesses may ask for a tax invoice for a bank transfer or virtual account. Finance issues it electronically.',
       requested: 'Requested for {company} ({number}).',
+      withdrawn: 'The request for {company} ({number}) was withdrawn: the payment was refunded in full.',
+      notWithCashReceipt:
+        'This payment takes a cash receipt, so no tax invoice is issued as well (Korea’s VAT Act: one supply, one of the two).',
       businessNumber: 'Business registration number',
       companyName: 'Company name',
       representative: 'Representative',

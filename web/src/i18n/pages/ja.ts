@@ -735,6 +735,8 @@ export const jaPages: PagesCatalogue = {
       heading: '税金計算書',
       lead: '事業者は口座振替・バーチャル口座の決済について税金計算書を依頼できます。経理が電子税金計算書で発行します。',
       requested: '{company}（{number}）名義で依頼しました。',
+      withdrawn: '全額返金されたため、{company}（{number}）名義の依頼は取り下げられました。',
+      notWithCashReceipt: 'この決済には現金領収証を発行するため、税金計算書は併せて発行しません（韓国の付加価値税法：一つの取引にどちらか一方）。',
       businessNumber: '事業者登録番号',
       companyName: '商号',
       representative: '代表者',

@@ -738,6 +738,8 @@ export const koPages = {
       heading: '세금계산서',
       lead: '사업자는 계좌이체·가상계좌 결제의 세금계산서를 요청할 수 있습니다. 재무팀이 전자세금계산서로 발행합니다.',
       requested: '{company} ({number}) 이름으로 요청했습니다.',
+      withdrawn: '전액 환불되어 {company} ({number}) 이름의 요청이 철회되었습니다.',
+      notWithCashReceipt: '이 결제에는 현금영수증이 발급되므로 세금계산서는 함께 발행하지 않습니다(부가가치세법: 한 거래에 둘 중 하나).',
       businessNumber: '사업자등록번호',
       companyName: '상호',
       representative: '대표자',

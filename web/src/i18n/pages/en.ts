@@ -63,6 +63,13 @@ export const enPages: PagesCatalogue = {
     autoRenewHint: 'The payment method you register pays the first period now and each renewal after it. You can stop automatic payment at any time.',
     keyWindowHint: 'A {method} window opens to register the payment method; the first period is paid with it right away.',
     subscribe: 'Subscribe for {amount}',
+    savedCards: {
+      heading: 'Card for the subscription',
+      saved: '{card}',
+      savedDefault: '{card} (your default card)',
+      unnamed: 'Registered card',
+      newCard: 'A new card',
+    },
     unavailable: 'No licence can be bought right now.',
     cashReceipt: {
       heading: 'Cash receipt (Korea)',

@@ -63,6 +63,13 @@ export const jaPages: PagesCatalogue = {
     autoRenewHint: '登録したお支払い方法で今すぐ初回を決済し、以降は期間ごとに自動で決済します。自動決済はいつでも解約できます。',
     keyWindowHint: '{method}の決済画面でお支払い方法を登録すると、初回分がすぐに決済されます。',
     subscribe: '{amount}で購読を開始',
+    savedCards: {
+      heading: '購読に使うカード',
+      saved: '{card}',
+      savedDefault: '{card}（既定のカード）',
+      unnamed: '登録済みのカード',
+      newCard: '新しいカード',
+    },
     unavailable: '現在購入できるライセンスはありません。',
     cashReceipt: {
       heading: '現金領収証（韓国）',

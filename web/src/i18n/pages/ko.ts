@@ -66,6 +66,13 @@ export const koPages = {
     autoRenewHint: '등록한 결제 수단으로 지금 첫 결제를 하고, 이후 기간마다 자동으로 결제합니다. 자동 결제는 언제든 해지할 수 있습니다.',
     keyWindowHint: '{method} 결제창에서 결제 수단을 등록하면 첫 기간이 바로 결제됩니다.',
     subscribe: '{amount} 구독 시작하기',
+    savedCards: {
+      heading: '구독에 쓸 카드',
+      saved: '{card}',
+      savedDefault: '{card} (기본 카드)',
+      unnamed: '등록된 카드',
+      newCard: '새 카드',
+    },
     unavailable: '지금 구매할 수 있는 라이선스가 없습니다.',
     cashReceipt: {
       heading: '현금영수증',

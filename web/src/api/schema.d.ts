@@ -3604,11 +3604,23 @@ export interface components {
         };
         /**
          * ConfirmedUpgrade
-         * @description The licence an upgrade payment upgraded: same id and key, its new plan.
+         * @description The licence an upgrade payment upgraded: same id and key, its new plan; and what the payment was, for the
+         *     result page: ``licenseName`` (the plan as ordered), ``amount`` paid in ``currency``, ``credit`` (the unused value
+         *     of the licence taken off the price) and ``merchantUid`` (its receipt is on the purchase-history page).
          */
         ConfirmedUpgrade: {
+            /** Amount */
+            amount?: number | null;
+            /** Credit */
+            credit?: number | null;
+            /** Currency */
+            currency?: string | null;
             /** Licensekey */
             licenseKey: string;
+            /** Licensename */
+            licenseName?: string | null;
+            /** Merchantuid */
+            merchantUid?: string | null;
             /** Newlicenseid */
             newLicenseId: number;
             state: components["schemas"]["PaymentState"];

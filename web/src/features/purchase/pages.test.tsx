@@ -241,4 +241,17 @@ describe('payment confirm page', () => {
     renderAt('/ko/payment/confirm');
     expect(await screen.findByText(ko.payments.confirm.nothing)).toBeTruthy();
   });
+
+  it("sums up a bought licence's upgrade: plan, amount paid, credit taken off and the receipt's page", async () => {
+    const confirmation = { userLicenseId: 'l-1', licenseKey: 'KEY-1', state: 'paid', email: 'minji@example.com', accountCreated: false };
+    const upgrade = { merchantUid: 'up-1', licenseName: '연간 구독 (기기 3대)', amount: 39_710, currency: 'KRW', credit: 1_450 };
+    renderAtAddress(<AppRoutes />, '/en/payment/confirm', { confirmation, upgraded: true, upgrade });
+    expect(await screen.findByRole('heading', { level: 1, name: en.payments.confirm.upgradedHeading })).toBeTruthy();
+    const summary = screen.getByTestId('upgrade-summary');
+    expect(within(summary).getByText('연간 구독 (기기 3대)')).toBeTruthy();
+    expect(within(summary).getByTestId('charged-amount').textContent).toContain('39,710');
+    expect(within(summary).getByTestId('upgrade-credit').textContent).toContain('1,450');
+    const receipt = within(summary).getByRole('link', { name: en.payments.confirm.receipt });
+    expect(receipt.getAttribute('href')).toBe('/en/purchase-history/up-1');
+  });
 });

@@ -3595,6 +3595,8 @@ export interface components {
              */
             licenseKey: string | null;
             state: components["schemas"]["PaymentState"];
+            /** @description an upgrade's payment confirmed here (a phone's return from the window): its summary */
+            upgrade?: components["schemas"]["UpgradePaid"] | null;
             /**
              * Userlicenseid
              * Format: uuid
@@ -6260,6 +6262,23 @@ export interface components {
             paymentMethod: string;
             /** Requestprice */
             requestPrice?: number | null;
+        };
+        /**
+         * UpgradePaid
+         * @description What an upgrade payment was, for the result page: the plan as ordered, the amount paid, the credit (the
+         *     upgraded licence's unused value) taken off, and the payment (its receipt is on the purchase-history page).
+         */
+        UpgradePaid: {
+            /** Amount */
+            amount: number;
+            /** Credit */
+            credit: number;
+            /** Currency */
+            currency: string;
+            /** Licensename */
+            licenseName: string;
+            /** Merchantuid */
+            merchantUid: string;
         };
         /**
          * UpgradePaymentRequest

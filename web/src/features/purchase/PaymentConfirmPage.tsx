@@ -51,8 +51,8 @@ export default function PaymentConfirmPage() {
   const location = useCurrentLocation();
   const handed = (location.state as PaymentConfirmState | null)?.confirmation;
   const subscription = (location.state as PaymentConfirmState | null)?.subscription;
-  const upgraded = (location.state as PaymentConfirmState | null)?.upgraded === true;
-  const upgrade = (location.state as PaymentConfirmState | null)?.upgrade;
+  const handedUpgraded = (location.state as PaymentConfirmState | null)?.upgraded === true;
+  const handedUpgrade = (location.state as PaymentConfirmState | null)?.upgrade;
   const [confirmation, setConfirmation] = useState<ConfirmedPurchase | undefined>(handed);
   const [failure, setFailure] = useState<string | null>(null);
   const outcome = handed ? null : redirectOutcome(location.search);
@@ -123,7 +123,7 @@ export default function PaymentConfirmPage() {
     );
   }
 
-  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} upgraded={upgraded} />;
+  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} upgraded={handedUpgraded} />;
 
   if (!confirmation) {
     return (
@@ -143,6 +143,9 @@ export default function PaymentConfirmPage() {
     );
   }
 
+  // A phone's return from an upgrade's window is confirmed here, and the confirmation carries the upgrade's summary.
+  const upgrade = handedUpgrade ?? confirmation.upgrade ?? undefined;
+  const upgraded = handedUpgraded || Boolean(confirmation.upgrade);
   const reserved = confirmation.state === 'reserved';
   const vbank = confirmation.vbank;
   const deadline = vbank ? readTime(vbank.vbankDate) : undefined;

@@ -254,4 +254,12 @@ describe('payment confirm page', () => {
     const receipt = within(summary).getByRole('link', { name: en.payments.confirm.receipt });
     expect(receipt.getAttribute('href')).toBe('/en/purchase-history/up-1');
   });
+
+  it("sums up an upgrade confirmed on a phone's return from the window, from the confirmation itself", async () => {
+    const upgrade = { merchantUid: 'up-2', licenseName: 'Lifetime', amount: 34_640, currency: 'KRW', credit: 24_360 };
+    const confirmation = { userLicenseId: 'l-1', licenseKey: 'KEY-1', state: 'paid', email: 'minji@example.com', accountCreated: false, upgrade };
+    renderAtAddress(<AppRoutes />, '/ko/payment/confirm', { confirmation });
+    expect(await screen.findByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeTruthy();
+    expect(within(screen.getByTestId('upgrade-summary')).getByTestId('upgrade-credit').textContent).toBe('−24,360원');
+  });
 });

@@ -284,7 +284,7 @@ export const enPages: PagesCatalogue = {
     save: 'Save',
     cancel: 'Cancel',
     remove: 'Remove',
-    removeConfirm: 'Remove {name} from this licence?',
+    removeConfirm: 'Remove {name} from this licence? The app on that device stops at once.',
     renamed: 'The device was renamed.',
     removed: 'The device was removed.',
     paymentsHeading: 'Payments',

@@ -283,7 +283,7 @@ export const jaPages: PagesCatalogue = {
     save: '保存',
     cancel: 'キャンセル',
     remove: '削除',
-    removeConfirm: '{name} をこのライセンスから削除しますか?',
+    removeConfirm: '{name} をこのライセンスから削除しますか？そのデバイスのアプリはすぐに停止します。',
     renamed: 'デバイス名を変更しました。',
     removed: 'デバイスを削除しました。',
     paymentsHeading: '決済履歴',

@@ -286,7 +286,7 @@ export const koPages = {
     save: '저장',
     cancel: '취소',
     remove: '삭제',
-    removeConfirm: '{name} 기기를 이 라이선스에서 삭제할까요?',
+    removeConfirm: '{name} 기기를 이 라이선스에서 삭제할까요? 그 기기의 앱은 바로 중지됩니다.',
     renamed: '기기 이름을 바꿨습니다.',
     removed: '기기를 삭제했습니다.',
     paymentsHeading: '결제 내역',

@@ -198,6 +198,16 @@ class ErrorCode(Enum):
         "evidence.",
         "カード決済には税金計算書を発行しません。カードの売上票が証憑となります。",
     )
+    # One supply, one paper (부가가치세법 제33조 제2항, 시행령 제71조; docs/papers.md): a payment whose buyer took a
+    # cash receipt is not given a tax invoice as well.
+    TAX_INVOICE_AFTER_CASH_RECEIPT = (
+        -380,
+        409,
+        "이 결제에는 현금영수증을 발급하기로 했으므로 세금계산서를 함께 발행할 수 없습니다(부가가치세법).",
+        "This payment takes a cash receipt, so it cannot have a tax invoice as well: under Korea's VAT Act one "
+        "supply gets one of the two.",
+        "この決済には現金領収証を発行するため、税金計算書は併せて発行できません（韓国の付加価値税法）。",
+    )
     # Not in the spec's catalogue: refunds (docs/payments.md). A refund is reserved on the payment before the
     # gateway is asked, so a second one waits for the first to be settled.
     REFUND_IN_PROGRESS = (

@@ -61,6 +61,15 @@ class TaxInvoiceRequested(StoredEvent):
     requested_at: datetime
 
 
+class TaxInvoiceWithdrawn(StoredEvent):
+    """The tax-invoice request no longer stands: the payment was refunded in full (``reason``), so there is no
+    supply left to invoice; finance's queue shows it withdrawn."""
+
+    TOPIC = "papers.TaxInvoiceWithdrawn"
+    reason: str
+    withdrawn_at: datetime
+
+
 class DocumentIssued(StoredEvent):
     """A PDF document was first made for the customer: ``kind`` ``receipt`` or ``refund-note`` (``number`` the
     refund's, 1-based; 0 for the receipt), in ``language``. Making it again gives the same bytes, so the SHA-256

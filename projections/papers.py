@@ -10,15 +10,16 @@ from typing import Any
 from domain.business_time import BUSINESS_TIME
 from eventlog import csv_files
 from eventlog.database import ViewCursor, ViewDatabase
-from events.papers import PapersOpened, TaxInvoiceRequested
+from events.papers import PapersOpened, TaxInvoiceRequested, TaxInvoiceWithdrawn
 from projections.reports import utc_text
 from projections.view import View
 
 
 class TaxInvoicesView(View):
-    """Every tax-invoice request, with the payment it is for."""
+    """Every tax-invoice request, with the payment it is for and when it was withdrawn (refunded in full)."""
 
     name = "tax_invoices"
+    version = 2  # 2: withdrawn requests (a full refund)
     tables = ("tax_invoices_view", "papers_merchants_view")
 
     def schema(self) -> list[str]:
@@ -27,7 +28,7 @@ class TaxInvoicesView(View):
             "CREATE TABLE IF NOT EXISTS tax_invoices_view ("
             "merchant_uid TEXT PRIMARY KEY, business_number TEXT NOT NULL, company_name TEXT NOT NULL, "
             "representative TEXT NOT NULL, address TEXT NOT NULL, email TEXT NOT NULL, amount BIGINT NOT NULL, "
-            "currency TEXT NOT NULL, requested_at TEXT NOT NULL)",
+            "currency TEXT NOT NULL, requested_at TEXT NOT NULL, withdrawn_at TEXT)",
             "CREATE INDEX IF NOT EXISTS tax_invoices_view_requested ON tax_invoices_view (requested_at)",
         ]
 
@@ -68,6 +69,14 @@ class TaxInvoicesView(View):
             },
         )
 
+    @apply.register
+    def _withdrawn(self, event: TaxInvoiceWithdrawn, cursor: ViewCursor) -> None:
+        cursor.execute(
+            "UPDATE tax_invoices_view SET withdrawn_at = %(at)s WHERE merchant_uid = "
+            "(SELECT merchant_uid FROM papers_merchants_view WHERE papers_id = %(id)s)",
+            {"id": str(event.originator_id), "at": utc_text(event.withdrawn_at)},
+        )
+
 
 def tax_invoice_requests(db: ViewDatabase) -> list[dict[str, Any]]:
     """Every tax-invoice request, oldest first."""
@@ -96,12 +105,15 @@ EXPORT_COLUMNS = (
 
 def tax_invoice_csv(rows: list[dict[str, Any]]) -> str:
     """The requests as CSV (UTF-8 with a byte-order mark, so spreadsheet tools read the Korean): one row each, the
-    amount split into supply value and VAT (one eleventh, half up, as the receipt shows it)."""
+    amount split into supply value and VAT (one eleventh, half up, as the receipt shows it); a withdrawn request
+    (refunded in full) is left out, as there is nothing to invoice."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv_files.writer(out, lineterminator="\r\n")
     writer.writerow(EXPORT_COLUMNS)
     for row in rows:
+        if row.get("withdrawn_at"):
+            continue
         amount = int(row["amount"])
         vat = (amount * 2 + 11) // 22  # round(amount / 11), halves up, in integers
         number = str(row["business_number"])

@@ -47,11 +47,14 @@ class CashReceiptOut(CamelModel):
 
 
 class TaxInvoiceOut(CamelModel):
-    """The tax invoice asked for (finance issues it; the business number masked)."""
+    """The tax invoice asked for (finance issues it; the business number masked): ``state`` ``requested``, or
+    ``withdrawn`` once the payment was refunded in full (``withdrawnAt``)."""
 
     business_number: str
     company_name: str
     requested_at: datetime
+    state: str
+    withdrawn_at: datetime | None
 
 
 class DocumentOut(CamelModel):
@@ -107,9 +110,13 @@ def payment_papers(merchant_uid: MerchantUid, services: ServicesDep, caller: Cal
             business_number=mask_business_number(papers.tax_invoice.business_number),
             company_name=papers.tax_invoice.company_name,
             requested_at=papers.tax_invoice.requested_at,
+            state="requested" if papers.tax_invoice_withdrawn_at is None else "withdrawn",
+            withdrawn_at=papers.tax_invoice_withdrawn_at,
         )
     allowed = []
-    if paid and payment.pay_method in CASH_PAY_METHODS and tax_invoice is None:
+    takes_cash_receipt = papers is not None and papers.takes_cash_receipt
+    open_to_invoice = paid and payment.pay_method in CASH_PAY_METHODS and not payment.fully_refunded
+    if open_to_invoice and tax_invoice is None and not takes_cash_receipt:
         allowed.append("taxInvoice")
     return PapersOut(
         merchant_uid=merchant_uid, documents=documents, cash_receipt=cash_receipt, tax_invoice=tax_invoice,
@@ -195,7 +202,11 @@ class TaxInvoiceAccepted(CamelModel):
     "/licenses/{merchant_uid}/tax-invoice",
     response_model=TaxInvoiceAccepted,
     responses=errors(
-        ErrorCode.NOT_FOUND, ErrorCode.TAX_INVOICE_NOT_FOR_CARD, ErrorCode.INVALID_VALUE, ErrorCode.DUPLICATE_PARAMETER
+        ErrorCode.NOT_FOUND,
+        ErrorCode.TAX_INVOICE_NOT_FOR_CARD,
+        ErrorCode.TAX_INVOICE_AFTER_CASH_RECEIPT,
+        ErrorCode.INVALID_VALUE,
+        ErrorCode.DUPLICATE_PARAMETER,
     ),
 )
 def ask_for_tax_invoice(
@@ -228,6 +239,7 @@ class TaxInvoiceRequestOut(CamelModel):
     amount: int
     currency: str
     requested_at: str
+    withdrawn_at: str | None
 
 
 @finance.get("/tax-invoices")

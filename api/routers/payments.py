@@ -134,6 +134,17 @@ class VirtualAccount(CamelModel):
     vbank_date: datetime | None
 
 
+class UpgradePaid(CamelModel):
+    """What an upgrade payment was, for the result page: the plan as ordered, the amount paid, the credit (the
+    upgraded licence's unused value) taken off, and the payment (its receipt is on the purchase-history page)."""
+
+    merchant_uid: str
+    license_name: str
+    amount: int
+    currency: str
+    credit: int
+
+
 class ConfirmedPurchase(CamelModel):
     """The licence a confirmed payment bought (reserved until a virtual account is paid)."""
 
@@ -145,6 +156,9 @@ class ConfirmedPurchase(CamelModel):
     email: str
     account_created: bool
     vbank: VirtualAccount | None = None
+    upgrade: UpgradePaid | None = Field(
+        default=None, description="an upgrade's payment confirmed here (a phone's return from the window): its summary"
+    )
 
 
 @router.post(
@@ -195,7 +209,11 @@ def confirm_new_licence_payment(
         email=payment.buyer_email,
         account_created=confirmed.account_created,
         vbank=vbank,
-    )
+        upgrade=UpgradePaid(
+            merchant_uid=payment.merchant_uid, license_name=payment.name, amount=payment.amount,
+            currency=payment.currency.value, credit=payment.upgrade.credit,
+        ) if payment.upgrade is not None else None,
+    )  # fmt: skip
 
 
 @router.post("/webhook", include_in_schema=False)

@@ -25,7 +25,7 @@ from domain.catalogue.licences import DEFAULT_LIFE
 from domain.errors import ErrorCode
 from domain.licences.ownership import load_own_licence
 from domain.licences.upgrades import UpgradeOffer
-from domain.payments.payment import PaymentState
+from domain.payments.payment import Payment, PaymentState
 from domain.payments.purchase import confirm_payment
 from domain.payments.upgrade import place_upgrade_order, upgrade_choice, upgrade_methods_for
 from domain.payments.wallet import BillingKey, keep_window_billing_key, key_to_charge
@@ -204,12 +204,19 @@ def start_upgrade(
 
 
 class ConfirmedUpgrade(CamelModel):
-    """The licence an upgrade payment upgraded: same id and key, its new plan."""
+    """The licence an upgrade payment upgraded: same id and key, its new plan; and what the payment was, for the
+    result page: ``licenseName`` (the plan as ordered), ``amount`` paid in ``currency``, ``credit`` (the unused value
+    of the licence taken off the price) and ``merchantUid`` (its receipt is on the purchase-history page)."""
 
     user_license_id: UUID
     license_key: str
     new_license_id: int
     state: PaymentState
+    merchant_uid: str | None = None
+    license_name: str | None = None
+    amount: int | None = None
+    currency: str | None = None
+    credit: int | None = None
 
 
 @router.post(
@@ -241,11 +248,17 @@ def confirm_upgrade(
     )
     services.see_own_write(confirmed.notification_id, *VIEWS)
     licence = load_own_licence(services.store, confirmed.account_id, confirmed.user_licence_id)
+    payment: Payment = services.store.repository.get(Payment.id_for(body.merchant_uid))
     return ConfirmedUpgrade(
         user_license_id=licence.id,
         license_key=licence.licence_key,
         new_license_id=licence.licence_id,
         state=confirmed.state,
+        merchant_uid=payment.merchant_uid,
+        license_name=payment.name,
+        amount=payment.amount,
+        currency=payment.currency.value,
+        credit=payment.upgrade.credit if payment.upgrade is not None else 0,
     )
 
 

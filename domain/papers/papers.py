@@ -18,6 +18,7 @@ from events.papers import (
     DocumentIssued,
     PapersOpened,
     TaxInvoiceRequested,
+    TaxInvoiceWithdrawn,
 )
 
 
@@ -103,6 +104,15 @@ class PaymentPapers(Aggregate):
             requested_at=at,
         )
 
+    def withdraw_tax_invoice(self, reason: str, at: datetime) -> None:
+        """The tax-invoice request no longer stands (the payment was refunded in full)."""
+        self.trigger_event(TaxInvoiceWithdrawn, timestamp=at, reason=reason, withdrawn_at=at)
+
+    @property
+    def takes_cash_receipt(self) -> bool:
+        """The buyer took a cash receipt for this payment (personal or business): its evidence of the supply."""
+        return self.cash_receipt_choice is not None
+
     def note_document(self, kind: str, number: int, language: str, sha256: str, at: datetime) -> None:
         """Record the SHA-256 of a document made for the first time."""
         self.trigger_event(DocumentIssued, timestamp=at, kind=kind, number=number, language=language, sha256=sha256)
@@ -127,6 +137,7 @@ class PaymentPapers(Aggregate):
         self.cash_receipt: IssuedCashReceipt | None = None
         self.cash_receipts: list[dict[str, Any]] = []  # every one issued, with when it was cancelled
         self.tax_invoice: TaxInvoiceRequested | None = None
+        self.tax_invoice_withdrawn_at: datetime | None = None
         self.documents: dict[tuple[str, int, str], str] = {}
 
     @when.register
@@ -151,6 +162,10 @@ class PaymentPapers(Aggregate):
     @when.register
     def _tax_invoice_requested(self, event: TaxInvoiceRequested) -> None:
         self.tax_invoice = event
+
+    @when.register
+    def _tax_invoice_withdrawn(self, event: TaxInvoiceWithdrawn) -> None:
+        self.tax_invoice_withdrawn_at = event.withdrawn_at
 
     @when.register
     def _document_issued(self, event: DocumentIssued) -> None:

@@ -1,5 +1,7 @@
 """Tax-invoice requests (세금계산서): a business buyer of a bank transfer or virtual account asks, finance issues it
-through an e-tax-invoice service (outside this product: docs/papers.md)."""
+through an e-tax-invoice service (outside this product: docs/papers.md). One supply gets one paper: a payment whose
+buyer took a cash receipt gets no tax invoice (-380), and a request is withdrawn when the payment is refunded in
+full."""
 
 from __future__ import annotations
 
@@ -31,7 +33,8 @@ def request_tax_invoice(store: Storefront, clock: Clock, *, merchant_uid: str, r
     """Record a tax-invoice request for a paid bank-transfer or virtual-account payment; returns the notification id.
 
     A card payment (or a wallet's) is refused with -320 (its card slip stands); an unpaid one with -2; a second
-    request for the same payment with -3; a business number whose check digit is wrong with -2."""
+    request for the same payment with -3; a business number whose check digit is wrong with -2; a payment whose
+    buyer took a cash receipt at checkout with -380 (부가가치세법 제33조 제2항: the cash receipt is its paper)."""
     payment = recorded_payment(store, merchant_uid)
     if payment is None:
         raise DomainError(ErrorCode.NOT_FOUND)
@@ -39,6 +42,8 @@ def request_tax_invoice(store: Storefront, clock: Clock, *, merchant_uid: str, r
         raise DomainError(ErrorCode.TAX_INVOICE_NOT_FOR_CARD)
     if payment.state is not PaymentState.PAID or payment.pay_method is None:
         raise DomainError(ErrorCode.INVALID_VALUE, "the payment is not paid")
+    if payment.fully_refunded:
+        raise DomainError(ErrorCode.INVALID_VALUE, "the payment was refunded in full: nothing is left to invoice")
     number = business_number(request.business_number)
     fields = (request.company_name, request.representative, request.address, request.email)
     if any(not field.strip() for field in fields):
@@ -47,6 +52,8 @@ def request_tax_invoice(store: Storefront, clock: Clock, *, merchant_uid: str, r
     def attempt() -> int:
         now = clock.now()
         papers = papers_of(store, merchant_uid) or PaymentPapers.open(merchant_uid, now)
+        if papers.takes_cash_receipt:
+            raise DomainError(ErrorCode.TAX_INVOICE_AFTER_CASH_RECEIPT)
         if papers.tax_invoice is not None:
             raise DomainError(ErrorCode.DUPLICATE_PARAMETER, "a tax invoice was already requested")
         papers.request_tax_invoice(
@@ -61,5 +68,23 @@ def request_tax_invoice(store: Storefront, clock: Clock, *, merchant_uid: str, r
         )
         recordings = store.save(papers)
         return recordings[-1].notification.id
+
+    return retry_on_conflict(attempt)
+
+
+def withdraw_tax_invoice_if_refunded(store: Storefront, clock: Clock, *, merchant_uid: str) -> bool:
+    """Withdraw the payment's tax-invoice request once it was refunded in full (nothing is left to invoice);
+    ``True`` when this call withdrew it. Safe to repeat: a withdrawn request stays withdrawn."""
+
+    def attempt() -> bool:
+        payment = recorded_payment(store, merchant_uid)
+        papers = papers_of(store, merchant_uid)
+        if payment is None or papers is None or papers.tax_invoice is None:
+            return False
+        if papers.tax_invoice_withdrawn_at is not None or not payment.fully_refunded:
+            return False
+        papers.withdraw_tax_invoice("refunded in full", clock.now())
+        store.save(papers)
+        return True
 
     return retry_on_conflict(attempt)

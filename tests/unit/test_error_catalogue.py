@@ -16,8 +16,8 @@ SPEC_CODES = [
 # -320 a tax invoice asked for a card payment (docs/papers.md); -330 to -332 a refund in progress, refused by the
 # gateway, or pending at it (docs/payments.md); -340 to -344 why the money-back guarantee does not cover a licence
 # (docs/money-back.md); -350 to -352 the apps' stores (docs/app-stores.md); -360 and -361 consent before a price rise
-# (docs/catalogue.md).
-OUR_CODES = [-107, -320, -330, -331, -332, -340, -341, -342, -343, -344, -350, -351, -352, -360, -361]
+# (docs/catalogue.md); -380 a tax invoice for a supply a cash receipt was issued for (docs/papers.md).
+OUR_CODES = [-107, -320, -330, -331, -332, -340, -341, -342, -343, -344, -350, -351, -352, -360, -361, -380]
 
 
 def test_every_code_of_the_spec_is_in_the_catalogue_once() -> None:

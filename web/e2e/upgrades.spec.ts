@@ -149,6 +149,11 @@ test('a member upgrades an annual licence to lifetime with a coupon through the 
 
   await expect(page.getByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeVisible();
   await expect(page.getByTestId('license-key')).toHaveText(key);
+  // Issue 43: the result says what was paid, the credit taken off, and links to the receipt's payment page.
+  const summary = page.getByTestId('upgrade-summary');
+  await expect(summary.getByTestId('charged-amount')).toHaveText(/^31,[12]\d\d원$/);
+  await expect(summary.getByTestId('upgrade-credit')).toHaveText(/^−24,3\d\d원$/);
+  await expect(summary.getByRole('link', { name: ko.payments.confirm.receipt })).toHaveAttribute('href', /\/ko\/purchase-history\/./);
   await page.goto('/ko/license');
   await expect(page.getByRole('listitem').filter({ hasText: key }).getByText(ko.licences.lifetime, { exact: true })).toBeVisible();
 });

@@ -1,8 +1,9 @@
 """A payment's papers over HTTP, against the sandbox, on each store (docs/papers.md): the cash receipt a
 virtual-account buyer asked for is issued at the sandbox after the deposit, issued again for the remainder after a
 partial refund and cancelled by the full refund; a card payment cannot ask for a tax invoice, a bank transfer can
-and finance's export has it; a receipt in Japanese for a coupon-discounted upgrade reads as it should and comes out
-the same bytes every time."""
+and finance's export has it; one supply gets one paper (a cash receipt or a tax invoice, never both) and a full
+refund withdraws the tax-invoice request; a receipt in Japanese for a coupon-discounted upgrade reads as it should
+and comes out the same bytes every time."""
 
 from __future__ import annotations
 
@@ -204,6 +205,48 @@ def test_a_card_payment_cannot_ask_for_a_tax_invoice_and_a_bank_transfer_can_and
         transfer["amount"], vat, transfer["amount"] - vat
     )  # fmt: skip
     assert row["주문번호"] == transfer["merchantUid"]
+    desk.client.cookies.clear()
+
+
+def test_one_supply_gets_a_cash_receipt_or_a_tax_invoice_and_a_full_refund_withdraws_the_request(desk: Desk) -> None:
+    invoice = {
+        "businessNumber": BUSINESS_NUMBER, "companyName": "주식회사 광고없음", "representative": "김대표",
+        "address": "서울특별시 중구 세종대로 110", "email": "tax@adfree.example",
+    }  # fmt: skip
+    with_receipt = _order(desk, "bankTransfer", cashReceipt={"type": "business", "number": BUSINESS_NUMBER})
+    _pay(desk, with_receipt)
+    position = _run_cash_receipt_tasks(desk, 0)
+    desk.views_caught_up()
+    assert _papers(desk, with_receipt["merchantUid"])["cashReceipt"]["state"] == "issued"
+    assert _papers(desk, with_receipt["merchantUid"])["allowed"] == [], "the cash receipt is the supply's paper"
+    refused = desk.call("POST", f"/payments/licenses/{with_receipt['merchantUid']}/tax-invoice", json=invoice)
+    assert (refused.status_code, refused.json()["errorCode"]) == (409, -380)
+
+    transfer = _order(desk, "bankTransfer")
+    imp_uid = _pay(desk, transfer)
+    asked = desk.call("POST", f"/payments/licenses/{transfer['merchantUid']}/tax-invoice", json=invoice)
+    assert asked.status_code == 200, asked.text
+    desk.views_caught_up()
+    assert _papers(desk, transfer["merchantUid"])["taxInvoice"]["state"] == "requested"
+
+    _refund_at_the_gateway(desk, imp_uid, transfer["merchantUid"], transfer["amount"])
+    _run_cash_receipt_tasks(desk, position)
+    recorded = desk.services.store.max_notification_id()
+    _run_cash_receipt_tasks(desk, position)  # the reactor sends it again: withdrawn once
+    assert desk.services.store.max_notification_id() == recorded
+    desk.views_caught_up()
+    shown = _papers(desk, transfer["merchantUid"])
+    assert shown["taxInvoice"]["state"] == "withdrawn" and shown["taxInvoice"]["withdrawnAt"]
+    assert shown["allowed"] == []
+    again = desk.call("POST", f"/payments/licenses/{transfer['merchantUid']}/tax-invoice", json=invoice)
+    assert again.status_code in (400, 409)
+
+    staff = StaffDesk(desk.services, desk.services.clock, desk.client)  # type: ignore[arg-type]
+    owner, _ = staff.enrol(first_owner_link(desk.services))
+    [queued] = staff.call("GET", "/finance/tax-invoices", owner).json()
+    assert (queued["merchantUid"], bool(queued["withdrawnAt"])) == (transfer["merchantUid"], True)
+    export = staff.call("GET", "/finance/tax-invoices.csv", owner)
+    assert list(csv.DictReader(io.StringIO(export.content.decode("utf-8-sig")))) == [], "nothing left to invoice"
     desk.client.cookies.clear()
 
 

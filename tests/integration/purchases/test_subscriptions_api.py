@@ -186,3 +186,42 @@ def test_a_coupon_discounts_the_first_month_of_a_subscription_and_renewals_charg
     assert (renewal["amount"], renewal["couponCode"]) == (2900, None)
     again = desk.call("POST", "/payments/licenses/subscribe/new", json={**body, "card": None})
     assert again.json()["errorCode"] == -613, "once per account"
+
+
+def test_a_member_starts_a_second_subscription_with_the_card_on_file_without_typing_it_again(desk: Desk) -> None:
+    first = desk.call(
+        "POST", "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 111, "countryCode": "KR", "card": GOOD_CARD},
+    )  # fmt: skip
+    assert first.status_code == 200, first.text
+    retyped = desk.call(
+        "POST", "/payments/licenses/subscribe/new/new-billingkey",
+        json={"licenseId": 121, "countryCode": "KR", "card": GOOD_CARD},
+    )  # fmt: skip
+    assert (retyped.status_code, retyped.json()["errorCode"]) == (409, -308), "the card is on file already"
+
+    wallet = desk.call("GET", "/billingkeys").json()
+    [saved] = wallet["billingkeys"]
+    assert saved["isDefault"] and wallet["defaultBillingkeyId"] == saved["billingkeyId"]
+    second = desk.call(
+        "POST", "/payments/licenses/subscribe/new",
+        json={"licenseId": 121, "countryCode": "KR", "billingkeyId": saved["billingkeyId"]},
+    )  # fmt: skip
+    assert second.status_code == 200, second.text
+    state = second.json()
+    assert (state["status"], state["isScheduled"], state["price"]) == ("active", True, 24360)
+    assert state["userLicenseId"] != first.json()["userLicenseId"]
+    assert state["cardNumber"] == saved["cardNumber"], "the saved card pays and renews it"
+    assert len(desk.call("GET", "/billingkeys").json()["billingkeys"]) == 1, "no second key for the same card"
+
+    desk.register("someone-else@example.com")
+    theirs = desk.call(
+        "POST", "/payments/licenses/subscribe/new", as_email="someone-else@example.com",
+        json={"licenseId": 121, "countryCode": "KR", "billingkeyId": saved["billingkeyId"]},
+    )  # fmt: skip
+    assert theirs.status_code == 404, "a key charges only its owner's subscriptions"
+    none = desk.call(
+        "POST", "/payments/licenses/subscribe/new", as_email="someone-else@example.com",
+        json={"licenseId": 121, "countryCode": "KR"},
+    )  # fmt: skip
+    assert none.json()["errorCode"] == -304

@@ -113,6 +113,19 @@ def test_a_monthly_licence_halfway_through_becomes_annual_3_devices_for_the_quot
     assert {(body["userLicenseId"], body["newLicenseId"], body["licenseKey"]) for _, body in answers} == {
         (licence_id, ANNUAL_3, bought["licenseKey"])
     }
+    # The result page's summary: what was paid, the credit taken off, and the payment whose receipt it links to.
+    assert {
+        (body["merchantUid"], body["amount"], body["currency"], body["credit"], bool(body["licenseName"]))
+        for _, body in answers
+    } == {(order_body["merchantUid"], order_body["amount"], "KRW", order_body["remainingCredit"], True)}
+    returned = desk.call(  # a phone's return from the window confirms on the purchase route: the same summary
+        "POST", "/payments/licenses/new/confirm", json={"impUid": imp_uid, "merchantUid": order_body["merchantUid"]}
+    )  # fmt: skip
+    assert returned.status_code == 200, returned.text
+    summary = returned.json()["upgrade"]
+    assert (summary["merchantUid"], summary["amount"], summary["credit"]) == (
+        order_body["merchantUid"], order_body["amount"], order_body["remainingCredit"]
+    )  # fmt: skip
     upgrades = [
         n
         for n in desk.services.store.recorder.select_notifications(start=1, limit=1000)

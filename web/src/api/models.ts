@@ -51,6 +51,8 @@ export type BillingKeyWindow = Schema<'BillingKeyWindow'>;
 export type CardBody = Schema<'CardForm'>;
 /** Body of a subscription with a PG window's key (guests give their email). */
 export type WindowKeySubscriptionBody = Schema<'SubscriptionWithWindowKey'>;
+/** Body of a subscription charging a registered billing key (`billingkeyId`; the default one when left out). */
+export type SavedCardSubscriptionBody = Schema<'SubscriptionOrder'>;
 /** Body of a subscription that registers a typed card. */
 export type NewCardSubscriptionBody = Schema<'SubscriptionWithNewCard'>;
 

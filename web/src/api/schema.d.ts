@@ -3738,6 +3738,8 @@ export interface components {
              */
             licenseKey: string | null;
             state: components["schemas"]["PaymentState"];
+            /** @description an upgrade's payment confirmed here (a phone's return from the window): its summary */
+            upgrade?: components["schemas"]["UpgradePaid"] | null;
             /**
              * Userlicenseid
              * Format: uuid
@@ -3747,11 +3749,23 @@ export interface components {
         };
         /**
          * ConfirmedUpgrade
-         * @description The licence an upgrade payment upgraded: same id and key, its new plan.
+         * @description The licence an upgrade payment upgraded: same id and key, its new plan; and what the payment was, for the
+         *     result page: ``licenseName`` (the plan as ordered), ``amount`` paid in ``currency``, ``credit`` (the unused value
+         *     of the licence taken off the price) and ``merchantUid`` (its receipt is on the purchase-history page).
          */
         ConfirmedUpgrade: {
+            /** Amount */
+            amount?: number | null;
+            /** Credit */
+            credit?: number | null;
+            /** Currency */
+            currency?: string | null;
             /** Licensekey */
             licenseKey: string;
+            /** Licensename */
+            licenseName?: string | null;
+            /** Merchantuid */
+            merchantUid?: string | null;
             /** Newlicenseid */
             newLicenseId: number;
             state: components["schemas"]["PaymentState"];
@@ -6337,7 +6351,8 @@ export interface components {
         };
         /**
          * TaxInvoiceOut
-         * @description The tax invoice asked for (finance issues it; the business number masked).
+         * @description The tax invoice asked for (finance issues it; the business number masked): ``state`` ``requested``, or
+         *     ``withdrawn`` once the payment was refunded in full (``withdrawnAt``).
          */
         TaxInvoiceOut: {
             /** Businessnumber */
@@ -6349,6 +6364,10 @@ export interface components {
              * Format: date-time
              */
             requestedAt: string;
+            /** State */
+            state: string;
+            /** Withdrawnat */
+            withdrawnAt: string | null;
         };
         /**
          * TaxInvoiceRequestOut
@@ -6373,6 +6392,8 @@ export interface components {
             representative: string;
             /** Requestedat */
             requestedAt: string;
+            /** Withdrawnat */
+            withdrawnAt: string | null;
         };
         /**
          * TimelineEntry
@@ -6471,6 +6492,23 @@ export interface components {
             paymentMethod: string;
             /** Requestprice */
             requestPrice?: number | null;
+        };
+        /**
+         * UpgradePaid
+         * @description What an upgrade payment was, for the result page: the plan as ordered, the amount paid, the credit (the
+         *     upgraded licence's unused value) taken off, and the payment (its receipt is on the purchase-history page).
+         */
+        UpgradePaid: {
+            /** Amount */
+            amount: number;
+            /** Credit */
+            credit: number;
+            /** Currency */
+            currency: string;
+            /** Licensename */
+            licenseName: string;
+            /** Merchantuid */
+            merchantUid: string;
         };
         /**
          * UpgradePaymentRequest
@@ -13779,6 +13817,7 @@ export interface operations {
             /**
              * @description Conflict, errorCode:
              *     - `-320` A tax invoice is issued for bank transfers and virtual accounts only: a card payment's card slip is its evidence.
+             *     - `-380` This payment takes a cash receipt, so it cannot have a tax invoice as well: under Korea's VAT Act one supply gets one of the two.
              */
             409: {
                 headers: {
@@ -13787,7 +13826,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         /** @enum {integer} */
-                        errorCode: -320;
+                        errorCode: -320 | -380;
                     };
                 };
             };

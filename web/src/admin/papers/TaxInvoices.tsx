@@ -21,6 +21,7 @@ export function TaxInvoicesPage() {
   const columns = useMemo<ColumnDef<TaxInvoiceRequest>[]>(
     () => [
       { header: t('requestedAt'), accessorKey: 'requestedAt' },
+      { header: t('withdrawnAt'), id: 'withdrawnAt', accessorFn: (row) => row.withdrawnAt ?? '' },
       { header: t('merchantUid'), accessorKey: 'merchantUid' },
       { header: t('businessNumber'), accessorKey: 'businessNumber' },
       { header: t('companyName'), accessorKey: 'companyName' },

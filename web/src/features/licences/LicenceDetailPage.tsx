@@ -24,7 +24,8 @@ import { FieldError, fieldErrorText } from '../../ui/FieldError';
 import { StatusLine } from '../../ui/StatusLine';
 import { useAlert } from '../../ui/useAlert';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { askMoneyBack, getMoneyBackRequests, getMyLicence, removeDevice, renameDevice } from './api';
+import { getMoneyBackRequests, getMyLicence, removeDevice, renameDevice } from './api';
+import { MoneyBack, type MoneyBackState } from './MoneyBack';
 import { deviceName, licencePeriod, licencePeriodText, stateLabel } from './display';
 import { deviceRenameMessage } from './errors';
 import { deviceNameSchema, type DeviceNameForm } from './schemas';
@@ -299,7 +300,6 @@ function RenameForm({
   );
 }
 
-type MoneyBackState = { state: string; refused?: string | null };
 
 /** The caller's money-back requests by merchantUid, read once when the page opens (none until they arrive; a
  * failed read leaves every payment's button as it was). */
@@ -325,87 +325,4 @@ function useMoneyBackStates(): Record<string, MoneyBackState> {
 /** The licence's money-back request, if one was made (it is filed under the payment the licence was bought with). */
 function knownMoneyBack(licence: UserLicenceDetail, states: Record<string, MoneyBackState>): MoneyBackState | undefined {
   return (licence.payments ?? []).map((payment) => states[payment.merchantUid]).find(Boolean);
-}
-
-/** The 30-day money-back guarantee for the licence as it was bought (docs/money-back.md): offered only where the
- * server says it may be given (`licence.moneyBack`), asked through a dialog that says how much goes back, to which
- * card, and that the licence stops on every device; then the request's state, whether asked now or before. */
-function MoneyBack({
-  licence,
-  known,
-  onAnswered,
-}: {
-  licence: UserLicenceDetail;
-  known?: MoneyBackState;
-  onAnswered: () => void;
-}) {
-  const t = useT();
-  const lang = useLang();
-  const [asked, setAnswer] = useState<MoneyBackState | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const answer = asked ?? known ?? null;
-  const [failed, setFailed] = useState<string | null>(null);
-  const texts = t.licences.moneyBack;
-  const offer = licence.moneyBack;
-  if (!answer && !offer) return null;
-
-  const ask = async (merchantUid: string) => {
-    setConfirming(false);
-    try {
-      setAnswer(await askMoneyBack(merchantUid, await getAccessToken(appStore)));
-      onAnswered();
-    } catch (error) {
-      setFailed(featureErrorMessage(t, toFeatureError(error)));
-    }
-  };
-
-  let body: ReactNode;
-  if (answer) {
-    const reasons: Record<string, string> = texts.reasons;
-    const code = answer.refused ?? '';
-    // A request refused under an earlier policy has a code the page explains; anything else is support's words.
-    body = (
-      <StatusLine>
-        {answer.state === 'refunded'
-          ? texts.refunded
-          : answer.state === 'refunding'
-            ? texts.refunding
-            : answer.state === 'waiting'
-              ? texts.waiting
-              : code in reasons
-                ? format(texts.refused, { reason: reasons[code] ?? code })
-                : format(texts.declined, { reason: code })}
-      </StatusLine>
-    );
-  } else if (offer) {
-    const fields = {
-      amount: formatPrice(offer.amount, offer.currency, lang),
-      method: offer.cardNumber ? format(texts.card, { card: offer.cardNumber }) : texts.original,
-      deadline: formatDateTime(readTime(offer.deadline)!),
-    };
-    body = (
-      <>
-        <p data-testid="money-back-offer">{format(offer.atOnce ? texts.offer : texts.offerSupport, fields)}</p>
-        <Button variant="secondary" onClick={() => setConfirming(true)}>
-          {texts.ask}
-        </Button>
-        {failed && <p role="alert">{failed}</p>}
-        <ConfirmDialog
-          message={confirming ? format(texts.confirm, fields) : null}
-          confirmLabel={texts.confirmButton}
-          cancelLabel={texts.keep}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => void ask(offer.merchantUid)}
-        />
-      </>
-    );
-  }
-  return (
-    <section className="content-section" aria-labelledby="licence-money-back-heading">
-      <h2 id="licence-money-back-heading" className="content-section__heading">
-        {texts.heading}
-      </h2>
-      <div className="card">{body}</div>
-    </section>
-  );
 }

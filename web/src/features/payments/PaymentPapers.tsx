@@ -111,12 +111,13 @@ export function PaymentPapers({ merchantUid }: { merchantUid: string }) {
       {papers.taxInvoice && (
         <p>
           {p.taxInvoice.heading}:{' '}
-          {format(p.taxInvoice.requested, {
+          {format(papers.taxInvoice.state === 'withdrawn' ? p.taxInvoice.withdrawn : p.taxInvoice.requested, {
             company: papers.taxInvoice.companyName,
             number: papers.taxInvoice.businessNumber,
           })}
         </p>
       )}
+      {papers.cashReceipt && !papers.taxInvoice && <p>{p.taxInvoice.notWithCashReceipt}</p>}
       {papers.allowed.includes('taxInvoice') && <TaxInvoiceForm merchantUid={merchantUid} onDone={reload} />}
       <AlertDialog alert={alert} onClose={close} />
     </section>

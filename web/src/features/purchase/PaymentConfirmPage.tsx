@@ -10,7 +10,7 @@ import { getAccessToken } from '../../session/session';
 import { appStore } from '../../store';
 import { PageLoading } from '../../ui/PageLoading';
 import { PageMeta } from '../../ui/PageMeta';
-import type { ConfirmedPurchase, Subscription } from '../../api/models';
+import type { ConfirmedPurchase, ConfirmedUpgrade, Subscription } from '../../api/models';
 import { keyIntentCalls } from '../../billing/browserKeyWindow';
 import { clearPendingKeyWindow, keyWindowOutcome, readPendingKeyWindow, settleKeyWindow } from '../../billing/keyWindow';
 import { keyWindowDestination } from '../../billing/keyWindowDestination';
@@ -30,7 +30,12 @@ export interface PaymentConfirmState {
   subscription?: Subscription;
   /** The payment upgraded a licence or a subscription (the key and its devices stay). */
   upgraded?: boolean;
+  /** What a bought licence's upgrade paid: its plan, amount, credit and payment (the receipt's page). */
+  upgrade?: UpgradeSummary;
 }
+
+/** The summary of a bought licence's upgrade, from POST /payments/licenses/upgrade/confirm. */
+export type UpgradeSummary = Pick<ConfirmedUpgrade, 'merchantUid' | 'licenseName' | 'amount' | 'currency' | 'credit'>;
 
 /**
  * /{lang}/payment/confirm (spec section 2): the result of a purchase, with the licence key, and for
@@ -46,7 +51,8 @@ export default function PaymentConfirmPage() {
   const location = useCurrentLocation();
   const handed = (location.state as PaymentConfirmState | null)?.confirmation;
   const subscription = (location.state as PaymentConfirmState | null)?.subscription;
-  const upgraded = (location.state as PaymentConfirmState | null)?.upgraded === true;
+  const handedUpgraded = (location.state as PaymentConfirmState | null)?.upgraded === true;
+  const handedUpgrade = (location.state as PaymentConfirmState | null)?.upgrade;
   const [confirmation, setConfirmation] = useState<ConfirmedPurchase | undefined>(handed);
   const [failure, setFailure] = useState<string | null>(null);
   const outcome = handed ? null : redirectOutcome(location.search);
@@ -117,7 +123,7 @@ export default function PaymentConfirmPage() {
     );
   }
 
-  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} upgraded={upgraded} />;
+  if (!confirmation && subscription) return <SubscriptionStarted subscription={subscription} upgraded={handedUpgraded} />;
 
   if (!confirmation) {
     return (
@@ -137,6 +143,9 @@ export default function PaymentConfirmPage() {
     );
   }
 
+  // A phone's return from an upgrade's window is confirmed here, and the confirmation carries the upgrade's summary.
+  const upgrade = handedUpgrade ?? confirmation.upgrade ?? undefined;
+  const upgraded = handedUpgraded || Boolean(confirmation.upgrade);
   const reserved = confirmation.state === 'reserved';
   const vbank = confirmation.vbank;
   const deadline = vbank ? readTime(vbank.vbankDate) : undefined;
@@ -165,6 +174,8 @@ export default function PaymentConfirmPage() {
           </dl>
         </div>
       )}
+
+      {upgraded && upgrade && <UpgradePaid upgrade={upgrade} />}
 
       <div className="card">
         <dl className="facts">
@@ -202,6 +213,44 @@ export default function PaymentConfirmPage() {
         </Link>
       </div>
     </section>
+  );
+}
+
+/** What a bought licence's upgrade paid: the plan, the amount, the credit taken off, and the receipt's page. */
+function UpgradePaid({ upgrade }: { upgrade: UpgradeSummary }) {
+  const t = useT();
+  const lang = useLang();
+  const paths = usePaths();
+  const c = t.payments.confirm;
+  const currency = upgrade.currency ?? 'KRW';
+  return (
+    <div className="card" data-testid="upgrade-summary">
+      <dl className="facts">
+        {upgrade.licenseName && (
+          <div>
+            <dt>{c.plan}</dt>
+            <dd>{upgrade.licenseName}</dd>
+          </div>
+        )}
+        {upgrade.amount != null && (
+          <div>
+            <dt>{c.price}</dt>
+            <dd data-testid="charged-amount">{formatPrice(upgrade.amount, currency, lang)}</dd>
+          </div>
+        )}
+        {upgrade.credit ? (
+          <div>
+            <dt>{c.credit}</dt>
+            <dd data-testid="upgrade-credit">−{formatPrice(upgrade.credit, currency, lang)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {upgrade.merchantUid && (
+        <p>
+          <Link to={paths.purchaseHistoryDetail(upgrade.merchantUid)}>{c.receipt}</Link>
+        </p>
+      )}
+    </div>
   );
 }
 

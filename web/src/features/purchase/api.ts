@@ -7,7 +7,9 @@ import type {
   PaymentRequest,
   PurchasableLicence,
   PurchaseOrderBody,
+  SavedCardSubscriptionBody,
   Subscription,
+  Wallet,
 } from '../../api/models';
 import { apiGet, apiPost } from '../../api/typed';
 import type { Lang } from '../../i18n/languages';
@@ -50,4 +52,18 @@ export function postSubscriptionWithNewCard(
   client?: ApiClient,
 ): Promise<Subscription> {
   return apiPost('/payments/licenses/subscribe/new/new-billingkey', { body, token, client });
+}
+
+/** POST /payments/licenses/subscribe/new: starts the subscription with a card already registered (`billingkeyId`). */
+export function postSubscriptionWithSavedCard(
+  body: SavedCardSubscriptionBody,
+  token: string | null,
+  client?: ApiClient,
+): Promise<Subscription> {
+  return apiPost('/payments/licenses/subscribe/new', { body, token, client });
+}
+
+/** GET /billingkeys: the member's registered cards, offered beside a new one. */
+export function getSavedCards(token: string | null, client?: ApiClient): Promise<Wallet> {
+  return apiGet('/billingkeys', { token, client });
 }

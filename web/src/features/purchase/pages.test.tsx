@@ -194,6 +194,33 @@ describe('purchase page for a logged-in buyer', () => {
     const calls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
     expect(calls.some((url) => url.includes('/subscribe/'))).toBe(false);
   });
+
+  it('offers the card on file beside a new card and subscribes with it without typing it', async () => {
+    const saved = { billingkeyId: 'bk-1', customerUid: 'c-1', pg: 'kcp_billing', cardName: '신한', cardNumber: '4111-****-****-1111', isDefault: true };
+    vi.mocked(fetch).mockImplementation(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url.includes('/purchasable-licenses/new')) return respond(catalogue);
+      if (url.endsWith('/billingkeys')) return respond({ billingkeys: [saved], defaultBillingkeyId: 'bk-1' });
+      if (url.includes('/payments/licenses/subscribe/new')) return respond({ message: 'not in this story' }, 500);
+      return new Promise<Response>(() => undefined);
+    });
+    renderAt('/ko/purchase');
+    fireEvent.click(await screen.findByLabelText(ko.purchase.autoRenew));
+    const choices = await screen.findByRole('group', { name: ko.purchase.savedCards.heading });
+    const onFile = within(choices).getByRole('radio', { name: '신한 4111-****-****-1111 (기본 카드)' }) as HTMLInputElement;
+    expect(onFile.checked).toBe(true);
+    expect(screen.queryByLabelText(ko.purchase.card.number)).toBeNull();
+    fireEvent.click(within(choices).getByRole('radio', { name: ko.purchase.savedCards.newCard }));
+    expect(screen.getByLabelText(ko.purchase.card.number)).toBeTruthy();
+    fireEvent.click(onFile);
+    fireEvent.click(screen.getByLabelText(ko.purchase.agreeAll));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '24,360원 구독 시작하기' }));
+    });
+    const sent = vi.mocked(fetch).mock.calls.find(([input]) => String(input).includes('/subscribe/new'));
+    expect(String(sent?.[0])).toMatch(/\/payments\/licenses\/subscribe\/new$/);
+    expect(JSON.parse(String(sent?.[1]?.body))).toMatchObject({ licenseId: 121, billingkeyId: 'bk-1' });
+  });
 });
 
 describe('payment failure page', () => {
@@ -213,5 +240,26 @@ describe('payment confirm page', () => {
   it('has nothing to show on a plain visit', async () => {
     renderAt('/ko/payment/confirm');
     expect(await screen.findByText(ko.payments.confirm.nothing)).toBeTruthy();
+  });
+
+  it("sums up a bought licence's upgrade: plan, amount paid, credit taken off and the receipt's page", async () => {
+    const confirmation = { userLicenseId: 'l-1', licenseKey: 'KEY-1', state: 'paid', email: 'minji@example.com', accountCreated: false };
+    const upgrade = { merchantUid: 'up-1', licenseName: '연간 구독 (기기 3대)', amount: 39_710, currency: 'KRW', credit: 1_450 };
+    renderAtAddress(<AppRoutes />, '/en/payment/confirm', { confirmation, upgraded: true, upgrade });
+    expect(await screen.findByRole('heading', { level: 1, name: en.payments.confirm.upgradedHeading })).toBeTruthy();
+    const summary = screen.getByTestId('upgrade-summary');
+    expect(within(summary).getByText('연간 구독 (기기 3대)')).toBeTruthy();
+    expect(within(summary).getByTestId('charged-amount').textContent).toContain('39,710');
+    expect(within(summary).getByTestId('upgrade-credit').textContent).toContain('1,450');
+    const receipt = within(summary).getByRole('link', { name: en.payments.confirm.receipt });
+    expect(receipt.getAttribute('href')).toBe('/en/purchase-history/up-1');
+  });
+
+  it("sums up an upgrade confirmed on a phone's return from the window, from the confirmation itself", async () => {
+    const upgrade = { merchantUid: 'up-2', licenseName: 'Lifetime', amount: 34_640, currency: 'KRW', credit: 24_360 };
+    const confirmation = { userLicenseId: 'l-1', licenseKey: 'KEY-1', state: 'paid', email: 'minji@example.com', accountCreated: false, upgrade };
+    renderAtAddress(<AppRoutes />, '/ko/payment/confirm', { confirmation });
+    expect(await screen.findByRole('heading', { level: 1, name: ko.payments.confirm.upgradedHeading })).toBeTruthy();
+    expect(within(screen.getByTestId('upgrade-summary')).getByTestId('upgrade-credit').textContent).toBe('−24,360원');
   });
 });

@@ -210,7 +210,14 @@ function Upgrade() {
       email: member?.email ?? order.buyerEmail,
       accountCreated: false,
     };
-    navigate(paths.paymentConfirm(), { state: { confirmation, upgraded: true } });
+    const upgrade = {
+      merchantUid: upgraded.merchantUid,
+      licenseName: upgraded.licenseName ?? plan.name,
+      amount: upgraded.amount ?? order.amount,
+      currency: upgraded.currency ?? order.currency,
+      credit: upgraded.credit,
+    };
+    navigate(paths.paymentConfirm(), { state: { confirmation, upgraded: true, upgrade } });
   });
 
   const payWithCurrentCard = whenAgreed('currentCard', async () => {

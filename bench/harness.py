@@ -40,6 +40,7 @@ SHARED_STACK_ENV = {
     "WORKER_CONCURRENCY": "4",
 }
 _shared_stacks: list[Stack] = []
+_sharing: list[Path] = []  # the shared stack's var directory, while a smoke run on SQLite shares one
 
 
 @dataclass(frozen=True)
@@ -167,36 +168,39 @@ def smallest(size: Size, smoke_size: Size) -> Size:
 
 @contextmanager
 def shared_stack(store: str) -> Iterator[None]:
-    """In a smoke run on SQLite, one stack for every benchmark that needs one (starting and stopping a stack takes
-    most of half a minute on this machine; its stores are files of its own var directory, so each benchmark reads
-    the stack's own); elsewhere nothing: each benchmark starts a stack of its own on a fresh store."""
+    """In a smoke run on SQLite, one stack for every benchmark that needs one, started when the first asks for it
+    and stopped at the end (starting and stopping a stack takes most of half a minute on this machine; its stores
+    are files of its own var directory, so each benchmark reads the stack's own); elsewhere nothing: each benchmark
+    starts a stack of its own on a fresh store."""
     if not smoke() or store != "sqlite":
         yield
         return
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="bench-smoke-") as tmp:
-        stack = Stack(Path(tmp) / "var", **SHARED_STACK_ENV, REDIS_URL=REDIS_URL)
-        _shared_stacks.append(stack)
+        _sharing.append(Path(tmp) / "var")
         try:
-            stack.wait_until_healthy()
             yield
         finally:
-            _shared_stacks.remove(stack)
-            stack.stop()
+            _sharing.clear()
+            while _shared_stacks:
+                _shared_stacks.pop().stop()
 
 
 def shares_a_stack() -> bool:
     """Does a smoke run's shared stack stand in for each benchmark's own?"""
-    return bool(_shared_stacks)
+    return bool(_sharing)
 
 
 @contextmanager
 def bench_stack(var_dir: Path, **env: str) -> Iterator[Stack]:
     """A stack as ``make run`` starts it (``env`` added to its settings), answering its health check, stopped
     afterwards; in a smoke run on SQLite, the run's shared stack instead (left running)."""
-    if _shared_stacks:
-        yield _shared_stacks[-1]
+    if _sharing:
+        if not _shared_stacks:
+            _shared_stacks.append(Stack(_sharing[0], **SHARED_STACK_ENV, REDIS_URL=REDIS_URL))
+            _shared_stacks[0].wait_until_healthy()
+        yield _shared_stacks[0]
         return
     stack = Stack(var_dir, **env)
     try:

@@ -11,7 +11,7 @@
 
 Not part of ``make test``: figures are judged by ratios against baselines measured in the same run, never
 by timed assertions. Results are also written to bench/results/<UTC time>.json. A smoke run (``--smoke``) is part
-of ``make test`` (tests/unit/test_bench_smoke.py): each benchmark at its smallest size (one second of load, a few
+of ``make test`` (tests/integration/test_bench_smoke.py): each benchmark at its smallest size (one second of load, a few
 subscriptions, a few hundred events), on SQLite one stack shared by every benchmark that needs one, wrk's load made
 with httpx when wrk is missing and Lighthouse's audit left out (see bench/lighthouse.py); its figures mean nothing
 and are not kept.

@@ -27,8 +27,8 @@ PG_URL_BASE = os.environ.get("BENCH_POSTGRES_URL_BASE", "postgresql://postgres@1
 # The Redis database a production-like run ("postgres+redis") uses for its broker and rate limits, emptied before
 # and after the run (the tests' parallel workers take databases 15 downwards).
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
-# A smoke run (``python -m bench --smoke``, tests/unit/test_bench_smoke.py): every benchmark at its smallest size,
-# to show that it still runs to the end; its figures mean nothing.
+# A smoke run (``python -m bench --smoke``, tests/integration/test_bench_smoke.py): every benchmark at its smallest
+# size, to show that it still runs to the end; its figures mean nothing.
 SMOKE = "BENCH_SMOKE"
 # What a stack shared by a smoke run's benchmarks runs with: the union of what each benchmark's own stack needs
 # (renewals: the shared test clock, Redis for the broker it sends the renewal pass through, a thread pool).

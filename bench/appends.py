@@ -129,9 +129,13 @@ BARE_DDL = (
 )
 
 
-def _bare(store_env: dict[str, str], folder: Path, writers: int, seconds: float) -> tuple[float, float]:
+def _bare(
+    store_env: dict[str, str], folder: Path, writers: int, seconds: float, notify: bool = False
+) -> tuple[float, float]:
     """Committed INSERTs per second of rows like the log's into a plain table, by ``writers`` threads over at
-    most CONNECTIONS connections, and the CPU milliseconds per insert in this process."""
+    most CONNECTIONS connections, and the CPU milliseconds per insert in this process; with ``notify`` (PostgreSQL),
+    each transaction also NOTIFYs a channel, as the log's does: PostgreSQL then serialises the commits of every
+    notifying transaction of the server behind one lock (``PreCommit_Notify``), whatever table they wrote."""
     row = (Tick.__qualname__, PAYLOAD)
     if store_env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
         path = folder / "bare.sqlite3"
@@ -169,6 +173,8 @@ def _bare(store_env: dict[str, str], folder: Path, writers: int, seconds: float)
                     (uuid.uuid4(), *row),
                     prepare=True,
                 )
+                if notify:
+                    conn.execute(f"NOTIFY {BARE_TABLE}")
 
         done, wall, cpu = _in_threads(writers, seconds, insert)
     return done / wall, cpu * 1000 / max(done, 1)
@@ -188,15 +194,20 @@ def _postgres_url(env: dict[str, str]) -> str:
 
 
 def ratios_table(rows: list[dict[str, Any]]) -> str:
-    """Writers x events/s: ours, the sharded prototype and bare INSERTs, with the ratios."""
-    header = f"{'writers':>7} {'ours/s':>9} {'sharded/s':>10} {'bare/s':>9} {'ours/bare':>10} {'sharded/bare':>13}"
+    """Writers x events/s: ours, the sharded prototype, bare INSERTs and bare INSERTs that NOTIFY, with ratios."""
+    columns = ("ours", "sharded", "bare", "notifying")
+    header = f"{'writers':>7} " + " ".join(f"{name + '/s':>12}" for name in columns)
+    header += f" {'ours/bare':>10} {'sharded/bare':>13} {'notifying/bare':>15}"
     lines = [header]
     for row in rows:
-        sharded = row.get("sharded")
-        shown = (f"{sharded:,.0f}", f"{sharded / row['bare']:.2f}") if sharded else ("-", "-")
+        shown = [f"{row[name]:,.0f}" if row.get(name) else "-" for name in columns]
+        ratios = [
+            f"{row[name] / row['bare']:.2f}" if row.get(name) else "-" for name in ("ours", "sharded", "notifying")
+        ]
         lines.append(
-            f"{row['writers']:>7} {row['ours']:>9,.0f} {shown[0]:>10} "
-            f"{row['bare']:>9,.0f} {row['ours'] / row['bare']:>10.2f} {shown[1]:>13}"
+            f"{row['writers']:>7} "
+            + " ".join(f"{cell:>12}" for cell in shown)
+            + f" {ratios[0]:>10} {ratios[1]:>13} {ratios[2]:>15}"
         )
     return "\n".join(lines)
 
@@ -220,7 +231,9 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, **_:
                 f"{min(writers, CONNECTIONS)} connections; CPU per append in the writers' process: "
                 f"ours {ours_cpu:.2f} ms, bare {bare_cpu:.2f} ms"
             )
-            if sharding:
+            if sharding:  # (PostgreSQL)
+                row["notifying"] = _bare(store_env, folder, writers, span, notify=True)[0]
+                note += f"; bare INSERTs that NOTIFY: {row['notifying']:,.0f}/s"
                 row["sharded"], sharded_cpu = _ours(store_env, folder, writers, span, shards)
                 note += f"; {shards} sharded logs: {row['sharded']:,.0f}/s ({sharded_cpu:.2f} ms)"
                 results.append(

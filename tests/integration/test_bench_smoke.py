@@ -29,6 +29,7 @@ def test_every_benchmark_runs_at_its_smallest_size() -> None:
     )  # fmt: skip
     output = finished.stdout + finished.stderr
     assert finished.returncode == 0, output[-6000:]
+    print("\n".join(line for line in output.splitlines() if line.startswith("smoke:")))  # each one's time, in CI's log
     for name in BENCHMARKS:
         assert f"smoke: {name} on sqlite:" in output, output[-6000:]
     assert "smoke: every benchmark ran" in output

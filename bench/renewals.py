@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 from celery import Celery
 
-from bench.harness import ADMIN_TOKEN, REDIS_URL, RESULTS, Result, bench_stack, shares_a_stack, smallest
+from bench.harness import ADMIN_TOKEN, REDIS_URL, RESULTS, Result, bench_stack, shares_a_stack, smallest, smoke
 from bench.process_cpu import CpuMeter, descendants, label, per_item, quiet
 from bench.profile import recording, saved_report
 from bench.reads import confirm
@@ -335,7 +335,9 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
                     )  # fmt: skip
                     continue
                 slow = _renewal_round(stack, subscriber, beat, GATEWAY_LATENCY, settings, meter)
-                fast = _renewal_round(stack, subscriber, beat, 0.0, settings, meter, profile)
+                # A smoke run takes one round: the second month's jump set off a month of the stack's daily jobs,
+                # which three renewals then waited behind for up to half a minute.
+                fast = slow if smoke() else _renewal_round(stack, subscriber, beat, 0.0, settings, meter, profile)
                 per_renewal.append(fast / count)
                 results += [
                     Result(f"renewals/s, {count} due, gateway 300 ms", store, "renewals/s", count / slow, 200.0, 1.0,

@@ -5,10 +5,16 @@
     python -m bench reads --stores sqlite --profile   # and where the API's time goes (py-spy)
     python -m bench apps --stores postgres+redis       # as deployed: PostgreSQL, and Redis for broker and limits
     python -m bench followers --events 20000           # our followers against eventsourcing.projection
+    python -m bench appends --stores postgres          # the log's one-writer ceiling against bare INSERTs
+    python -m bench --smoke --stores sqlite            # every benchmark at its smallest size: does each still run?
     python -m bench compare bench/results/A.json bench/results/B.json
 
 Not part of ``make test``: figures are judged by ratios against baselines measured in the same run, never
-by timed assertions. Results are also written to bench/results/<UTC time>.json.
+by timed assertions. Results are also written to bench/results/<UTC time>.json. A smoke run (``--smoke``) is part
+of ``make test`` (tests/integration/test_bench_smoke.py): each benchmark at its smallest size (one second of load, a few
+subscriptions, a few hundred events), on SQLite one stack shared by every benchmark that needs one, wrk's load made
+with httpx when wrk is missing and Lighthouse's audit left out (see bench/lighthouse.py); its figures mean nothing
+and are not kept.
 """
 
 from __future__ import annotations
@@ -16,11 +22,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import app_licensing, finance_ledger, followers, lag, lighthouse, purchases, reads, rebuild, renewals
-from bench.harness import Result, host_speed, keep, store_settings, table
+from bench import (
+    app_licensing,
+    appends,
+    finance_ledger,
+    followers,
+    lag,
+    lighthouse,
+    purchases,
+    reads,
+    rebuild,
+    renewals,
+)
+from bench.harness import SMOKE, Result, host_speed, keep, shared_stack, store_settings, table
 
 Benchmark = Callable[..., list[Result]]
 BENCHMARKS: dict[str, Benchmark] = {
@@ -29,10 +47,11 @@ BENCHMARKS: dict[str, Benchmark] = {
     "purchases": purchases.run,
     "rebuild": rebuild.run,
     "lag": lag.run,
-    "renewals": renewals.run,
     "lighthouse": lighthouse.run,
     "ledger": finance_ledger.run,
     "followers": followers.run,
+    "appends": appends.run,
+    "renewals": renewals.run,  # last: it moves the stack's shared test clock months on (a smoke run shares the stack)
 }
 
 
@@ -67,7 +86,11 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--profile", action="store_true", help="sample the API with py-spy while it is measured")
     parser.add_argument("--events", type=int, help="events in the followers benchmark's log (BENCH_FOLLOWERS_EVENTS)")
+    parser.add_argument("--smoke", action="store_true", help="every benchmark at its smallest size, nothing kept")
     args = parser.parse_args()
+    if args.smoke:
+        os.environ[SMOKE] = "1"
+        args.seconds, args.connections = 1, 2
     if args.events:
         os.environ["BENCH_FOLLOWERS_EVENTS"] = str(args.events)
     if args.names[:1] == ["compare"]:
@@ -76,6 +99,9 @@ def main() -> None:
     unknown = set(args.names) - set(BENCHMARKS)
     if unknown:
         parser.error(f"unknown benchmarks: {', '.join(sorted(unknown))}")
+    if args.smoke:
+        _smoke(args.names or list(BENCHMARKS), args.stores.split(","))
+        return
     at_start = host_speed()
     print(f"host: {os.cpu_count()} cores, 10 million additions in {at_start['loop_seconds']} s", flush=True)
     results: list[Result] = []
@@ -93,6 +119,22 @@ def main() -> None:
     print(table(results))
     print(f"host at the end: 10 million additions in {at_end['loop_seconds']} s")
     print(f"written to {keep(results, {'cores': os.cpu_count() or 0, 'at_start': at_start, 'at_end': at_end})}")
+
+
+def _smoke(names: list[str], stores: list[str]) -> None:
+    """Run each benchmark at its smallest size and say how long each took; a benchmark that fails stops the run
+    with its error."""
+    for store in stores:
+        with shared_stack(store):
+            for name in names:
+                started = time.monotonic()
+                with store_settings(store) as env:
+                    figures = BENCHMARKS[name](store, env, seconds=1, connections=2)
+                print(
+                    f"smoke: {name} on {store}: {len(figures)} figures in {time.monotonic() - started:.1f} s",
+                    flush=True,
+                )
+    print("smoke: every benchmark ran")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.harness import Result
+from bench.harness import Result, bench_stack, smallest
 from bench.load import Load, hammer, judged
 from bench.profile import profiled
 from bench.reads import bare_baseline, buy, confirm
@@ -82,29 +82,31 @@ def _script(folder: Path, name: str, path: str, pairs: list[tuple[str, str]]) ->
 def run(store: str, env: dict[str, str], *, seconds: int, connections: int, profile: bool = False) -> list[Result]:
     """Measure validations and their bare baseline on a stack of ``store`` (with ``profile``, py-spy samples the
     API while it validates and the busiest functions are printed)."""
-    with tempfile.TemporaryDirectory(prefix="bench-apps-") as tmp:
-        stack = Stack(Path(tmp) / "var", **env)
+    with tempfile.TemporaryDirectory(prefix="bench-apps-") as tmp, bench_stack(Path(tmp) / "var", **env) as stack:
+        pairs = _seed(stack, smallest(max(300, KEYS_PER_SECOND * seconds), 3))
+        key, device = pairs[0]
+        sample = httpx.post(
+            f"{stack.api_url}{VALIDATE}", json={"licenceKey": key, "deviceId": device, "platform": "android"}
+        ).json()
+        assert sample["status"] == "valid", sample
+        bare, bare_url = bare_baseline({"validate": sample}, Path(tmp))
         try:
-            stack.wait_until_healthy()
-            pairs = _seed(stack, max(300, KEYS_PER_SECOND * seconds))
-            key, device = pairs[0]
-            sample = httpx.post(
-                f"{stack.api_url}{VALIDATE}", json={"licenceKey": key, "deviceId": device, "platform": "android"}
-            ).json()
-            assert sample["status"] == "valid", sample
-            bare, bare_url = bare_baseline({"validate": sample}, Path(tmp))
-            try:
-                bare_script = _script(Path(tmp), "bare", "/answer/validate", pairs)
-                our_script = _script(Path(tmp), "ours", VALIDATE, pairs)
-                baseline = hammer(bare_url, seconds=seconds, connections=connections, script=bare_script)
-                baseline.as_baseline("validate")
-                with profiled(profile, lambda: stack.pid("api"), f"validate on {store}"):
-                    ours = hammer(stack.api_url, seconds=seconds, connections=connections, script=our_script)
-            finally:
-                bare.terminate()
-                bare.wait(timeout=30)
+            bare_script = _script(Path(tmp), "bare", "/answer/validate", pairs)
+            our_script = _script(Path(tmp), "ours", VALIDATE, pairs)
+            body: dict[str, object] = {"licenceKey": key, "deviceId": device, "platform": "android"}
+            baseline = hammer(
+                bare_url, seconds=seconds, connections=connections, script=bare_script,
+                posted=("/answer/validate", body),
+            )  # fmt: skip
+            baseline.as_baseline("validate")
+            with profiled(profile, lambda: stack.pid("api"), f"validate on {store}"):
+                ours = hammer(
+                    stack.api_url, seconds=seconds, connections=connections, script=our_script,
+                    posted=(VALIDATE, body),
+                )  # fmt: skip
         finally:
-            stack.stop()
+            bare.terminate()
+            bare.wait(timeout=30)
     print(_guessing(ours))
     return judged("apps: validate", store, ours, baseline)
 

@@ -56,7 +56,7 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import Environment, get_topic
 from psycopg.sql import SQL, Identifier
 
-from bench.harness import Result
+from bench.harness import Result, smallest
 from eventlog.application import EventLog
 from eventlog.database import ViewCursor, ViewDatabase, open_view_database
 from eventlog.tracking import advance, wait_for_views
@@ -645,7 +645,7 @@ def _catch_up(
     """(a) Both from an empty view to the log's end; ours' projector and theirs' runner (PostgreSQL), ready to go on."""
     kind = report.store
     started = time.perf_counter()
-    shipped, last_shipped = _record(log, int(os.environ.get("BENCH_FOLLOWERS_EVENTS", EVENTS)))
+    shipped, last_shipped = _record(log, smallest(int(os.environ.get("BENCH_FOLLOWERS_EVENTS", EVENTS)), 500))
     head = log.max_notification_id()
     appended = head / (time.perf_counter() - started)
 
@@ -663,7 +663,7 @@ def _catch_up(
         report.findings.append(
             f"ROWS DIFFER: ours {rows.ours()}, theirs {rows.theirs(TheirShipments.name)}, the log {shipped}"
         )
-    part = min(head, EVERY_EVENT_SAMPLE)
+    part = min(head, smallest(EVERY_EVENT_SAMPLE, 100))
     every_seconds, every_runner, every_per = _their_catch_up(kind, log_env, tmp, log, rows, TheirEveryEvent, part)
     if every_runner is not None:
         with contextlib.suppress(Exception):
@@ -710,7 +710,8 @@ def _live(
     sides: dict[str, Callable[[], int]] = {"ours": rows.ours}
     if runner is not None:
         sides["theirs"] = lambda: rows.theirs(TheirShipments.name)
-    lags = _live_lag(live, rows, sides, LIVE)
+    shipments = smallest(LIVE, 5)
+    lags = _live_lag(live, rows, sides, shipments)
     for label, share in (("p50", 0.5), ("p95", 0.95)):
         ours = _percentile(lags["ours"], share)
         if runner is None:
@@ -718,7 +719,7 @@ def _live(
             continue
         theirs = _percentile(lags["theirs"], share)
         report.compare(f"live lag {label}", ours, theirs, "ms", lower=True, target=LAG_TARGET,
-                       note=f"{LIVE} shipments, one a transaction, measured from save() returning")  # fmt: skip
+                       note=f"{shipments} shipments, one a transaction, measured from save() returning")  # fmt: skip
 
     def ours_wait(position: int) -> object:
         return wait_for_views(views, log.name, [Shipments.name], position, 2.0) or TimeoutError("2 s")
@@ -731,7 +732,11 @@ def _live(
     waits: dict[str, Callable[[int], object]] = {"ours": ours_wait}
     if runner is not None:
         waits["theirs"] = theirs_wait
-    for what, write, count in (("uses", live.used, WAITS), ("does not use", live.unused, UNUSED_WAITS)):
+    writes: list[tuple[str, Callable[[], int], int]] = [
+        ("uses", live.used, smallest(WAITS, 2)),
+        ("does not use", live.unused, smallest(UNUSED_WAITS, 1)),
+    ]
+    for what, write, count in writes:
         waited: dict[str, list[tuple[float, object]]] = {side: [] for side in waits}
         for _ in range(count):
             for side, wait in waits.items():  # alternately, each on a write of its own

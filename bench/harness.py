@@ -15,6 +15,11 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
+
+from tests.faults.stack import Stack, until
+
+Size = TypeVar("Size")
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PG_ADMIN = os.environ.get("BENCH_POSTGRES_ADMIN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
@@ -22,6 +27,20 @@ PG_URL_BASE = os.environ.get("BENCH_POSTGRES_URL_BASE", "postgresql://postgres@1
 # The Redis database a production-like run ("postgres+redis") uses for its broker and rate limits, emptied before
 # and after the run (the tests' parallel workers take databases 15 downwards).
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
+# A smoke run (``python -m bench --smoke``, tests/integration/test_bench_smoke.py): every benchmark at its smallest
+# size, to show that it still runs to the end; its figures mean nothing.
+SMOKE = "BENCH_SMOKE"
+# What a stack shared by a smoke run's benchmarks runs with: the union of what each benchmark's own stack needs
+# (renewals: the shared test clock, Redis for the broker it sends the renewal pass through, a thread pool).
+ADMIN_TOKEN = "bench-admin"  # noqa: S105 - the benchmark stacks' own test-harness token
+SHARED_STACK_ENV = {
+    "TEST_CLOCK": "1",
+    "TEST_ADMIN_TOKEN": ADMIN_TOKEN,
+    "WORKER_POOL": "threads",
+    "WORKER_CONCURRENCY": "4",
+}
+_shared_stacks: list[Stack] = []
+_sharing: list[Path] = []  # the shared stack's var directory, while a smoke run on SQLite shares one
 
 
 @dataclass(frozen=True)
@@ -135,3 +154,63 @@ def _emptied_redis() -> Iterator[str]:
     finally:
         client.flushdb()
         client.close()
+
+
+def smoke() -> bool:
+    """Is this a smoke run (every benchmark at its smallest size)?"""
+    return os.environ.get(SMOKE) == "1"
+
+
+def smallest(size: Size, smoke_size: Size) -> Size:
+    """``size``, or ``smoke_size`` in a smoke run."""
+    return smoke_size if smoke() else size
+
+
+@contextmanager
+def shared_stack(store: str) -> Iterator[None]:
+    """In a smoke run on SQLite, one stack for every benchmark that needs one, started when the first asks for it
+    and stopped at the end (starting and stopping a stack takes most of half a minute on this machine; its stores
+    are files of its own var directory, so each benchmark reads the stack's own); elsewhere nothing: each benchmark
+    starts a stack of its own on a fresh store."""
+    if not smoke() or store != "sqlite":
+        yield
+        return
+    import tempfile
+
+    # Redis emptied before and after, as for a production-like run: the stack counts its rate limits there, and an
+    # hour's earlier smoke runs from 127.0.0.1 had used up the mail limit of the same client (20 an hour).
+    with tempfile.TemporaryDirectory(prefix="bench-smoke-") as tmp, _emptied_redis():
+        _sharing.append(Path(tmp) / "var")
+        try:
+            yield
+        finally:
+            _sharing.clear()
+            while _shared_stacks:
+                _shared_stacks.pop().stop()
+
+
+def shares_a_stack() -> bool:
+    """Does a smoke run's shared stack stand in for each benchmark's own?"""
+    return bool(_sharing)
+
+
+@contextmanager
+def bench_stack(var_dir: Path, **env: str) -> Iterator[Stack]:
+    """A stack as ``make run`` starts it (``env`` added to its settings), answering its health check, stopped
+    afterwards; in a smoke run on SQLite, the run's shared stack instead (left running)."""
+    if _sharing:
+        if not _shared_stacks:
+            stack = Stack(_sharing[0], **SHARED_STACK_ENV, REDIS_URL=REDIS_URL)
+            _shared_stacks.append(stack)
+            # On a loaded host (make test runs the browser suite beside two pytest processes) the API has taken
+            # longer than the harness's 90 s to start: a smoke run waits longer rather than fail for the host.
+            until(lambda: stack.supervisor.poll() is not None or stack.healthy(), "the API answers", seconds=300)
+            assert stack.supervisor.poll() is None, (stack.var_dir / "console.log").read_text()
+        yield _shared_stacks[0]
+        return
+    stack = Stack(var_dir, **env)
+    try:
+        stack.wait_until_healthy()
+        yield stack
+    finally:
+        stack.stop()

@@ -1,15 +1,25 @@
-"""HTTP load with wrk (Debian's `wrk`): requests per second and latency percentiles of one URL."""
+"""HTTP load with wrk (Debian's `wrk`): requests per second and latency percentiles of one URL.
+
+A smoke run (``python -m bench --smoke``) without wrk installed makes each load SMOKE_REQUESTS requests one after
+another with httpx instead, counted and timed the same way: it shows the benchmark still runs and its URLs still
+answer, not what they sustain. A full run without wrk stops, saying how to install it.
+"""
 
 from __future__ import annotations
 
 import re
 import shutil
+import statistics
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.harness import Result
+import httpx
 
+from bench.harness import Result, smoke
+
+SMOKE_REQUESTS = 20
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
@@ -63,9 +73,13 @@ def hammer(
     connections: int,
     headers: dict[str, str] | None = None,
     script: Path | None = None,
+    posted: tuple[str, dict[str, object]] | None = None,
 ) -> Load:
     """Run wrk against ``url`` (2 threads, ``connections`` open connections) and read what it measured; a Lua
-    ``script`` writes each request (a POST body, headers that vary)."""
+    ``script`` writes each request (a POST body, headers that vary), and ``posted`` (path, body) is one such request
+    for a smoke run without wrk."""
+    if smoke() and shutil.which("wrk") is None:
+        return _in_sequence(url, headers or {}, posted)
     command = [wrk_path(), "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
     if script is not None:
         command += ["-s", str(script)]
@@ -73,6 +87,22 @@ def hammer(
         command += ["-H", f"{name}: {value}"]
     finished = subprocess.run([*command, url], capture_output=True, text=True, timeout=seconds + 60, check=True)
     return parse(finished.stdout)
+
+
+def _in_sequence(url: str, headers: dict[str, str], posted: tuple[str, dict[str, object]] | None) -> Load:
+    """SMOKE_REQUESTS requests to ``url`` (a POST of ``posted``'s body to its path, if given), one at a time."""
+    timings, errors = [], 0
+    with httpx.Client(timeout=30, headers=headers) as http:
+        started = time.perf_counter()
+        for _ in range(SMOKE_REQUESTS):
+            began = time.perf_counter()
+            answer = http.post(f"{url}{posted[0]}", json=posted[1]) if posted else http.get(url)
+            timings.append((time.perf_counter() - began) * 1000)
+            errors += not answer.is_success
+        elapsed = time.perf_counter() - started
+    timings.sort()
+    p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))]
+    return Load(SMOKE_REQUESTS / elapsed, statistics.median(timings), p99, errors)
 
 
 def judged(benchmark: str, store: str, ours: Load, baseline: Load) -> list[Result]:

@@ -20,7 +20,7 @@ import httpx
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from bench.harness import Result
+from bench.harness import Result, bench_stack, smallest
 from bench.process_cpu import CpuMeter, per_item, quiet
 from bench.profile import profiled
 from tests.conftest import make_settings
@@ -153,9 +153,7 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
     del connections  # BUYERS buyers, as the issue measured
     with tempfile.TemporaryDirectory(prefix="bench-purchases-") as tmp:
         baseline, cpu_per_save = bare_saves_per_second(env, Path(tmp), seconds)
-        stack = Stack(Path(tmp) / "var", **env)
-        try:
-            stack.wait_until_healthy()
+        with bench_stack(Path(tmp) / "var", **env) as stack:
             buyers = Buyers(stack)
             # Every process of the stack, the database's backends and the mail the purchases cause, until quiet:
             # what a purchase costs the machine, beside what a bare save costs.
@@ -165,10 +163,8 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
                 ours, bought = buyers.per_second(seconds)
             quiet(CpuMeter(meter.roots, meter.database_url))
             spent = meter.stop()
-            alone = buyers.alone()
+            alone = buyers.alone(smallest(20, 2))
             buyers.close()
-        finally:
-            stack.stop()
     steps = ", ".join(f"{step} {alone[step]:.0f} ms" for step in STEPS)
     note = (
         f"baseline: bare saves/s ({cpu_per_save:.2f} ms CPU per save); one buyer alone, medians: {steps}; "

@@ -16,7 +16,7 @@ from uuid import UUID
 
 import httpx
 
-from bench.harness import Result
+from bench.harness import Result, bench_stack
 from bench.load import hammer, judged
 from bench.profile import profiled
 from config.settings import Settings
@@ -53,13 +53,14 @@ def confirm(http: httpx.Client, stack: Stack, account_id: str, email: str) -> No
     settings = Settings(APP_VAR_DIR=str(stack.var_dir))
     lifetime, now = CONFIRMATION_LINK_LIFETIME, datetime.now(UTC)
     token = sign_link(settings.auth_secret, CONFIRM_EMAIL, UUID(account_id), now, lifetime, email=email)
-    http.get(f"{stack.api_url}{V1}/accounts/confirm", params={"t": token})
+    opened = http.get(f"{stack.api_url}{V1}/accounts/confirm", params={"t": token}, follow_redirects=False)
+    assert opened.status_code == 303, opened.text
+    assert "errorCode" not in opened.headers["location"], opened.headers["location"]
 
 
-def seed(stack: Stack) -> tuple[str, str]:
-    """A confirmed customer with five licences; their access token and one licence's id."""
+def seed(stack: Stack, email: str = "reader@example.com") -> tuple[str, str]:
+    """A confirmed customer (``email``) with five licences; their access token and one licence's id."""
     with httpx.Client(timeout=30) as http:
-        email = "reader@example.com"
         registered = http.post(
             f"{stack.api_url}{V1}/accounts", json={"email": email, "pw": PASSWORD, "language": "ko"}
         ).json()
@@ -99,32 +100,25 @@ def run(store: str, env: dict[str, str], *, seconds: int, connections: int, prof
     """Measure each read and its bare baseline, alternately, on a stack of ``store``; with ``profile``, py-spy
     samples the API process while each read is measured and the busiest functions are printed."""
     results = []
-    with tempfile.TemporaryDirectory(prefix="bench-reads-") as tmp:
-        stack = Stack(Path(tmp) / "var", **env)
+    with tempfile.TemporaryDirectory(prefix="bench-reads-") as tmp, bench_stack(Path(tmp) / "var", **env) as stack:
+        token, licence = seed(stack)
+        bearer = {"Authorization": f"Bearer {token}"}
+        reads = {
+            "licence list": f"{V1}/licenses/mine",
+            "licence detail": f"{V1}/licenses/mine/{licence}",
+            "purchase history": f"{V1}/payments/licenses",
+        }
+        answers = {name: httpx.get(f"{stack.api_url}{path}", headers=bearer).json() for name, path in reads.items()}
+        bare, bare_url = bare_baseline(answers, Path(tmp))
         try:
-            stack.wait_until_healthy()
-            token, licence = seed(stack)
-            bearer = {"Authorization": f"Bearer {token}"}
-            reads = {
-                "licence list": f"{V1}/licenses/mine",
-                "licence detail": f"{V1}/licenses/mine/{licence}",
-                "purchase history": f"{V1}/payments/licenses",
-            }
-            answers = {name: httpx.get(f"{stack.api_url}{path}", headers=bearer).json() for name, path in reads.items()}
-            bare, bare_url = bare_baseline(answers, Path(tmp))
-            try:
-                for name, path in reads.items():
-                    baseline = hammer(
-                        f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections
-                    ).as_baseline(name)
-                    with profiled(profile, lambda: stack.pid("api"), f"read {name} on {store}"):
-                        ours = hammer(
-                            f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer
-                        )
-                    results += judged(f"read: {name}", store, ours, baseline)
-            finally:
-                bare.terminate()
-                bare.wait(timeout=30)
+            for name, path in reads.items():
+                baseline = hammer(
+                    f"{bare_url}/answer/{quote(name)}", seconds=seconds, connections=connections
+                ).as_baseline(name)
+                with profiled(profile, lambda: stack.pid("api"), f"read {name} on {store}"):
+                    ours = hammer(f"{stack.api_url}{path}", seconds=seconds, connections=connections, headers=bearer)
+                results += judged(f"read: {name}", store, ours, baseline)
         finally:
-            stack.stop()
+            bare.terminate()
+            bare.wait(timeout=30)
     return results

@@ -86,7 +86,7 @@ def _poll(
                     stop.wait(backoff.after(found_news=bool(batch)))
 
 
-def _wait_for_ring(bell: DoorbellListener, stop: threading.Event, interval: float) -> None:
+def _wait_for_ring(bell: DoorbellListener | threading.Event, stop: threading.Event, interval: float) -> None:
     """Until a commit rings or ``interval`` passes (the safety net), looking at ``stop`` at least every second."""
     deadline = time.monotonic() + interval
     while not stop.is_set():
@@ -202,7 +202,7 @@ def _listen(
             if len(batch) < BATCH_SIZE:
                 if caught_up is not None:
                     caught_up(started)
-                notified.news.wait(interval)  # the interval is the safety net and the stop check
+                _wait_for_ring(notified.news, stop, interval)  # the interval is the safety net
                 if notified.error is not None:
                     raise notified.error
     finally:

@@ -163,6 +163,9 @@ def test_a_commit_wakes_the_follower_at_once_rather_than_its_next_poll(
         _until(lambda: _emails(db) == ["prompt@example.com"], f"the {store_kind} follower is woken", seconds=10)
         print(f"seen by the {store_kind} follower {(time.monotonic() - started) * 1000:.0f} ms after the commit")
     finally:
+        asked_to_stop = time.monotonic()
         stop.set()
         thread.join(timeout=70)
+        stopping = time.monotonic() - asked_to_stop
     assert failures == []
+    assert stopping < 5, f"a stopped follower ends within seconds, not at its next poll a minute on ({stopping:.1f} s)"

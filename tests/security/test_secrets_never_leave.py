@@ -182,6 +182,8 @@ def urls(world: World, desk: Desk) -> dict[str, list[str]]:
         "GET /staff/finance/tax-invoices": ["/finance/tax-invoices"],
         "GET /staff/finance/tax-invoices.csv": ["/finance/tax-invoices.csv"],
         "GET /staff/reports": ["/reports"],
+        "GET /staff/price-rises": ["/price-rises"],
+        "GET /staff/price-rises/{catalogue_version}": ["/price-rises/1"],
         "GET /staff/proofs/{notification_id}": [f"/proofs/{n}" for n in proved],
     }
 

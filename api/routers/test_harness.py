@@ -13,6 +13,7 @@ from api.error_docs import errors
 from api.schemas import CamelModel
 from api.services import ServicesDep
 from application.pending_money import settle_pending_money
+from application.price_rises import remind_price_rises
 from application.reminders import record_due_reminders
 from domain.errors import DomainError, ErrorCode
 from domain.subscriptions.renewal import renew_if_due
@@ -100,10 +101,12 @@ class Recorded(CamelModel):
     responses=errors(ErrorCode.UNAUTHORIZED),
 )
 def run_reminders(services: ServicesDep) -> Recorded:
-    """What beat's hourly reminder task does at its next tick, done now: record every renewal reminder due."""
-    services.see_latest_write("subscriptions")
+    """What beat's hourly reminder tasks do at their next tick, done now: record every renewal reminder due and every
+    price rise's one reminder due (a rise not yet agreed to, its change 7 days away or less)."""
+    services.see_latest_write("subscriptions", "price_rises")
     recorded = record_due_reminders(services.store, services.views, services.clock)
-    services.see_latest_write("subscriptions")
+    recorded += remind_price_rises(services.store, services.views, services.clock)
+    services.see_latest_write("subscriptions", "price_rises")
     return Recorded(recorded=recorded)
 
 

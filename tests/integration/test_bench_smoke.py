@@ -1,6 +1,7 @@
 """Every benchmark still runs to the end: ``python -m bench --smoke --stores sqlite`` (each at its smallest size, one
 stack shared by those that need one). A benchmark nobody runs rots (issue 48: renewals was refused 403 for weeks);
-its figures are not judged here, only that it runs."""
+its figures are not judged here, only that it runs. It is marked ``bench_smoke``: the default pytest run leaves it
+out; ``make bench-smoke`` runs it (it needs web/dist)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from tests.conftest import REDIS_URL, redis_available, require
 from tests.faults.stack import ROOT
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.bench_smoke]
 
 
 @pytest.mark.timeout(480)
